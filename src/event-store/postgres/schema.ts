@@ -1,0 +1,127 @@
+/**
+ * The PostgreSQL event store's schema, as ordered migrations (never edited once shipped; add a new one).
+ *
+ * - `idem_streams` holds one row per stream with its last revision: the row is the lock that makes
+ *   expected-revision checks hold under concurrency, and creating it is the `no_stream` check.
+ * - `idem_events` has a unique (stream, revision) primary key and a unique (stream, event id) index,
+ *   so neither a revision nor an event id can exist twice in one stream whatever the code above does.
+ * - Global order is (transaction id, sequence). Readers only read transactions older than the oldest
+ *   one still in flight (`pg_snapshot_xmin`), so an event that commits late can never land behind a
+ *   position a subscriber already passed (the rule Emmett 0.43 adopted after losing events, see
+ *   reference/event-store-anchors.md §1.6).
+ */
+export const EVENT_STORE_MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+  {
+    version: 1,
+    name: 'streams and events',
+    sql: `
+CREATE TABLE idem_streams (
+  stream_name text PRIMARY KEY,
+  revision    bigint NOT NULL CHECK (revision >= 0)
+);
+
+CREATE SEQUENCE idem_events_sequence AS bigint;
+
+CREATE TABLE idem_events (
+  stream_name     text        NOT NULL,
+  revision        bigint      NOT NULL,
+  event_id        uuid        NOT NULL,
+  event_type      text        NOT NULL,
+  data            jsonb       NOT NULL,
+  metadata        jsonb       NOT NULL,
+  transaction_id  xid8        NOT NULL DEFAULT pg_current_xact_id(),
+  sequence        bigint      NOT NULL DEFAULT nextval('idem_events_sequence'),
+  category        text        NOT NULL GENERATED ALWAYS AS (split_part(stream_name, '-', 1)) STORED,
+  created         timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (stream_name, revision)
+);
+CREATE UNIQUE INDEX idem_events_stream_event_id ON idem_events (stream_name, event_id);
+CREATE UNIQUE INDEX idem_events_global_order ON idem_events (transaction_id, sequence);
+
+/*
+ * One call = one round trip = one transaction. p_expected uses EventStoreDB's encoding:
+ * -1 no_stream, -2 any, -4 stream_exists, N >= 0 exact. Outcomes:
+ *   'appended'  - written; last_revision/last_txid/last_sequence locate the last event
+ *   'duplicate' - every id already sits in the stream at the expected revisions; nothing written,
+ *                 the original last event is returned (EventStoreDB's idempotent write)
+ *   'conflict'  - the expectation does not hold; last_revision is the stream's revision (-1: no stream)
+ */
+CREATE FUNCTION idem_append(
+  p_stream text, p_expected bigint, p_ids uuid[], p_types text[], p_data jsonb[], p_metadata jsonb[]
+) RETURNS TABLE (outcome text, last_revision bigint, last_txid xid8, last_sequence bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_count   bigint := cardinality(p_ids);
+  v_current bigint;
+  v_start   bigint;
+  v_found   bigint;
+BEGIN
+  -- Fast paths: the expectation holds, decided by the same statement that takes the stream lock.
+  IF p_expected >= 0 THEN
+    UPDATE idem_streams SET revision = p_expected + v_count
+     WHERE stream_name = p_stream AND revision = p_expected;
+    IF FOUND THEN
+      v_current := p_expected;
+    END IF;
+  ELSIF p_expected IN (-1, -2) THEN
+    -- Targeted at the stream row only: a concurrent creator makes us wait for its commit and then
+    -- fall through to the checks below, which report the conflict (never a silent merge).
+    INSERT INTO idem_streams (stream_name, revision) VALUES (p_stream, v_count - 1)
+    ON CONFLICT (stream_name) DO NOTHING;
+    IF FOUND THEN
+      v_current := -1;
+    END IF;
+  END IF;
+
+  IF v_current IS NULL THEN
+    SELECT s.revision INTO v_current FROM idem_streams s WHERE s.stream_name = p_stream FOR UPDATE;
+    IF NOT FOUND THEN
+      -- Exact revision or stream_exists on a stream that has no events.
+      RETURN QUERY SELECT 'conflict'::text, -1::bigint, NULL::xid8, NULL::bigint;
+      RETURN;
+    END IF;
+
+    -- Where would these ids have been written the first time?
+    IF p_expected IN (-2, -4) THEN
+      SELECT e.revision INTO v_start FROM idem_events e WHERE e.stream_name = p_stream AND e.event_id = p_ids[1];
+    ELSIF p_expected < v_current THEN
+      v_start := p_expected + 1;
+    END IF;
+
+    IF v_start IS NOT NULL THEN
+      SELECT count(*) INTO v_found
+        FROM unnest(p_ids) WITH ORDINALITY AS u(id, i)
+        JOIN idem_events e ON e.stream_name = p_stream AND e.revision = v_start + u.i - 1 AND e.event_id = u.id;
+      IF v_found = v_count THEN
+        RETURN QUERY SELECT 'duplicate'::text, e.revision, e.transaction_id, e.sequence
+          FROM idem_events e WHERE e.stream_name = p_stream AND e.revision = v_start + v_count - 1;
+      ELSE
+        RETURN QUERY SELECT 'conflict'::text, v_current, NULL::xid8, NULL::bigint;
+      END IF;
+      RETURN;
+    END IF;
+
+    IF p_expected >= -1 THEN
+      -- exact N > current, or no_stream on an existing stream with new ids
+      RETURN QUERY SELECT 'conflict'::text, v_current, NULL::xid8, NULL::bigint;
+      RETURN;
+    END IF;
+
+    -- any / stream_exists with new ids: append after whatever is there.
+    UPDATE idem_streams SET revision = v_current + v_count WHERE stream_name = p_stream;
+  END IF;
+
+  RETURN QUERY
+  WITH written AS (
+    INSERT INTO idem_events (stream_name, revision, event_id, event_type, data, metadata)
+    SELECT p_stream, v_current + u.i, u.id, u.t, u.d, u.m
+      FROM unnest(p_ids, p_types, p_data, p_metadata) WITH ORDINALITY AS u(id, t, d, m, i)
+     ORDER BY u.i
+    RETURNING revision, transaction_id, sequence
+  )
+  SELECT 'appended'::text, w.revision, w.transaction_id, w.sequence FROM written w ORDER BY w.revision DESC LIMIT 1;
+END
+$$;
+`,
+  },
+];
