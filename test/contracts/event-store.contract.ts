@@ -39,7 +39,7 @@ export function describeEventStoreContract(adapter: string, subject: () => Contr
     let store: EventStore;
     let capabilities: EventStoreCapabilities;
     let category: string;
-    const stream = (key = randomUUID()) => `${category}-${key}`;
+    const stream = (key: string = randomUUID()) => `${category}-${key}`;
 
     beforeEach(() => {
       ({ store, capabilities } = subject());

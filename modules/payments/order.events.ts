@@ -1,0 +1,77 @@
+/**
+ * The payment life of one order, stream `order-<orderId>` (DESIGN.md §4). Type strings are permanent:
+ * a breaking change is a new type (`…V2`) plus an upcaster, never a rename.
+ */
+export const ORDER_CATEGORY = 'order';
+
+export const orderStream = (orderId: string) => `${ORDER_CATEGORY}-${orderId}`;
+
+export interface ChargeRequested {
+  type: 'ChargeRequested';
+  data: {
+    orderId: string;
+    amount: number; // minor units
+    currency: string; // ISO-4217, upper case
+    customerId: string;
+    description?: string;
+    /** Hash of the charge-defining fields (and the Idempotency-Key when given): a duplicate must match it. */
+    requestFingerprint: string;
+    /** The Idempotency-Key header of the request that created the charge, if any. */
+    idempotencyKey?: string;
+    /** The key sent to the provider: derived from the order, persisted here, never regenerated. */
+    providerKey: string;
+    /** 1 for the first request; n+1 for a new request after `ChargeFailed`. */
+    requestNumber: number;
+  };
+}
+
+export interface ChargeAttemptStarted {
+  type: 'ChargeAttemptStarted';
+  data: { orderId: string; attempt: number; workerId: string; providerKey: string };
+}
+
+export interface ChargeSucceeded {
+  type: 'ChargeSucceeded';
+  data: {
+    orderId: string;
+    paymentIntentId: string;
+    providerChargeId?: string;
+    amount: number;
+    currency: string;
+    /** True when the outcome was found by verification after an unknown outcome, webhook or crash. */
+    recovered: boolean;
+  };
+}
+
+export interface ChargeFailed {
+  type: 'ChargeFailed';
+  /** Terminal: money did not move. */
+  data: { orderId: string; attempt: number; declineCode: string; reason: string; paymentIntentId?: string };
+}
+
+export interface ChargeOutcomeUnknown {
+  type: 'ChargeOutcomeUnknown';
+  /** A timeout, reset or 5xx: must be verified with the provider before any retry. */
+  data: { orderId: string; attempt: number; error: string };
+}
+
+export interface ChargeNeedsReview {
+  type: 'ChargeNeedsReview';
+  data: { orderId: string; reason: string };
+}
+
+export interface ChargeReviewResolved {
+  type: 'ChargeReviewResolved';
+  data: { orderId: string; actor: string; note: string; resolution: 'paid' | 'failed' };
+}
+
+export type OrderEvent =
+  | ChargeRequested
+  | ChargeAttemptStarted
+  | ChargeSucceeded
+  | ChargeFailed
+  | ChargeOutcomeUnknown
+  | ChargeNeedsReview
+  | ChargeReviewResolved;
+
+export type OrderEventType = OrderEvent['type'];

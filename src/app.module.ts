@@ -1,0 +1,31 @@
+/**
+ * Composition root of the HTTP api: the only place (with worker.ts and cli.ts) that imports feature
+ * modules and projections.
+ */
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { BearerTokenGuard, TOKEN_ROLES } from './auth/bearer-token.guard';
+import type { Runtime } from './bootstrap/runtime';
+import { DATABASE_POOL, EVENT_STORE, IDEM_CONFIG } from './bootstrap/tokens';
+import { ProblemJsonFilter } from './errors/problem-json.filter';
+import { HealthController } from './health/health.controller';
+
+@Module({})
+export class AppModule {
+  static forRuntime(runtime: Runtime): DynamicModule {
+    return {
+      module: AppModule,
+      global: true,
+      controllers: [HealthController],
+      providers: [
+        { provide: IDEM_CONFIG, useValue: runtime.config },
+        { provide: DATABASE_POOL, useValue: runtime.pool },
+        { provide: EVENT_STORE, useValue: runtime.eventStore },
+        { provide: TOKEN_ROLES, useValue: runtime.config.tokens },
+        { provide: APP_GUARD, useClass: BearerTokenGuard },
+        { provide: APP_FILTER, useClass: ProblemJsonFilter },
+      ],
+      exports: [IDEM_CONFIG, DATABASE_POOL, EVENT_STORE],
+    };
+  }
+}

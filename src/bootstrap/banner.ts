@@ -1,0 +1,26 @@
+import type { IdemConfig } from '../config/config';
+import type { Runtime } from './runtime';
+
+/** What a developer needs after `npm start`: where things are and how to call them. */
+export function startupBanner({ config, url, runtime }: { config: IdemConfig; url: string; runtime: Runtime }): string {
+  const lines = [
+    '',
+    'Idem is running',
+    `  api            ${url.replace('[::1]', 'localhost')}   (health: /health/ready)`,
+    runtime.embedded
+      ? `  database       embedded PostgreSQL on 127.0.0.1:${runtime.embedded.port}, data in ${config.dataDir}`
+      : `  database       ${redact(runtime.databaseUrl)}`,
+    `  event store    ${config.eventStore.kind}`,
+  ];
+  if (config.devTokens) {
+    lines.push('  dev tokens     Authorization: Bearer dev-storefront | dev-sync | dev-support | dev-auditor');
+  }
+  lines.push('  stop with Ctrl+C', '');
+  return lines.join('\n');
+}
+
+function redact(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  if (url.password) url.password = '***';
+  return url.toString();
+}

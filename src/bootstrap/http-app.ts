@@ -1,0 +1,19 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from '../app.module';
+import type { Runtime } from './runtime';
+
+/** Bodies above this are refused with 413 before any handler runs (DESIGN: > 64 KiB is bad input). */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** Builds (but does not start listening) the Nest api on Fastify. Tests use `app.inject` or listen on port 0. */
+export async function createHttpApp(runtime: Runtime, options: { logger?: boolean } = {}): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({ bodyLimit: MAX_BODY_BYTES });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRuntime(runtime), adapter, {
+    logger: options.logger === false ? false : ['error', 'warn', 'log'],
+    abortOnError: false,
+  });
+  app.enableShutdownHooks();
+  await app.init();
+  return app;
+}

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import { AppError } from '../errors/app-error';
+import { WrongExpectedVersion } from '../event-store/errors';
+import { PostgresEventStore } from '../event-store/postgres/postgres.event-store';
+import { createTestDatabase } from '../../test/harness/test-database';
+import type { Decider } from './decider';
+import { handleCommand, type CommandContext } from './handle-command';
+
+/** A tiny ledger: a reservation per key, at most once, refusing a different amount for the same key. */
+type Reserved = { type: 'Reserved'; data: { key: string; amount: number } };
+type Command = { key: string; amount: number };
+type State = Map<string, number>;
+
+const reservations: Decider<Command, State, Reserved> = {
+  initialState: () => new Map(),
+  evolve: (state, event) => new Map(state).set(event.data.key, event.data.amount),
+  decide: (command, state) => {
+    const existing = state.get(command.key);
+    if (existing === command.amount) return [];
+    if (existing !== undefined) throw new AppError('unprocessable', 'TEST.MISMATCH', 'another amount was reserved');
+    return [{ event: { type: 'Reserved', data: command }, key: `reserved/${command.key}` }];
+  },
+};
+
+const context: CommandContext = { metadata: { correlationId: 'c', causationId: 'c', actor: { role: 'test', tokenId: 't' } } };
+
+let pool: Pool;
+let store: PostgresEventStore;
+
+beforeAll(async () => {
+  pool = new Pool({ connectionString: await createTestDatabase('handle_command'), max: 20 });
+  store = new PostgresEventStore(pool);
+  await store.migrate();
+});
+afterAll(() => pool.end());
+
+describe('handleCommand', () => {
+  it('appends the decision with no_stream on a new stream and returns the evolved state', async () => {
+    const stream = `ledger-${randomUUID()}`;
+    const outcome = await handleCommand(store, stream, reservations, { key: 'a', amount: 5 }, context);
+    expect(outcome).toMatchObject({ revision: 0, appended: 1 });
+    expect(outcome.state.get('a')).toBe(5);
+    const [event] = await store.readStream(stream);
+    expect(event.metadata).toMatchObject({ correlationId: 'c', actor: { role: 'test' } });
+  });
+
+  describe('when the command was already carried out', () => {
+    it('answers with the recorded state and appends nothing', async () => {
+      const stream = `ledger-${randomUUID()}`;
+      await handleCommand(store, stream, reservations, { key: 'a', amount: 5 }, context);
+      const again = await handleCommand(store, stream, reservations, { key: 'a', amount: 5 }, context);
+      expect(again).toMatchObject({ revision: 0, appended: 0 });
+      expect(await store.readStream(stream)).toHaveLength(1);
+    });
+  });
+
+  describe('when 16 identical commands race', () => {
+    it('writes the fact exactly once; the losers re-load and find it done', async () => {
+      const stream = `ledger-${randomUUID()}`;
+      const outcomes = await Promise.all(
+        Array.from({ length: 16 }, () => handleCommand(store, stream, reservations, { key: 'k', amount: 7 }, { ...context, maxAttempts: 20 })),
+      );
+      expect(outcomes.every((o) => o.state.get('k') === 7 && o.revision === 0)).toBe(true);
+      expect(await store.readStream(stream)).toHaveLength(1);
+    });
+  });
+
+  describe('when different commands keep conflicting', () => {
+    it('re-decides each time and gives up after the bounded number of attempts', async () => {
+      const stream = `ledger-${randomUUID()}`;
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 12 }, (_, i) => handleCommand(store, stream, reservations, { key: `k${i}`, amount: i }, { ...context, maxAttempts: 1 })),
+      );
+      const written = (await store.readStream(stream)).length;
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(written);
+      for (const failed of outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected')) {
+        expect(failed.reason).toBeInstanceOf(WrongExpectedVersion);
+      }
+      const retried = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => handleCommand(store, stream, reservations, { key: `k${i}`, amount: i }, { ...context, maxAttempts: 50 })),
+      );
+      expect(retried.map((o, i) => o.state.get(`k${i}`))).toEqual(Array.from({ length: 12 }, (_, i) => i));
+      expect(await store.readStream(stream)).toHaveLength(12);
+    });
+  });
+
+  it('refuses a mismatched duplicate with the typed error and writes nothing', async () => {
+    const stream = `ledger-${randomUUID()}`;
+    await handleCommand(store, stream, reservations, { key: 'a', amount: 5 }, context);
+    await expect(handleCommand(store, stream, reservations, { key: 'a', amount: 6 }, context)).rejects.toMatchObject({ code: 'TEST.MISMATCH' });
+    expect(await store.readStream(stream)).toHaveLength(1);
+  });
+});

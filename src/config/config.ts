@@ -1,0 +1,121 @@
+/**
+ * The one typed configuration object. `process.env` is read here and nowhere else. Dev defaults
+ * make `npm start` work with nothing set; `NODE_ENV=production` refuses the unsafe ones.
+ */
+import { resolve } from 'node:path';
+import { ConfigError, type ConfigProblem } from './config-error';
+import { parseTokens, type TokenRoles } from './tokens';
+
+export type EventStoreKind = 'postgres' | 'esdb';
+
+export interface IdemConfig {
+  production: boolean;
+  http: { host: string; port: number };
+  /** Unset: PostgreSQL is started embedded, data under `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  eventStore: { kind: EventStoreKind; esdbConnectionString: string | undefined; maxAppendBytes: number };
+  /** Bearer token → role. Embedded mode: the `dev-<role>` tokens. */
+  tokens: TokenRoles;
+  devTokens: boolean;
+  sandbox: { port: number };
+  logLevel: 'error' | 'warn' | 'info' | 'debug';
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): IdemConfig {
+  const problems: ConfigProblem[] = [];
+  const production = env.NODE_ENV === 'production';
+  const read = <T>(name: string, parse: (raw: string) => T, fallback: T): T => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    try {
+      return parse(raw);
+    } catch (error) {
+      problems.push({ variable: name, problem: (error as Error).message });
+      return fallback;
+    }
+  };
+
+  const port = read('PORT', tcpPort, 3000);
+  const databaseUrl = read('DATABASE_URL', postgresUrl, undefined);
+  const kind = read('EVENT_STORE', oneOf(['postgres', 'esdb'] as const), 'postgres');
+  const esdbConnectionString = read('EVENTSTORE_CONNECTION_STRING', esdbUrl, undefined);
+  if (kind === 'esdb' && !esdbConnectionString) {
+    problems.push({ variable: 'EVENTSTORE_CONNECTION_STRING', problem: 'is required when EVENT_STORE=esdb (e.g. esdb://localhost:2113?tls=false)' });
+  }
+  const configuredTokens = read('IDEM_TOKENS', parseTokens, undefined);
+  if (production && !configuredTokens) {
+    problems.push({ variable: 'IDEM_TOKENS', problem: 'is required with NODE_ENV=production (the dev tokens are refused), e.g. "storefront=<secret>,support=<secret>"' });
+  }
+  if (production && !databaseUrl) {
+    problems.push({ variable: 'DATABASE_URL', problem: 'is required with NODE_ENV=production (embedded PostgreSQL is for development)' });
+  }
+  const config: IdemConfig = {
+    production,
+    http: { host: read('HOST', hostName, '127.0.0.1'), port },
+    databaseUrl,
+    dataDir: resolve(read('IDEM_DATA_DIR', nonEmpty, './.idem')),
+    eventStore: { kind, esdbConnectionString, maxAppendBytes: read('IDEM_MAX_APPEND_BYTES', positiveInt, 1_048_576) },
+    tokens: configuredTokens ?? devTokens(),
+    devTokens: !configuredTokens,
+    sandbox: { port: read('IDEM_SANDBOX_PORT', tcpPort, 3100) },
+    logLevel: read('LOG_LEVEL', oneOf(['error', 'warn', 'info', 'debug'] as const), 'info'),
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}
+
+export function devTokens(): TokenRoles {
+  return new Map([
+    ['dev-storefront', 'storefront'],
+    ['dev-sync', 'sync'],
+    ['dev-support', 'support'],
+    ['dev-auditor', 'auditor'],
+  ]);
+}
+
+function tcpPort(raw: string): number {
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < 0 || value > 65535) throw new Error(`must be a TCP port number 0–65535, got "${raw}"`);
+  return value;
+}
+
+function positiveInt(raw: string): number {
+  if (!/^[1-9]\d*$/.test(raw)) throw new Error(`must be a positive integer, got "${raw}"`);
+  return Number(raw);
+}
+
+function nonEmpty(raw: string): string {
+  if (!raw.trim()) throw new Error('must not be blank');
+  return raw;
+}
+
+function hostName(raw: string): string {
+  if (!/^[A-Za-z0-9.:-]+$/.test(raw)) throw new Error(`must be a host name or IP address, got "${raw}"`);
+  return raw;
+}
+
+function postgresUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error('must be a URL like postgres://user:password@host:5432/database');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new Error(`must start with postgres:// (got ${url.protocol}//)`);
+  return raw;
+}
+
+function esdbUrl(raw: string): string {
+  if (!/^(esdb|esdb\+discover|kurrentdb|kdb):\/\/\S+$/.test(raw)) throw new Error('must look like esdb://host:2113?tls=false');
+  return raw;
+}
+
+function oneOf<T extends string>(allowed: readonly T[]) {
+  return (raw: string): T => {
+    if (!(allowed as readonly string[]).includes(raw)) throw new Error(`must be one of ${allowed.join(', ')}, got "${raw}"`);
+    return raw as T;
+  };
+}

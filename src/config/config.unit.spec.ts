@@ -1,0 +1,68 @@
+import { ConfigError } from './config-error';
+import { loadConfig } from './config';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems.map((p) => p.variable);
+    throw error;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  describe('with nothing set', () => {
+    it('runs embedded on port 3000 with the dev tokens and data under ./.idem', () => {
+      const config = loadConfig({});
+      expect(config.http.port).toBe(3000);
+      expect(config.databaseUrl).toBeUndefined();
+      expect(config.dataDir).toMatch(/\.idem$/);
+      expect(config.devTokens).toBe(true);
+      expect(config.tokens.get('dev-storefront')).toBe('storefront');
+      expect(config.eventStore.kind).toBe('postgres');
+    });
+  });
+
+  describe('with a bad value', () => {
+    it.each([
+      ['PORT', 'eighty'],
+      ['PORT', '70000'],
+      ['DATABASE_URL', 'mysql://x@y/z'],
+      ['DATABASE_URL', 'not a url'],
+      ['EVENT_STORE', 'mongo'],
+      ['IDEM_MAX_APPEND_BYTES', '-5'],
+      ['IDEM_TOKENS', 'cashier=0123456789abcdef'],
+      ['LOG_LEVEL', 'loud'],
+    ])('names %s=%s in the error', (variable, value) => {
+      expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`${variable} .*`));
+      expect(problemsOf({ [variable]: value })).toEqual([variable]);
+    });
+
+    it('lists every problem at once', () => {
+      expect(problemsOf({ PORT: 'x', EVENT_STORE: 'y' })).toEqual(['PORT', 'EVENT_STORE']);
+    });
+  });
+
+  it('requires a connection string when EVENT_STORE=esdb', () => {
+    expect(problemsOf({ EVENT_STORE: 'esdb' })).toEqual(['EVENTSTORE_CONNECTION_STRING']);
+    expect(loadConfig({ EVENT_STORE: 'esdb', EVENTSTORE_CONNECTION_STRING: 'esdb://localhost:2113?tls=false' }).eventStore.kind).toBe('esdb');
+  });
+
+  describe('with NODE_ENV=production', () => {
+    it('refuses to start on dev tokens and an embedded database', () => {
+      expect(problemsOf({ NODE_ENV: 'production' })).toEqual(['IDEM_TOKENS', 'DATABASE_URL']);
+    });
+
+    it('starts with configured tokens and a database', () => {
+      const config = loadConfig({
+        NODE_ENV: 'production',
+        IDEM_TOKENS: 'storefront=0123456789abcdef0123',
+        DATABASE_URL: 'postgres://idem:pw@db:5432/idem',
+      });
+      expect(config.devTokens).toBe(false);
+      expect(config.tokens.get('dev-storefront')).toBeUndefined();
+      expect(config.tokens.get('0123456789abcdef0123')).toBe('storefront');
+    });
+  });
+});

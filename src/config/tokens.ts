@@ -1,0 +1,17 @@
+/** The four roles of DESIGN.md §6. */
+export const ROLES = ['storefront', 'sync', 'support', 'auditor'] as const;
+export type Role = (typeof ROLES)[number];
+export type TokenRoles = ReadonlyMap<string, Role>;
+
+/** `IDEM_TOKENS="storefront=s3cret,support=an0ther"`: each token grants one role. */
+export function parseTokens(raw: string): TokenRoles {
+  const tokens = new Map<string, Role>();
+  for (const entry of raw.split(',').map((part) => part.trim()).filter(Boolean)) {
+    const [role, token] = entry.split('=');
+    if (!ROLES.includes(role as Role)) throw new Error(`has unknown role "${role}" (roles: ${ROLES.join(', ')})`);
+    if (!token || token.length < 16) throw new Error(`token for ${role} must be at least 16 characters`);
+    tokens.set(token, role as Role);
+  }
+  if (tokens.size === 0) throw new Error('must list at least one role=token pair');
+  return tokens;
+}

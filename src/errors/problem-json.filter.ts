@@ -1,0 +1,66 @@
+/**
+ * The one place where errors become HTTP: `application/problem+json` (RFC 9457) with a stable `code`.
+ * Unknown errors are logged and answered with a generic 500 that leaks nothing.
+ */
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type AppErrorKind } from './app-error';
+
+const STATUS: Record<AppErrorKind, number> = {
+  validation: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unprocessable: 422,
+  unavailable: 503,
+};
+
+/** Fastify's own rejections (body parsing, size, content type) by status. */
+const FRAMEWORK_CODES: Record<number, string> = {
+  400: 'REQUEST.MALFORMED',
+  404: 'ROUTE.NOT_FOUND',
+  405: 'ROUTE.METHOD_NOT_ALLOWED',
+  413: 'REQUEST.TOO_LARGE',
+  415: 'REQUEST.UNSUPPORTED_MEDIA_TYPE',
+};
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  code: string;
+  detail?: string;
+  instance?: string;
+  [extension: string]: unknown;
+}
+
+@Catch()
+export class ProblemJsonFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ProblemJson');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const problem = this.toProblem(exception);
+    problem.instance = request.url;
+    void reply.status(problem.status).header('content-type', 'application/problem+json').send(problem);
+  }
+
+  toProblem(exception: unknown): Problem {
+    if (exception instanceof AppError) {
+      const status = STATUS[exception.kind];
+      return { type: `https://idem.dev/problems/${exception.code}`, title: exception.message, status, code: exception.code, ...exception.details };
+    }
+    const status = exception instanceof HttpException ? exception.getStatus() : (exception as { statusCode?: number })?.statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      const code = FRAMEWORK_CODES[status] ?? `HTTP.${status}`;
+      const message = exception instanceof Error ? exception.message : 'Bad request';
+      return { type: `https://idem.dev/problems/${code}`, title: message, status, code };
+    }
+    this.logger.error(exception instanceof Error ? exception.stack ?? exception.message : String(exception));
+    return { type: 'https://idem.dev/problems/INTERNAL', title: 'Internal error', status: 500, code: 'INTERNAL' };
+  }
+}
