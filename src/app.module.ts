@@ -9,6 +9,7 @@ import type { Runtime } from './bootstrap/runtime';
 import { DATABASE_POOL, EVENT_STORE, IDEM_CONFIG } from './bootstrap/tokens';
 import { ProblemJsonFilter } from './errors/problem-json.filter';
 import { HealthController } from './health/health.controller';
+import { PaymentsModule } from '../modules/payments';
 
 @Module({})
 export class AppModule {
@@ -16,6 +17,7 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
+      imports: [PaymentsModule],
       controllers: [HealthController],
       providers: [
         { provide: IDEM_CONFIG, useValue: runtime.config },

@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from '../app.module';
+import { createValidationPipe } from '../errors/validation-pipe';
 import type { Runtime } from './runtime';
 
 /** Bodies above this are refused with 413 before any handler runs (DESIGN: > 64 KiB is bad input). */
@@ -13,6 +14,7 @@ export async function createHttpApp(runtime: Runtime, options: { logger?: boolea
     logger: options.logger === false ? false : ['error', 'warn', 'log'],
     abortOnError: false,
   });
+  app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   await app.init();
   return app;

@@ -6,6 +6,8 @@
 export interface DomainEvent<Type extends string = string, Data extends object = Record<string, unknown>> {
   type: Type;
   data: Data;
+  /** Present when folding recorded (or just appended) events: who and when. */
+  metadata?: { recordedAt: string; [key: string]: unknown };
 }
 
 /** An event the decider wants appended; `key` names the step so retries produce the same event id. */

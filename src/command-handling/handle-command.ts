@@ -50,7 +50,7 @@ export async function handleCommand<Command, State, E extends DomainEvent>(
     }));
     try {
       const result = await store.append(stream, toAppend, revision < 0 ? 'no_stream' : revision);
-      state = decided.reduce((s, { event }) => decider.evolve(s, event), state);
+      state = decided.reduce((s, { event }, i) => decider.evolve(s, { ...event, metadata: toAppend[i].metadata }), state);
       return { state, revision: result.nextRevision, appended: toAppend.length, position: result.position };
     } catch (error) {
       if (!(error instanceof WrongExpectedVersion) || attempt >= maxAttempts) throw error;

@@ -1,0 +1,42 @@
+/**
+ * GET /v1/orders/{orderId} and GET /v1/orders/{orderId}/events (the auditors' view of the stream).
+ */
+import { Controller, Get, Inject, Param } from '@nestjs/common';
+import { Roles } from '../../../src/auth/roles';
+import { EVENT_STORE } from '../../../src/bootstrap/tokens';
+import { AppError } from '../../../src/errors/app-error';
+import { assertBusinessKey } from '../../../src/errors/business-key';
+import type { EventStore } from '../../../src/event-store/event-store.port';
+import { orderStream } from '../order.events';
+import { toOrderView, type OrderView } from '../order.view';
+import { loadOrder } from './load-order';
+
+@Controller('v1/orders')
+export class GetOrderController {
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+
+  @Get(':orderId')
+  @Roles('storefront', 'support', 'auditor')
+  async getOrder(@Param('orderId') orderId: string): Promise<OrderView> {
+    assertBusinessKey('orderId', orderId);
+    const { state, revision } = await loadOrder(this.store, orderId);
+    if (!state.exists) throw orderNotFound(orderId);
+    return toOrderView(state, revision);
+  }
+
+  @Get(':orderId/events')
+  @Roles('support', 'auditor')
+  async getOrderEvents(@Param('orderId') orderId: string) {
+    assertBusinessKey('orderId', orderId);
+    const events = await this.store.readStream(orderStream(orderId));
+    if (events.length === 0) throw orderNotFound(orderId);
+    return {
+      orderId,
+      events: events.map((e) => ({ revision: e.revision, position: e.position, id: e.id, type: e.type, data: e.data, metadata: e.metadata, created: e.created })),
+    };
+  }
+}
+
+function orderNotFound(orderId: string): AppError {
+  return new AppError('not_found', 'ORDER.NOT_FOUND', `No charge was ever requested for order ${orderId}`, { orderId });
+}

@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
+
+let harness: TestApp;
+beforeAll(async () => {
+  harness = await startTestApp('bad_input');
+});
+afterAll(() => harness.close());
+
+const valid = { amount: 1250, currency: 'EUR', customerId: 'cus_42' };
+const orderEventCount = async () => (await harness.runtime.eventStore.readAll({ filter: { streamCategories: ['order'] }, maxCount: 100_000 })).length;
+
+type Case = [label: string, request: { url?: string; payload?: unknown; body?: string; headers?: Record<string, string> }, status: number, code: string];
+
+const cases: Case[] = [
+  ['a missing amount', { payload: { currency: 'EUR', customerId: 'c' } }, 400, 'REQUEST.INVALID'],
+  ['a zero amount', { payload: { ...valid, amount: 0 } }, 400, 'REQUEST.INVALID'],
+  ['a negative amount', { payload: { ...valid, amount: -5 } }, 400, 'REQUEST.INVALID'],
+  ['a fractional amount', { payload: { ...valid, amount: 12.5 } }, 400, 'REQUEST.INVALID'],
+  ['an amount as a string', { payload: { ...valid, amount: '1250' } }, 400, 'REQUEST.INVALID'],
+  ['a huge amount', { payload: { ...valid, amount: 100_000_000 } }, 400, 'REQUEST.INVALID'],
+  ['an unknown currency', { payload: { ...valid, currency: 'EURO' } }, 400, 'REQUEST.INVALID'],
+  ['a lower-case currency', { payload: { ...valid, currency: 'eur' } }, 400, 'REQUEST.INVALID'],
+  ['a currency as a number', { payload: { ...valid, currency: 978 } }, 400, 'REQUEST.INVALID'],
+  ['a customer id with spaces', { payload: { ...valid, customerId: 'cus 42' } }, 400, 'REQUEST.INVALID'],
+  ['an empty customer id', { payload: { ...valid, customerId: '' } }, 400, 'REQUEST.INVALID'],
+  ['a 65-character customer id', { payload: { ...valid, customerId: 'c'.repeat(65) } }, 400, 'REQUEST.INVALID'],
+  ['an unknown field', { payload: { ...valid, coupon: 'FREE' } }, 400, 'REQUEST.INVALID'],
+  ['a description that is not a string', { payload: { ...valid, description: { a: 1 } } }, 400, 'REQUEST.INVALID'],
+  ['a JSON array body', { payload: [valid] }, 400, 'REQUEST.INVALID'],
+  ['no body at all', { body: '', headers: { 'content-type': 'application/json' } }, 400, 'REQUEST.MALFORMED'],
+  ['malformed JSON', { body: '{"amount": 12', headers: { 'content-type': 'application/json' } }, 400, 'REQUEST.MALFORMED'],
+  ['a form-encoded body', { body: 'amount=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 400, 'REQUEST.INVALID'],
+  ['an XML body', { body: '<amount>1</amount>', headers: { 'content-type': 'application/xml' } }, 415, 'REQUEST.UNSUPPORTED_MEDIA_TYPE'],
+  ['a body over 64 KiB', { payload: { ...valid, description: 'x'.repeat(70 * 1024) } }, 413, 'REQUEST.TOO_LARGE'],
+  ['an order id with illegal characters', { url: '/v1/orders/o%20rder%3B1/charge', payload: valid }, 400, 'REQUEST.INVALID'],
+  ['an over-long order id', { url: `/v1/orders/${'o'.repeat(65)}/charge`, payload: valid }, 400, 'REQUEST.INVALID'],
+  ['a bad waitMs', { url: '/v1/orders/ok-1/charge?waitMs=20000', payload: valid }, 400, 'REQUEST.INVALID'],
+  ['a bad Idempotency-Key', { payload: valid, headers: { 'idempotency-key': 'k'.repeat(300) } }, 400, 'IDEMPOTENCY_KEY.INVALID'],
+  ['no token', { payload: valid, headers: { authorization: '' } }, 401, 'AUTH.TOKEN_REQUIRED'],
+  ['an unknown token', { payload: valid, headers: { authorization: 'Bearer nope' } }, 401, 'AUTH.TOKEN_REQUIRED'],
+  ['a token of another role', { payload: valid, headers: auth('support') }, 403, 'AUTH.ROLE_FORBIDDEN'],
+];
+
+describe('POST /v1/orders/{orderId}/charge with bad input', () => {
+  it.each(cases)('refuses %s with a problem+json 4xx and writes nothing', async (_label, request, status, code) => {
+    const before = await orderEventCount();
+    const response = await harness.app.inject({
+      method: 'POST',
+      url: request.url ?? `/v1/orders/o-${randomUUID()}/charge`,
+      headers: { ...auth('storefront'), ...request.headers },
+      ...(request.body !== undefined ? { body: request.body } : { payload: request.payload as object }),
+    });
+    expect(response.statusCode).toBe(status);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    const problem = response.json();
+    expect(problem).toMatchObject({ status, code, title: expect.any(String) });
+    if (code === 'REQUEST.INVALID') expect(problem.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field: expect.any(String), message: expect.any(String) })]));
+    expect(await orderEventCount()).toBe(before);
+  });
+
+  it('stays up and serves a valid request afterwards', async () => {
+    const ok = await harness.app.inject({ method: 'POST', url: `/v1/orders/o-${randomUUID()}/charge`, headers: auth('storefront'), payload: valid });
+    expect(ok.statusCode).toBe(202);
+    expect((await harness.app.inject({ method: 'GET', url: '/health/ready' })).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,25 @@
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { BUSINESS_KEY } from '../../../src/errors/business-key';
+
+/** ISO-4217 codes the runtime knows (ICU's list). */
+export const KNOWN_CURRENCIES: readonly string[] = Intl.supportedValuesOf('currency');
+
+export class ChargeRequestBody {
+  @IsInt({ message: 'amount must be an integer number of minor units (e.g. 1250 for 12.50)' })
+  @Min(1, { message: 'amount must be at least 1 minor unit' })
+  @Max(99_999_999, { message: 'amount must be at most 99999999 minor units' })
+  amount!: number;
+
+  @IsString()
+  @IsIn(KNOWN_CURRENCIES, { message: 'currency must be an upper-case ISO-4217 code such as EUR' })
+  currency!: string;
+
+  @IsString()
+  @Matches(BUSINESS_KEY, { message: 'customerId must be 1–64 characters of A–Z, a–z, 0–9, _ . : -' })
+  customerId!: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  description?: string;
+}

@@ -1,0 +1,65 @@
+/**
+ * POST /v1/orders/{orderId}/charge — the storefront's "Pay". The order id is the business key: the
+ * first call records ChargeRequested (the worker does the charging); every duplicate is answered
+ * from the stream with `Idempotent-Replayed: true` and does no new work.
+ */
+import { Body, Controller, Headers, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { CommandMetadata } from '../../../src/auth/caller.decorator';
+import { Roles } from '../../../src/auth/roles';
+import { EVENT_STORE } from '../../../src/bootstrap/tokens';
+import { handleCommand, type CommandContext } from '../../../src/command-handling/handle-command';
+import { AppError } from '../../../src/errors/app-error';
+import { assertBusinessKey } from '../../../src/errors/business-key';
+import { parseIdempotencyKey } from '../../../src/errors/idempotency-key';
+import type { EventStore } from '../../../src/event-store/event-store.port';
+import { waitForSettled } from '../get-order/load-order';
+import { orderStream } from '../order.events';
+import { isSettled } from '../order.state';
+import { toOrderView, type OrderView } from '../order.view';
+import { ChargeRequestBody } from './charge-request.body';
+import { requestChargeDecider } from './request-charge.decider';
+
+const MAX_WAIT_MS = 10_000;
+
+@Controller('v1/orders')
+export class RequestChargeController {
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+
+  @Post(':orderId/charge')
+  @Roles('storefront')
+  @HttpCode(202)
+  async requestCharge(
+    @Param('orderId') orderId: string,
+    @Body() body: ChargeRequestBody,
+    @Headers('idempotency-key') idempotencyKeyHeader: string | undefined,
+    @Query('waitMs') waitMsParam: string | undefined,
+    @CommandMetadata() metadata: CommandContext['metadata'],
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<OrderView> {
+    assertBusinessKey('orderId', orderId);
+    const waitMs = parseWaitMs(waitMsParam);
+    const idempotencyKey = parseIdempotencyKey(idempotencyKeyHeader);
+    const command = { orderId, amount: body.amount, currency: body.currency, customerId: body.customerId, description: body.description, idempotencyKey };
+    let { state, revision, appended } = await handleCommand(this.store, orderStream(orderId), requestChargeDecider, command, {
+      metadata,
+      maxAttempts: 5,
+    });
+    if (waitMs > 0 && !isSettled(state.status)) ({ state, revision } = await waitForSettled(this.store, orderId, waitMs));
+
+    void reply.header('location', `/v1/orders/${orderId}`);
+    if (appended === 0) void reply.header('idempotent-replayed', 'true');
+    if (isSettled(state.status) || waitMs > 0) void reply.status(200);
+    return toOrderView(state, revision);
+  }
+}
+
+function parseWaitMs(raw: string | undefined): number {
+  if (raw === undefined) return 0;
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) > MAX_WAIT_MS) {
+    throw new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', {
+      errors: [{ field: 'waitMs', message: `waitMs must be an integer from 0 to ${MAX_WAIT_MS}` }],
+    });
+  }
+  return Number(raw);
+}

@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
+import { orderStream } from '../order.events';
+
+let harness: TestApp;
+beforeAll(async () => {
+  harness = await startTestApp('request_charge');
+});
+afterAll(() => harness.close());
+
+const charge = (orderId: string, body: unknown, headers: Record<string, string> = {}, query = '') =>
+  harness.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/charge${query}`, headers: { ...auth('storefront'), ...headers }, payload: body as object });
+const eventsOf = (orderId: string) => harness.runtime.eventStore.readStream(orderStream(orderId));
+const body = { amount: 1250, currency: 'EUR', customerId: 'cus_42' };
+
+describe('POST /v1/orders/{orderId}/charge', () => {
+  it('accepts the first request with 202, the pending state and a Location', async () => {
+    const orderId = `o-${randomUUID()}`;
+    const response = await charge(orderId, body);
+    expect(response.statusCode).toBe(202);
+    expect(response.headers.location).toBe(`/v1/orders/${orderId}`);
+    expect(response.headers['idempotent-replayed']).toBeUndefined();
+    expect(response.json()).toMatchObject({ orderId, status: 'pending', amount: 1250, currency: 'EUR', customerId: 'cus_42', attempts: 0, revision: 0 });
+    const events = await eventsOf(orderId);
+    expect(events.map((e) => e.type)).toEqual(['ChargeRequested']);
+    expect(events[0].data).toMatchObject({ providerKey: `idem-order-${orderId}-r1`, requestNumber: 1 });
+    expect(events[0].metadata).toMatchObject({ actor: { role: 'storefront' } });
+  });
+
+  describe('when the same request comes again', () => {
+    it('replays the current state with Idempotent-Replayed and appends nothing', async () => {
+      const orderId = `o-${randomUUID()}`;
+      await charge(orderId, body);
+      const again = await charge(orderId, body, { 'idempotency-key': 'another-key' });
+      expect(again.statusCode).toBe(202);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.json()).toMatchObject({ orderId, status: 'pending', revision: 0 });
+      expect(await eventsOf(orderId)).toHaveLength(1);
+    });
+
+    it('records one ChargeRequested when 8 duplicates arrive at once', async () => {
+      const orderId = `o-${randomUUID()}`;
+      const responses = await Promise.all(Array.from({ length: 8 }, (_, i) => charge(orderId, body, i % 2 ? { 'idempotency-key': 'k1' } : {})));
+      expect(responses.map((r) => r.statusCode)).toEqual(Array(8).fill(202));
+      expect(responses.filter((r) => r.headers['idempotent-replayed'] !== 'true')).toHaveLength(1);
+      expect(await eventsOf(orderId)).toHaveLength(1);
+    });
+  });
+
+  describe('when a request contradicts the recorded charge', () => {
+    it.each([
+      ['amount', { amount: 1300 }],
+      ['currency', { currency: 'USD' }],
+      ['customer', { customerId: 'cus_other' }],
+    ])('refuses another %s with 422 ORDER.CHARGE_MISMATCH and writes nothing', async (_label, change) => {
+      const orderId = `o-${randomUUID()}`;
+      await charge(orderId, body);
+      const response = await charge(orderId, { ...body, ...change });
+      expect(response.statusCode).toBe(422);
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(response.json()).toMatchObject({ code: 'ORDER.CHARGE_MISMATCH', status: 422 });
+      expect(await eventsOf(orderId)).toHaveLength(1);
+    });
+
+    it('refuses an Idempotency-Key reused with another body with 422', async () => {
+      const orderId = `o-${randomUUID()}`;
+      await charge(orderId, body, { 'idempotency-key': 'key-1' });
+      const response = await charge(orderId, { ...body, amount: 99 }, { 'idempotency-key': 'key-1' });
+      expect(response.statusCode).toBe(422);
+      expect(response.json()).toMatchObject({ code: 'IDEMPOTENCY_KEY.REUSED' });
+      expect(await eventsOf(orderId)).toHaveLength(1);
+    });
+
+    it('lets only one of two different concurrent requests in; the other gets 422', async () => {
+      const orderId = `o-${randomUUID()}`;
+      const [a, b] = await Promise.all([charge(orderId, body), charge(orderId, { ...body, amount: 999 })]);
+      expect([a.statusCode, b.statusCode].sort()).toEqual([202, 422]);
+      expect(await eventsOf(orderId)).toHaveLength(1);
+    });
+  });
+
+  describe('?waitMs=', () => {
+    it('waits at most that long for a settled state and then answers 200 with what it has', async () => {
+      const orderId = `o-${randomUUID()}`;
+      const started = Date.now();
+      const response = await charge(orderId, body, {}, '?waitMs=300');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ status: 'pending' });
+    });
+  });
+});
+
+describe('GET /v1/orders/{orderId}', () => {
+  it('shows the state to storefront, support and auditor; 404 for an unknown order', async () => {
+    const orderId = `o-${randomUUID()}`;
+    await charge(orderId, body);
+    for (const role of ['storefront', 'support', 'auditor'] as const) {
+      const response = await harness.app.inject({ method: 'GET', url: `/v1/orders/${orderId}`, headers: auth(role) });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ orderId, status: 'pending', revision: 0 });
+    }
+    const missing = await harness.app.inject({ method: 'GET', url: `/v1/orders/nope-${randomUUID()}`, headers: auth('support') });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ code: 'ORDER.NOT_FOUND' });
+  });
+
+  it('lists the stream to support and auditor only', async () => {
+    const orderId = `o-${randomUUID()}`;
+    await charge(orderId, body);
+    const events = await harness.app.inject({ method: 'GET', url: `/v1/orders/${orderId}/events`, headers: auth('auditor') });
+    expect(events.statusCode).toBe(200);
+    expect(events.json().events).toEqual([
+      expect.objectContaining({ revision: 0, type: 'ChargeRequested', position: expect.stringMatching(/^\d+\/\d+$/), metadata: expect.objectContaining({ correlationId: expect.any(String) }) }),
+    ]);
+    const storefront = await harness.app.inject({ method: 'GET', url: `/v1/orders/${orderId}/events`, headers: auth('storefront') });
+    expect(storefront.statusCode).toBe(403);
+  });
+});
