@@ -1,0 +1,91 @@
+/**
+ * The charge worker's decisions, pure: what to do next with an order, what a provider answer means,
+ * and what the provider's records say about an outcome we do not know. Stop rules live here too.
+ */
+import type { ChargeNeedsReview, ChargeSucceeded, OrderEvent } from '../order.events';
+import type { OrderState } from '../order.state';
+import type { ChargeOutcome, ProviderPayment } from '../payment-gateway/payment-gateway.port';
+
+/** Five unknown outcomes in a row: stop retrying, hand it to a human (DESIGN §7.5). */
+export const MAX_CONSECUTIVE_UNKNOWN = 5;
+
+export type NextStep =
+  | { kind: 'nothing'; reason: string }
+  /** Another worker started an attempt moments ago: leave it alone. */
+  | { kind: 'leave_to_other_worker' }
+  /** An earlier attempt has no recorded outcome: ask the provider before anything else. */
+  | { kind: 'verify' }
+  | { kind: 'attempt'; attempt: number }
+  | { kind: 'review'; event: ChargeNeedsReview };
+
+export function decideNextStep(state: OrderState, now: Date, attemptLeaseMs: number): NextStep {
+  if (!state.exists) return { kind: 'nothing', reason: 'no charge was requested' };
+  if (state.status === 'paid' || state.status === 'failed' || state.status === 'needs_review') {
+    return { kind: 'nothing', reason: `order is ${state.status}` };
+  }
+  if (state.status === 'processing') {
+    const startedAt = state.lastAttemptAt ? Date.parse(state.lastAttemptAt) : 0;
+    if (now.getTime() - startedAt < attemptLeaseMs) return { kind: 'leave_to_other_worker' };
+    return { kind: 'verify' };
+  }
+  if (state.status === 'unknown') {
+    if (state.consecutiveUnknown >= MAX_CONSECUTIVE_UNKNOWN) return { kind: 'review', event: needsReview(state, `${state.consecutiveUnknown} consecutive unknown outcomes`) };
+    return { kind: 'verify' };
+  }
+  return { kind: 'attempt', attempt: state.attempts + 1 };
+}
+
+/** What the provider's answer to a charge means for the order. */
+export function decideOutcome(state: OrderState, attempt: number, outcome: ChargeOutcome): OrderEvent {
+  const orderId = state.orderId;
+  switch (outcome.kind) {
+    case 'succeeded': {
+      const contradiction = contradictionOf(state, outcome.payment);
+      return contradiction ? needsReview(state, contradiction) : succeeded(state, outcome.payment, false);
+    }
+    case 'declined':
+      return { type: 'ChargeFailed', data: { orderId, attempt, declineCode: outcome.declineCode, reason: outcome.reason, paymentIntentId: outcome.paymentIntentId } };
+    case 'rejected':
+      return needsReview(state, `provider rejected the request: ${outcome.reason}`);
+    case 'unknown':
+      return { type: 'ChargeOutcomeUnknown', data: { orderId, attempt, error: outcome.error } };
+  }
+}
+
+/**
+ * Verification after an unknown outcome (or a crash): the provider's payments for the order decide.
+ * `undefined` means the provider holds no charge for this request, so a new attempt is safe.
+ */
+export function decideVerification(state: OrderState, payments: ProviderPayment[]): OrderEvent | undefined {
+  const succeededPayments = payments.filter((p) => p.status === 'succeeded');
+  if (succeededPayments.length > 1) {
+    return needsReview(state, `provider holds ${succeededPayments.length} succeeded payments for one order: ${succeededPayments.map((p) => p.paymentIntentId).join(', ')}`);
+  }
+  if (succeededPayments.length === 1) {
+    const contradiction = contradictionOf(state, succeededPayments[0]);
+    return contradiction ? needsReview(state, contradiction) : succeeded(state, succeededPayments[0], true);
+  }
+  const declined = payments.find((p) => p.status === 'failed' && p.providerKey === state.providerKey);
+  if (declined) {
+    return { type: 'ChargeFailed', data: { orderId: state.orderId, attempt: state.attempts, declineCode: declined.declineCode ?? 'card_declined', reason: 'declined (found by verification)', paymentIntentId: declined.paymentIntentId } };
+  }
+  return undefined;
+}
+
+function contradictionOf(state: OrderState, payment: ProviderPayment): string | undefined {
+  if (payment.amount !== state.amount || payment.currency !== state.currency) {
+    return `provider payment ${payment.paymentIntentId} is ${payment.amount} ${payment.currency}, the order is ${state.amount} ${state.currency}`;
+  }
+  return undefined;
+}
+
+function succeeded(state: OrderState, payment: ProviderPayment, recovered: boolean): ChargeSucceeded {
+  return {
+    type: 'ChargeSucceeded',
+    data: { orderId: state.orderId, paymentIntentId: payment.paymentIntentId, providerChargeId: payment.chargeId, amount: payment.amount, currency: payment.currency, recovered },
+  };
+}
+
+function needsReview(state: OrderState, reason: string): ChargeNeedsReview {
+  return { type: 'ChargeNeedsReview', data: { orderId: state.orderId, reason } };
+}

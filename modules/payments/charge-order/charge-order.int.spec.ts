@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import { handleCommand } from '../../../src/command-handling/handle-command';
+import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
+import { createTestDatabase } from '../../../test/harness/test-database';
+import { createSandbox, type Sandbox } from '../../sandbox';
+import { loadOrder } from '../get-order/load-order';
+import { orderStream } from '../order.events';
+import { StripePaymentGateway } from '../payment-gateway/stripe.payment-gateway';
+import { requestChargeDecider } from '../request-charge/request-charge.decider';
+import { ChargeOutcomeStillUnknown, chargeOrder, type ChargeOrderDeps } from './charge-order.job';
+
+let pool: Pool;
+let store: PostgresEventStore;
+let sandbox: Sandbox;
+let deps: ChargeOrderDeps;
+
+beforeAll(async () => {
+  pool = new Pool({ connectionString: await createTestDatabase('charge_order'), max: 10 });
+  store = new PostgresEventStore(pool);
+  await store.migrate();
+  sandbox = await createSandbox();
+  deps = { store, workerId: 'w1', gateway: new StripePaymentGateway({ secretKey: 'sk_test_idem', baseUrl: sandbox.url, maxNetworkRetries: 0, timeoutMs: 2000 }) };
+});
+afterAll(async () => {
+  await sandbox.close();
+  await pool.end();
+});
+
+const metadata = { correlationId: 'test', causationId: 'test', actor: { role: 'storefront', tokenId: 'test' } };
+async function requestCharge(amount = 4200): Promise<string> {
+  const orderId = `o-${randomUUID()}`;
+  await handleCommand(store, orderStream(orderId), requestChargeDecider, { orderId, amount, currency: 'EUR', customerId: 'cus_1' }, { metadata });
+  return orderId;
+}
+const fault = (body: object) => fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const succeededAtProvider = (orderId: string) => sandbox.charges({ orderId }).filter((intent) => intent.status === 'succeeded');
+const types = async (orderId: string) => (await store.readStream(orderStream(orderId))).map((e) => e.type);
+
+describe('chargeOrder', () => {
+  it('charges once with the persisted key and records the success', async () => {
+    const orderId = await requestCharge();
+    expect(await chargeOrder(deps, orderId)).toBe('settled');
+    expect(await types(orderId)).toEqual(['ChargeRequested', 'ChargeAttemptStarted', 'ChargeSucceeded']);
+    const [intent] = succeededAtProvider(orderId);
+    expect(intent).toMatchObject({ amount: 4200, currency: 'eur', metadata: { order_id: orderId } });
+    expect(sandbox.requests({ orderId })[0].idempotencyKey).toBe(`idem-order-${orderId}-r1`);
+    const { state } = await loadOrder(store, orderId);
+    expect(state).toMatchObject({ status: 'paid', paymentIntentId: intent.id, recovered: false, attempts: 1 });
+  });
+
+  it('records a decline as ChargeFailed (money did not move)', async () => {
+    const orderId = await requestCharge(1002);
+    await chargeOrder(deps, orderId);
+    expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'failed', lastError: expect.stringContaining('generic_decline') });
+    expect(succeededAtProvider(orderId)).toHaveLength(0);
+  });
+
+  it('does nothing when the job is delivered again after the outcome', async () => {
+    const orderId = await requestCharge();
+    await chargeOrder(deps, orderId);
+    expect(await chargeOrder(deps, orderId)).toBe('nothing_to_do');
+    expect(await types(orderId)).toHaveLength(3);
+    expect(sandbox.requests({ orderId })).toHaveLength(1);
+  });
+
+  describe('when the answer is lost after the provider committed', () => {
+    it.each(['drop_after_commit', 'reset_after_commit'])('%s: records unknown, then verifies and records the charge as recovered', async (kind) => {
+      const orderId = await requestCharge();
+      await fault({ kind, orderId, times: 2 });
+      await expect(chargeOrder(deps, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
+      expect((await loadOrder(store, orderId)).state.status).toBe('unknown');
+      expect(await chargeOrder(deps, orderId)).toBe('settled');
+      expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'paid', recovered: true });
+      expect(succeededAtProvider(orderId)).toHaveLength(1);
+    });
+  });
+
+  it('treats a 500 as unknown and, after five in a row, stops and asks for review', async () => {
+    const orderId = await requestCharge();
+    await fault({ kind: 'error_500', orderId, times: 1 });
+    for (let run = 1; run < 5; run++) await expect(chargeOrder(deps, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
+    // The provider stored the 500 under our key and replays it, so the verified retries stay unknown.
+    expect(await chargeOrder(deps, orderId)).toBe('settled');
+    const { state } = await loadOrder(store, orderId);
+    expect(state).toMatchObject({ status: 'needs_review', lastError: expect.stringContaining('5 consecutive unknown') });
+    expect((await types(orderId)).filter((t) => t === 'ChargeOutcomeUnknown')).toHaveLength(5);
+    expect(succeededAtProvider(orderId)).toHaveLength(0);
+  });
+
+  it('lets only one of two workers that race on one order call the provider', async () => {
+    const orderId = await requestCharge();
+    await fault({ kind: 'latency', orderId, ms: 200, times: 1 });
+    const results = await Promise.all([chargeOrder({ ...deps, workerId: 'a' }, orderId), chargeOrder({ ...deps, workerId: 'b' }, orderId)]);
+    // The loser either sees the winner's attempt in flight or, if it looked later, the outcome.
+    expect(results.filter((r) => r === 'settled')).toHaveLength(1);
+    expect(results.filter((r) => r !== 'settled')).toEqual([expect.stringMatching(/^(left_to_other_worker|nothing_to_do)$/)]);
+    expect((await types(orderId)).filter((t) => t === 'ChargeAttemptStarted')).toHaveLength(1);
+    expect(succeededAtProvider(orderId)).toHaveLength(1);
+  });
+
+  it('asks for review when the provider holds a charge with another amount', async () => {
+    const orderId = await requestCharge();
+    await fault({ kind: 'drop_after_commit', orderId, times: 2 });
+    await expect(chargeOrder(deps, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
+    // Someone charged this order elsewhere with another amount: the provider's data contradicts ours.
+    await new StripePaymentGateway({ secretKey: 'sk_test_other', baseUrl: sandbox.url }).charge({ orderId, amount: 999, currency: 'EUR', customerId: 'x', idempotencyKey: `other-${orderId}` });
+    await chargeOrder(deps, orderId);
+    expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'needs_review', lastError: expect.stringContaining('2 succeeded payments') });
+  });
+});

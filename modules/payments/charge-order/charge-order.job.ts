@@ -1,0 +1,98 @@
+/**
+ * The charge worker for one order: record the intent, call the provider with the persisted key,
+ * record the outcome — each append at the exact revision it decided on, so two workers racing on one
+ * order cannot both charge: the loser's append conflicts and it stops. The job is acknowledged only
+ * after the outcome is recorded; an unknown outcome throws so the queue retries (verify first).
+ */
+import { Logger } from '@nestjs/common';
+import { WrongExpectedVersion } from '../../../src/event-store/errors';
+import type { EventStore } from '../../../src/event-store/event-store.port';
+import { loadOrder } from '../get-order/load-order';
+import type { OrderEvent } from '../order.events';
+import type { PaymentGateway } from '../payment-gateway/payment-gateway.port';
+import { appendOrderEvent, type BackgroundMetadata } from './append-order-event';
+import { MAX_CONSECUTIVE_UNKNOWN, decideNextStep, decideOutcome, decideVerification } from './charge-order.decision';
+import { reportNeedsReview } from './needs-review.alert';
+
+export interface ChargeOrderDeps {
+  store: EventStore;
+  gateway: PaymentGateway;
+  workerId: string;
+  now?: () => Date;
+  /** An attempt younger than this is left to the worker that started it (default 60 s). */
+  attemptLeaseMs?: number;
+}
+
+export type ChargeOrderResult = 'settled' | 'nothing_to_do' | 'left_to_other_worker';
+
+/** Thrown after an unknown outcome is recorded: the queue retries the job later, which verifies first. */
+export class ChargeOutcomeStillUnknown extends Error {
+  constructor(readonly orderId: string, reason: string) {
+    super(`Outcome of the charge for order ${orderId} is unknown (${reason}); it will be verified and retried`);
+  }
+}
+
+const logger = new Logger('ChargeOrder');
+
+export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId = 'inline'): Promise<ChargeOrderResult> {
+  const now = deps.now ?? (() => new Date());
+  const metadata: BackgroundMetadata = { correlationId: orderId, causationId: jobId, actor: { role: 'worker', tokenId: deps.workerId } };
+  const record = (event: OrderEvent, step: string, revision: number) => appendOrderEvent(deps.store, orderId, event, step, revision, metadata, now());
+
+  for (let round = 0; round < 4; round++) {
+    const { state, revision } = await loadOrder(deps.store, orderId);
+    const step = decideNextStep(state, now(), deps.attemptLeaseMs ?? 60_000);
+    const r = `r${state.requestNumber}`;
+    try {
+      if (step.kind === 'nothing') return 'nothing_to_do';
+      if (step.kind === 'leave_to_other_worker') return 'left_to_other_worker';
+      if (step.kind === 'review') {
+        await record(step.event, `review/${r}/${state.attempts}`, revision);
+        reportNeedsReview(orderId, step.event.data.reason);
+        return 'settled';
+      }
+      let attempt = state.attempts + 1;
+      if (step.kind === 'verify') {
+        const verified = decideVerification(state, await deps.gateway.findPayments(orderId));
+        if (verified) {
+          await record(verified, `verified/${r}/${state.attempts}`, revision);
+          if (verified.type === 'ChargeNeedsReview') reportNeedsReview(orderId, verified.data.reason);
+          return 'settled';
+        }
+      } else {
+        attempt = step.attempt;
+      }
+
+      const started = await record({ type: 'ChargeAttemptStarted', data: { orderId, attempt, workerId: deps.workerId, providerKey: state.providerKey } }, `attempt-started/${r}/${attempt}`, revision);
+      const outcome = await deps.gateway.charge({
+        orderId,
+        amount: state.amount,
+        currency: state.currency,
+        customerId: state.customerId,
+        description: state.description,
+        idempotencyKey: state.providerKey,
+      });
+      const event = decideOutcome(state, attempt, outcome);
+      const afterOutcome = await record(event, `outcome/${r}/${attempt}`, started);
+      if (event.type === 'ChargeNeedsReview') reportNeedsReview(orderId, event.data.reason);
+      if (event.type === 'ChargeOutcomeUnknown') {
+        if (state.consecutiveUnknown + 1 >= MAX_CONSECUTIVE_UNKNOWN) {
+          const reason = `${state.consecutiveUnknown + 1} consecutive unknown outcomes`;
+          await record({ type: 'ChargeNeedsReview', data: { orderId, reason } }, `review/${r}/${attempt}`, afterOutcome);
+          reportNeedsReview(orderId, reason);
+          return 'settled';
+        }
+        throw new ChargeOutcomeStillUnknown(orderId, event.data.error);
+      }
+      return 'settled';
+    } catch (error) {
+      // Someone else (another worker, a webhook, recovery) wrote first: look again at what is recorded.
+      if (error instanceof WrongExpectedVersion) {
+        logger.debug(`order ${orderId}: concurrent writer at revision ${error.actual}; re-reading`);
+        continue;
+      }
+      throw error;
+    }
+  }
+  return 'left_to_other_worker';
+}

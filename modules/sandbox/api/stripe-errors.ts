@@ -1,0 +1,64 @@
+/**
+ * Error bodies in Stripe's v1 shape (`{ error: { type, code?, message, param? } }`). stripe-node picks its
+ * error class from the HTTP status and `error.type`, so status and type must travel together.
+ */
+export interface StripeErrorBody {
+  error: {
+    type: 'invalid_request_error' | 'idempotency_error' | 'api_error' | 'card_error';
+    message: string;
+    code?: string;
+    param?: string;
+    doc_url?: string;
+    [field: string]: unknown;
+  };
+}
+
+export interface StripeErrorResponse {
+  status: number;
+  body: StripeErrorBody;
+}
+
+export function invalidRequest(message: string, param?: string, code?: string): StripeErrorResponse {
+  return { status: 400, body: { error: { type: 'invalid_request_error', message, ...(code && { code }), ...(param && { param }) } } };
+}
+
+/** 404 when the URL names the missing object; 400 when a parameter refers to it, as at Stripe. */
+export function missingResource(kind: string, id: string, param: string, status: 400 | 404 = 404): StripeErrorResponse {
+  return {
+    status,
+    body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${kind}: '${id}'`, param } },
+  };
+}
+
+export function unauthenticated(message: string): StripeErrorResponse {
+  return { status: 401, body: { error: { type: 'invalid_request_error', message } } };
+}
+
+export function idempotencyKeyInUse(key: string): StripeErrorResponse {
+  return {
+    status: 409,
+    body: {
+      error: {
+        type: 'invalid_request_error',
+        code: 'idempotency_key_in_use',
+        message:
+          'There is currently another in-progress request using this Idempotent Key (that probably means you ' +
+          `submitted twice, and the other request is still going through): ${key}. Please try again later.`,
+      },
+    },
+  };
+}
+
+export function idempotencyMismatch(key: string, reason: 'parameters' | 'endpoint'): StripeErrorResponse {
+  const message =
+    reason === 'parameters'
+      ? 'Keys for idempotent requests can only be used with the same parameters they were first used with. ' +
+        `Try using a key other than '${key}' if you meant to execute a different request.`
+      : 'Keys for idempotent requests can only be used for the same endpoint they were first used for. ' +
+        `Try using a key other than '${key}' if you meant to execute a different request.`;
+  return { status: 400, body: { error: { type: 'idempotency_error', message } } };
+}
+
+export function apiError(message: string): StripeErrorResponse {
+  return { status: 500, body: { error: { type: 'api_error', message } } };
+}

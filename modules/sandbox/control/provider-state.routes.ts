@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { ORDER_ID_METADATA_KEY } from '../payment-intents/payment-intent';
+import { resetSandboxState, type SandboxState } from '../sandbox-state';
+
+/**
+ * The provider's side of the truth, for invariant checks: which intents really exist (invariant 1
+ * counts succeeded intents per order here, not in Idem's database) and which calls were made.
+ */
+export function registerProviderState(app: FastifyInstance, state: SandboxState): void {
+  app.get<{ Querystring: { orderId?: string; status?: string } }>('/_sandbox/charges', async (request) => {
+    const { orderId, status } = request.query;
+    const intents = orderId === undefined ? state.intents.all() : state.intents.withMetadata(ORDER_ID_METADATA_KEY, orderId);
+    return { data: intents.filter((intent) => status === undefined || intent.status === status) };
+  });
+
+  app.get<{ Querystring: { orderId?: string } }>('/_sandbox/requests', async (request) => ({
+    data: state.requestLog.list({ orderId: request.query.orderId }),
+  }));
+
+  app.post('/_sandbox/reset', async () => {
+    resetSandboxState(state);
+    return { reset: true };
+  });
+}

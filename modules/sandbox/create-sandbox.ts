@@ -1,0 +1,100 @@
+import Fastify from 'fastify';
+import type { AddressInfo } from 'node:net';
+import { registerStripeApi } from './api/register-stripe-api';
+import { registerFaultControl } from './control/fault-control.routes';
+import { registerProviderState } from './control/provider-state.routes';
+import { registerWebhookControl } from './control/webhook-control.routes';
+import { registerCreatePaymentIntent } from './payment-intents/create-payment-intent.route';
+import type { PaymentIntent } from './payment-intents/payment-intent';
+import { ORDER_ID_METADATA_KEY } from './payment-intents/payment-intent';
+import { registerReadPaymentIntents } from './payment-intents/read-payment-intents.routes';
+import type { RequestLogEntry } from './request-log';
+import { SandboxSignals } from './sandbox-signals';
+import { createSandboxState } from './sandbox-state';
+import { newRequestId } from './stripe-ids';
+import type { WebhookEndpoint } from './webhooks/deliver-event';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
+
+export interface SandboxOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Milliseconds since the epoch; drives `created`, key expiry (24 h) and webhook signature timestamps. */
+  clock?: () => number;
+  /** Where signed events go; `retryDelaysMs` is the backoff between attempts (default 500, 2000, 8000). */
+  webhook?: WebhookEndpoint & { retryDelaysMs?: number[]; timeoutMs?: number };
+}
+
+export interface Sandbox {
+  /** Base URL for the Stripe API (`/v1/…`) and the control API (`/_sandbox/…`). */
+  url: string;
+  port: number;
+  /** Lets go of held connections, stops webhook retries, closes the server. */
+  close(): Promise<void>;
+  /** Events an in-process test can await instead of sleeping. */
+  signals: SandboxSignals;
+  /** What `GET /_sandbox/charges` answers: every intent the provider holds, optionally for one order. */
+  charges(filter?: { orderId?: string }): PaymentIntent[];
+  /** What `GET /_sandbox/requests` answers. */
+  requests(filter?: { orderId?: string }): RequestLogEntry[];
+  /** Points webhook deliveries elsewhere (undefined stops them). */
+  configureWebhook(endpoint: WebhookEndpoint | undefined): void;
+  /** Resolves when every webhook delivery started so far has finished, retries included. */
+  webhooksIdle(): Promise<void>;
+}
+
+const DEFAULT_RETRY_DELAYS_MS = [500, 2000, 8000];
+const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+
+/** Starts a Stripe-shaped provider on loopback (see README.md for the contract and the faults). */
+export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const clock = options.clock ?? Date.now;
+  const host = options.host ?? '127.0.0.1';
+  const shutdown = new AbortController();
+  const signals = new SandboxSignals();
+  const webhooks = new WebhookDispatcher(options.webhook && { url: options.webhook.url, secret: options.webhook.secret }, {
+    clock,
+    retryDelaysMs: options.webhook?.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+    timeoutMs: options.webhook?.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
+    shutdown: shutdown.signal,
+    onAttempt: (attempt) => signals.emit('webhook-attempted', attempt),
+  });
+  const state = createSandboxState(clock, { webhooks, signals, shutdown: shutdown.signal });
+
+  const app = Fastify({ logger: false, genReqId: newRequestId, forceCloseConnections: true });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('Request-Id', request.id);
+  });
+  registerStripeApi(app, state);
+  registerCreatePaymentIntent(app, state);
+  registerReadPaymentIntents(app, state);
+  registerFaultControl(app, state);
+  registerProviderState(app, state);
+  registerWebhookControl(app, state);
+
+  await app.listen({ port: options.port ?? 0, host });
+  const port = (app.server.address() as AddressInfo).port;
+
+  return {
+    url: `http://${urlHost(host)}:${port}`,
+    port,
+    signals,
+    close: async () => {
+      shutdown.abort();
+      await Promise.all([app.close(), webhooks.idle()]);
+    },
+    charges: (filter = {}) =>
+      filter.orderId === undefined ? state.intents.all() : state.intents.withMetadata(ORDER_ID_METADATA_KEY, filter.orderId),
+    requests: (filter = {}) => state.requestLog.list(filter),
+    configureWebhook: (endpoint) => webhooks.configure(endpoint),
+    webhooksIdle: () => webhooks.idle(),
+  };
+}
+
+/** A wildcard bind address is not something a client can connect to; loopback is. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}

@@ -1,0 +1,73 @@
+import type { RequestFingerprint } from './fingerprint';
+
+/** Stripe v1 may prune a key once it is 24 hours old; a reused pruned key is a brand-new request. */
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/** The exact answer that endpoint execution produced, replayed byte for byte. */
+export interface StoredResponse {
+  status: number;
+  body: string;
+  originalRequestId: string;
+}
+
+export type Claim =
+  | { kind: 'claimed'; ticket: ClaimTicket }
+  | { kind: 'in_flight' }
+  | { kind: 'mismatch'; reason: 'parameters' | 'endpoint' }
+  | { kind: 'replay'; response: StoredResponse };
+
+interface Entry {
+  fingerprint: RequestFingerprint;
+  firstSeenAt: number;
+  response?: StoredResponse;
+}
+
+/** Proof of the claim, so that a request that outlived a sandbox reset cannot write into a newer claim. */
+export type ClaimTicket = { readonly key: string; readonly entry: object };
+
+/**
+ * Stripe's idempotency layer: the first request with a key claims it; while it runs, the same key gets
+ * 409; once it has an answer, the same key with the same parameters gets that answer again, and with
+ * other parameters or another endpoint gets 400. Only results of endpoint execution are stored:
+ * the caller releases the claim without storing when nothing was executed (validation errors, a
+ * request dropped before execution).
+ */
+export class IdempotencyStore {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly clock: () => number) {}
+
+  claim(key: string, fingerprint: RequestFingerprint): Claim {
+    const now = this.clock();
+    const existing = this.entries.get(key);
+    if (!existing || this.isExpired(existing, now)) {
+      const entry: Entry = { fingerprint, firstSeenAt: now };
+      this.entries.set(key, entry);
+      return { kind: 'claimed', ticket: { key, entry } };
+    }
+    if (existing.fingerprint.endpoint !== fingerprint.endpoint) return { kind: 'mismatch', reason: 'endpoint' };
+    if (existing.fingerprint.parameters !== fingerprint.parameters) return { kind: 'mismatch', reason: 'parameters' };
+    if (!existing.response) return { kind: 'in_flight' };
+    return { kind: 'replay', response: existing.response };
+  }
+
+  complete(ticket: ClaimTicket, response: StoredResponse): void {
+    const entry = this.entries.get(ticket.key);
+    if (entry === ticket.entry) entry.response = response;
+  }
+
+  release(ticket: ClaimTicket): void {
+    const entry = this.entries.get(ticket.key);
+    if (entry === ticket.entry && !entry.response) this.entries.delete(ticket.key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  /** An unfinished claim never expires: its request is still running. */
+  private isExpired(entry: Entry, now: number): boolean {
+    return entry.response !== undefined && now - entry.firstSeenAt >= IDEMPOTENCY_KEY_TTL_MS;
+  }
+}

@@ -1,0 +1,140 @@
+import Stripe from 'stripe';
+import { chargeParams, control, failureOf, startSandbox, stripeFor, type SandboxUnderTest } from '../sandbox.fixture';
+import type { PaymentIntent } from '../index';
+
+describe('POST /v1/payment_intents (confirm=true)', () => {
+  let t: SandboxUnderTest;
+  const now = Date.UTC(2026, 0, 15, 12, 0, 0);
+  beforeEach(async () => {
+    t = await startSandbox({ clock: () => now });
+  });
+  afterEach(() => t.sandbox.close());
+
+  describe('when the card is good', () => {
+    it('answers a succeeded intent with a charge, the order in metadata and a Request-Id', async () => {
+      const intent = await t.stripe.paymentIntents.create(chargeParams('481'));
+
+      expect(intent).toMatchObject({
+        object: 'payment_intent',
+        status: 'succeeded',
+        amount: 4200,
+        amount_received: 4200,
+        currency: 'eur',
+        customer: 'cus_shopper_1',
+        metadata: { order_id: '481' },
+        created: now / 1000,
+        last_payment_error: null,
+      });
+      expect(intent.id).toMatch(/^pi_[0-9A-Za-z]{24}$/);
+      expect(intent.latest_charge).toMatch(/^ch_/);
+      expect(intent.lastResponse.requestId).toMatch(/^req_/);
+      expect(intent.lastResponse.headers['idempotent-replayed']).toBeUndefined();
+    });
+
+    it('lower-cases the currency like Stripe and keeps the intent retrievable by id', async () => {
+      const created = await t.stripe.paymentIntents.create(chargeParams('482', { currency: 'EUR' }));
+
+      const retrieved = await t.stripe.paymentIntents.retrieve(created.id);
+
+      expect(retrieved.currency).toBe('eur');
+      expect({ ...retrieved }).toEqual({ ...created });
+    });
+  });
+
+  describe('when the card is declined', () => {
+    it('answers 402 card_error, which the SDK raises as StripeCardError carrying the declined intent', async () => {
+      const error = await failureOf(t.stripe.paymentIntents.create(chargeParams('483', { payment_method: 'pm_card_chargeDeclined' })));
+
+      expect(error).toBeInstanceOf(Stripe.errors.StripeCardError);
+      expect(error).toMatchObject({ statusCode: 402, code: 'card_declined', decline_code: 'generic_decline' });
+      expect(error.payment_intent).toMatchObject({
+        status: 'requires_payment_method',
+        amount_received: 0,
+        metadata: { order_id: '483' },
+        last_payment_error: { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
+      });
+      expect(error.requestId).toMatch(/^req_/);
+    });
+
+    it('declines pm_card_visa_chargeDeclinedInsufficientFunds with decline_code insufficient_funds', async () => {
+      const error = await failureOf(
+        t.stripe.paymentIntents.create(chargeParams('484', { payment_method: 'pm_card_visa_chargeDeclinedInsufficientFunds' })),
+      );
+
+      expect(error).toMatchObject({ type: 'StripeCardError', decline_code: 'insufficient_funds' });
+    });
+
+    it('declines any amount ending in 02 and accepts its neighbours', async () => {
+      const declined = await failureOf(t.stripe.paymentIntents.create(chargeParams('485', { amount: 1002 })));
+      const accepted = await t.stripe.paymentIntents.create(chargeParams('486', { amount: 1003 }));
+
+      expect(declined).toMatchObject({ type: 'StripeCardError', decline_code: 'generic_decline' });
+      expect(accepted.status).toBe('succeeded');
+    });
+
+    it('keeps the declined intent at the provider, where it is not a successful charge', async () => {
+      await failureOf(t.stripe.paymentIntents.create(chargeParams('487', { payment_method: 'pm_card_chargeDeclined' })));
+
+      const { body } = await control<{ data: PaymentIntent[] }>(t.sandbox, 'GET', '/_sandbox/charges?orderId=487');
+
+      expect(body.data.map((intent) => intent.status)).toEqual(['requires_payment_method']);
+    });
+  });
+
+  describe('when the request is invalid', () => {
+    it('answers 400 invalid_request_error naming the parameter and creates nothing', async () => {
+      const error = await failureOf(
+        t.stripe.paymentIntents.create({ currency: 'eur', payment_method: 'pm_card_visa', confirm: true, metadata: { order_id: '488' } } as never),
+      );
+
+      expect(error).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+      expect(error).toMatchObject({ statusCode: 400, param: 'amount', code: 'parameter_missing' });
+      expect(t.sandbox.charges()).toHaveLength(0);
+    });
+
+    it('refuses creations without confirm=true instead of pretending to support them', async () => {
+      const error = await failureOf(t.stripe.paymentIntents.create(chargeParams('489', { confirm: false })));
+
+      expect(error).toMatchObject({ statusCode: 400, param: 'confirm' });
+    });
+
+    it('answers 400 resource_missing for a payment method that does not exist', async () => {
+      const error = await failureOf(t.stripe.paymentIntents.create(chargeParams('492', { payment_method: 'card_123' })));
+
+      expect(error).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+      expect(error).toMatchObject({ statusCode: 400, param: 'payment_method', code: 'resource_missing' });
+    });
+
+    it('rejects unknown parameters like Stripe does', async () => {
+      const error = await failureOf(t.stripe.paymentIntents.create({ ...chargeParams('490'), colour: 'blue' } as never));
+
+      expect(error).toMatchObject({ statusCode: 400, param: 'colour', code: 'parameter_unknown' });
+    });
+  });
+
+  describe('authentication', () => {
+    it.each([['sk_live_123'], ['rk_test_123']])('refuses the key %s with 401 before looking at the request', async (apiKey) => {
+      const error = await failureOf(stripeFor(t.sandbox, {}, apiKey).paymentIntents.create(chargeParams('491')));
+
+      expect(error).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
+      expect(error.statusCode).toBe(401);
+      expect(t.sandbox.charges()).toHaveLength(0);
+    });
+
+    it('refuses a request without an Authorization header', async () => {
+      const response = await fetch(`${t.sandbox.url}/v1/payment_intents/pi_x`);
+
+      expect(response.status).toBe(401);
+      expect(response.headers.get('request-id')).toMatch(/^req_/);
+    });
+  });
+
+  describe('GET /v1/payment_intents/:id', () => {
+    it('answers 404 resource_missing for an unknown intent', async () => {
+      const error = await failureOf(t.stripe.paymentIntents.retrieve('pi_unknown'));
+
+      expect(error).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+      expect(error).toMatchObject({ statusCode: 404, code: 'resource_missing' });
+    });
+  });
+});

@@ -1,0 +1,164 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { abandon, answer, exchangeOf } from '../api/exchange';
+import type { FormObject } from '../api/form-encoding';
+import { apiError, idempotencyKeyInUse, idempotencyMismatch, invalidRequest } from '../api/stripe-errors';
+import type { Fault } from '../faults/fault';
+import { pause } from '../faults/pause';
+import { fingerprintOf } from '../idempotency/fingerprint';
+import { MAX_IDEMPOTENCY_KEY_LENGTH, type ClaimTicket, type StoredResponse } from '../idempotency/idempotency.store';
+import type { SandboxState } from '../sandbox-state';
+import { finalStatusEvent } from '../webhooks/stripe-event';
+import { confirmPaymentIntent } from './confirm-payment-intent';
+import { parseCreateParams, type CreateIntentRequest } from './create-params';
+import { ORDER_ID_METADATA_KEY } from './payment-intent';
+
+const PATH = '/v1/payment_intents';
+
+/**
+ * `POST /v1/payment_intents` with confirm=true, behind Stripe's idempotency layer. Order of checks, as
+ * at Stripe: parameters (a 400 here is not stored), then the key (409 in flight, 400 other
+ * parameters, replay of a stored answer), then execution, whose answer is stored under the key.
+ * Injected faults strike after the key checks, on fresh and replayed requests alike: the network
+ * does not know whether the answer it loses was a replay.
+ */
+export function registerCreatePaymentIntent(app: FastifyInstance, state: SandboxState): void {
+  app.post(PATH, async (request, reply) => {
+    const exchange = exchangeOf(request, state);
+    const form = (request.body ?? {}) as FormObject;
+    exchange.orderId = orderIdIn(form);
+    const parsed = parseCreateParams(form);
+    if (!parsed.ok) return answer(state, request, reply, parsed.error.status, parsed.error.body);
+
+    const key = exchange.idempotencyKey;
+    if (key === null) return execute(state, request, reply, parsed.value, undefined, undefined);
+    if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+      const error = invalidRequest(`Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`);
+      return answer(state, request, reply, error.status, error.body);
+    }
+    const claim = state.idempotency.claim(key, fingerprintOf('POST', PATH, form));
+    if (claim.kind === 'in_flight') return answer(state, request, reply, 409, idempotencyKeyInUse(key).body);
+    if (claim.kind === 'mismatch') return answer(state, request, reply, 400, idempotencyMismatch(key, claim.reason).body);
+    if (claim.kind === 'replay') return execute(state, request, reply, parsed.value, undefined, claim.response);
+    try {
+      return await execute(state, request, reply, parsed.value, claim.ticket, undefined);
+    } finally {
+      // A no-op once an answer was stored; otherwise nothing executed and the key is free again.
+      state.idempotency.release(claim.ticket);
+    }
+  });
+}
+
+async function execute(
+  state: SandboxState,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  params: CreateIntentRequest,
+  ticket: ClaimTicket | undefined,
+  replay: StoredResponse | undefined,
+): Promise<FastifyReply> {
+  const exchange = exchangeOf(request, state);
+  const fault = strikeFault(state, request);
+
+  if (fault?.kind === 'latency' && (await pause(fault.ms ?? 0, state.shutdown)) === 'shutdown') {
+    return abandon(state, request, reply, 'drop');
+  }
+  if (fault?.kind === 'error_500') return answerInjected500(state, request, reply, fault, replay ? undefined : ticket);
+  if (fault?.kind === 'timeout') {
+    await pause(fault.ms ?? 0, state.shutdown, request.raw.socket);
+    return abandon(state, request, reply, 'drop');
+  }
+
+  const response = replay ?? commit(state, params, exchange.requestId, exchange.idempotencyKey, ticket);
+  exchange.replayed = replay !== undefined;
+
+  if (fault?.kind === 'drop_after_commit') return abandon(state, request, reply, 'drop');
+  if (fault?.kind === 'reset_after_commit') return abandon(state, request, reply, 'reset');
+  if (fault?.kind === 'hold_after_commit') {
+    const held = {
+      requestId: exchange.requestId,
+      ...(exchange.orderId !== null && { orderId: exchange.orderId }),
+      ...(exchange.idempotencyKey !== null && { idempotencyKey: exchange.idempotencyKey }),
+      intentId: intentIdIn(response),
+      heldSince: new Date(state.clock()).toISOString(),
+    };
+    const released = state.held.hold(held, state.shutdown);
+    state.signals.emit('response-held', held);
+    await released;
+    if (state.shutdown.aborted) return abandon(state, request, reply, 'drop');
+  }
+  const headers = idempotencyHeaders(exchange.idempotencyKey, response, exchange.replayed);
+  return answer(state, request, reply, response.status, response.body, headers);
+}
+
+/** The provider commits: the intent exists, its answer is stored under the key, its webhook is on its way. */
+function commit(
+  state: SandboxState,
+  params: CreateIntentRequest,
+  requestId: string,
+  idempotencyKey: string | null,
+  ticket: ClaimTicket | undefined,
+): StoredResponse {
+  const nowSeconds = Math.floor(state.clock() / 1000);
+  const confirmation = confirmPaymentIntent(params, nowSeconds);
+  state.intents.add(confirmation.intent);
+  const response = { status: confirmation.status, body: JSON.stringify(confirmation.body), originalRequestId: requestId };
+  if (ticket) state.idempotency.complete(ticket, response);
+  state.signals.emit('intent-committed', confirmation.intent);
+  state.webhooks.publish(finalStatusEvent(confirmation.intent, { id: requestId, idempotencyKey }, nowSeconds));
+  return response;
+}
+
+/**
+ * Stripe stores a 500 produced once endpoint execution began, and replays it; `stored: false`
+ * models a failure in front of the idempotency layer instead. A fault that hits a replay never
+ * overwrites the answer already stored.
+ */
+function answerInjected500(
+  state: SandboxState,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  fault: Fault,
+  ticket: ClaimTicket | undefined,
+): FastifyReply {
+  const error = apiError('An unknown error occurred (sandbox fault: error_500).');
+  const body = JSON.stringify(error.body);
+  const stored = fault.stored && ticket !== undefined;
+  const response = { status: error.status, body, originalRequestId: request.id };
+  if (stored && ticket) state.idempotency.complete(ticket, response);
+  const key = exchangeOf(request, state).idempotencyKey;
+  return answer(state, request, reply, error.status, body, {
+    ...idempotencyHeaders(key, response, false),
+    // A stored 500 comes back on every retry with the key, so retrying it is pointless.
+    'Stripe-Should-Retry': stored ? 'false' : 'true',
+  });
+}
+
+function strikeFault(state: SandboxState, request: FastifyRequest): Fault | undefined {
+  const exchange = exchangeOf(request, state);
+  const fault = state.faults.strike(exchange.orderId ?? undefined);
+  if (!fault) return undefined;
+  exchange.fault = fault.kind;
+  state.signals.emit('fault-struck', { fault, requestId: exchange.requestId, orderId: exchange.orderId });
+  return fault;
+}
+
+function idempotencyHeaders(key: string | null, response: StoredResponse, replayed: boolean): Record<string, string> {
+  if (key === null) return {};
+  return {
+    'Idempotency-Key': key,
+    'Original-Request': response.originalRequestId,
+    ...(replayed && { 'Idempotent-Replayed': 'true' }),
+  };
+}
+
+function orderIdIn(form: FormObject): string | null {
+  const metadata = form.metadata;
+  if (typeof metadata !== 'object' || Array.isArray(metadata)) return null;
+  const orderId = metadata[ORDER_ID_METADATA_KEY];
+  return typeof orderId === 'string' ? orderId : null;
+}
+
+function intentIdIn(response: StoredResponse): string | undefined {
+  const body = JSON.parse(response.body) as { id?: string; error?: { payment_intent?: { id?: string } } };
+  return body.id ?? body.error?.payment_intent?.id;
+}

@@ -1,0 +1,46 @@
+import { FaultPlan } from './faults/fault-plan';
+import { HeldResponses } from './faults/held-responses';
+import { IdempotencyStore } from './idempotency/idempotency.store';
+import { IntentsStore } from './payment-intents/intents.store';
+import { RequestLog } from './request-log';
+import type { SandboxSignals } from './sandbox-signals';
+import type { WebhookDispatcher } from './webhooks/webhook-dispatcher';
+
+/** Everything the provider knows, shared by the Stripe API routes and the control routes. */
+export interface SandboxState {
+  clock: () => number;
+  intents: IntentsStore;
+  idempotency: IdempotencyStore;
+  faults: FaultPlan;
+  held: HeldResponses;
+  requestLog: RequestLog;
+  webhooks: WebhookDispatcher;
+  signals: SandboxSignals;
+  /** Aborted by close(): every held or delayed request lets go of its connection. */
+  shutdown: AbortSignal;
+}
+
+export function createSandboxState(
+  clock: () => number,
+  parts: Pick<SandboxState, 'webhooks' | 'signals' | 'shutdown'>,
+): SandboxState {
+  return {
+    clock,
+    intents: new IntentsStore(),
+    idempotency: new IdempotencyStore(clock),
+    faults: new FaultPlan(),
+    held: new HeldResponses(),
+    requestLog: new RequestLog(),
+    ...parts,
+  };
+}
+
+/** `POST /_sandbox/reset`: forget everything; held answers are released so no client hangs forever. */
+export function resetSandboxState(state: SandboxState): void {
+  state.faults.clear();
+  state.held.release();
+  state.intents.clear();
+  state.idempotency.clear();
+  state.requestLog.clear();
+  state.webhooks.clear();
+}
