@@ -13,6 +13,8 @@ export async function createHttpApp(runtime: Runtime, options: { logger?: boolea
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRuntime(runtime), adapter, {
     logger: options.logger === false ? false : ['error', 'warn', 'log'],
     abortOnError: false,
+    // Webhook signatures are computed over the exact bytes received.
+    rawBody: true,
   });
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();

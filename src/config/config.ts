@@ -18,7 +18,17 @@ export interface IdemConfig {
   /** Bearer token → role. Embedded mode: the `dev-<role>` tokens. */
   tokens: TokenRoles;
   devTokens: boolean;
-  sandbox: { port: number };
+  /** The Stripe-shaped sandbox provider, started in-process when `enabled` (the embedded default). */
+  sandbox: { enabled: boolean; port: number };
+  payments: {
+    stripeSecretKey: string;
+    /** Where the Stripe SDK talks: the sandbox by default, api.stripe.com when set to `https://api.stripe.com`. */
+    stripeApiBase: string | undefined;
+    webhookSecret: string;
+    /** Payment method the worker confirms with (the storefront's saved card in a real integration). */
+    paymentMethod: string;
+    providerTimeoutMs: number;
+  };
   logLevel: 'error' | 'warn' | 'info' | 'debug';
 }
 
@@ -49,6 +59,12 @@ export function loadConfig(env: Env = process.env): IdemConfig {
   if (production && !configuredTokens) {
     problems.push({ variable: 'IDEM_TOKENS', problem: 'is required with NODE_ENV=production (the dev tokens are refused), e.g. "storefront=<secret>,support=<secret>"' });
   }
+  if (production && !env.IDEM_WEBHOOK_SECRET) {
+    problems.push({ variable: 'IDEM_WEBHOOK_SECRET', problem: 'is required with NODE_ENV=production (the webhook signing secret from the provider)' });
+  }
+  if (production && !env.STRIPE_SECRET_KEY) {
+    problems.push({ variable: 'STRIPE_SECRET_KEY', problem: 'is required with NODE_ENV=production' });
+  }
   if (production && !databaseUrl) {
     problems.push({ variable: 'DATABASE_URL', problem: 'is required with NODE_ENV=production (embedded PostgreSQL is for development)' });
   }
@@ -60,7 +76,14 @@ export function loadConfig(env: Env = process.env): IdemConfig {
     eventStore: { kind, esdbConnectionString, maxAppendBytes: read('IDEM_MAX_APPEND_BYTES', positiveInt, 1_048_576) },
     tokens: configuredTokens ?? devTokens(),
     devTokens: !configuredTokens,
-    sandbox: { port: read('IDEM_SANDBOX_PORT', tcpPort, 3100) },
+    sandbox: { enabled: read('IDEM_SANDBOX', flag, !production && !env.STRIPE_API_BASE), port: read('IDEM_SANDBOX_PORT', tcpPort, 3100) },
+    payments: {
+      stripeSecretKey: read('STRIPE_SECRET_KEY', stripeKey, 'sk_test_idem_sandbox'),
+      stripeApiBase: read('STRIPE_API_BASE', httpUrl, undefined),
+      webhookSecret: read('IDEM_WEBHOOK_SECRET', nonEmpty, 'whsec_idem_dev'),
+      paymentMethod: read('IDEM_PAYMENT_METHOD', nonEmpty, 'pm_card_visa'),
+      providerTimeoutMs: read('IDEM_PROVIDER_TIMEOUT_MS', positiveInt, 10_000),
+    },
     logLevel: read('LOG_LEVEL', oneOf(['error', 'warn', 'info', 'debug'] as const), 'info'),
   };
   if (problems.length) throw new ConfigError(problems);
@@ -90,6 +113,22 @@ function positiveInt(raw: string): number {
 function nonEmpty(raw: string): string {
   if (!raw.trim()) throw new Error('must not be blank');
   return raw;
+}
+
+function flag(raw: string): boolean {
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new Error(`must be true or false, got "${raw}"`);
+}
+
+function stripeKey(raw: string): string {
+  if (!/^(sk|rk)_(test|live)_\w+$/.test(raw)) throw new Error('must be a Stripe secret key (sk_test_… or sk_live_…)');
+  return raw;
+}
+
+function httpUrl(raw: string): string {
+  if (!/^https?:\/\/[^\s/]+\/?$/.test(raw)) throw new Error(`must be a base URL like https://api.stripe.com, got "${raw}"`);
+  return raw.replace(/\/$/, '');
 }
 
 function hostName(raw: string): string {

@@ -34,6 +34,9 @@ describe('loadConfig', () => {
       ['IDEM_MAX_APPEND_BYTES', '-5'],
       ['IDEM_TOKENS', 'cashier=0123456789abcdef'],
       ['LOG_LEVEL', 'loud'],
+      ['STRIPE_SECRET_KEY', 'pk_test_123'],
+      ['STRIPE_API_BASE', 'ftp://x'],
+      ['IDEM_SANDBOX', 'maybe'],
     ])('names %s=%s in the error', (variable, value) => {
       expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`${variable} .*`));
       expect(problemsOf({ [variable]: value })).toEqual([variable]);
@@ -51,7 +54,7 @@ describe('loadConfig', () => {
 
   describe('with NODE_ENV=production', () => {
     it('refuses to start on dev tokens and an embedded database', () => {
-      expect(problemsOf({ NODE_ENV: 'production' })).toEqual(['IDEM_TOKENS', 'DATABASE_URL']);
+      expect(problemsOf({ NODE_ENV: 'production' })).toEqual(['IDEM_TOKENS', 'IDEM_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY', 'DATABASE_URL']);
     });
 
     it('starts with configured tokens and a database', () => {
@@ -59,7 +62,10 @@ describe('loadConfig', () => {
         NODE_ENV: 'production',
         IDEM_TOKENS: 'storefront=0123456789abcdef0123',
         DATABASE_URL: 'postgres://idem:pw@db:5432/idem',
+        IDEM_WEBHOOK_SECRET: 'whsec_x',
+        STRIPE_SECRET_KEY: 'sk_live_abc',
       });
+      expect(config.sandbox.enabled).toBe(false);
       expect(config.devTokens).toBe(false);
       expect(config.tokens.get('dev-storefront')).toBeUndefined();
       expect(config.tokens.get('0123456789abcdef0123')).toBe('storefront');

@@ -76,7 +76,8 @@ function classifyError(error: unknown): ChargeOutcome {
   return { kind: 'unknown', error: described };
 }
 
-function toProviderPayment(intent: Stripe.PaymentIntent): ProviderPayment {
+/** Our view of a Stripe PaymentIntent (also used for the intents inside webhook events). */
+export function toProviderPayment(intent: Stripe.PaymentIntent): ProviderPayment {
   const status = intent.status === 'succeeded' ? 'succeeded' : intent.status === 'requires_payment_method' || intent.status === 'canceled' ? 'failed' : 'pending';
   return {
     paymentIntentId: intent.id,

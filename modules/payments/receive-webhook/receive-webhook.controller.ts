@@ -1,0 +1,74 @@
+/**
+ * POST /v1/webhooks/payments — Stripe-style signed events. The signature (and its 300 s tolerance)
+ * is checked on the raw bytes; duplicates and out-of-order deliveries are harmless because each
+ * event is remembered once applied and can only move an order forward.
+ */
+import { Controller, Headers, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import Stripe from 'stripe';
+import { IDEM_CONFIG, EVENT_STORE } from '../../../src/bootstrap/tokens';
+import type { IdemConfig } from '../../../src/config/config';
+import { AppError } from '../../../src/errors/app-error';
+import { WrongExpectedVersion } from '../../../src/event-store/errors';
+import type { EventStore } from '../../../src/event-store/event-store.port';
+import { appendOrderEvent } from '../charge-order/append-order-event';
+import { reportNeedsReview } from '../charge-order/needs-review.alert';
+import { loadOrder } from '../get-order/load-order';
+import { toProviderPayment } from '../payment-gateway/stripe.payment-gateway';
+import { decideWebhook } from './webhook.decision';
+import { WebhookDeliveries } from './webhook-deliveries';
+
+const SIGNATURE_TOLERANCE_SECONDS = 300;
+const HANDLED_TYPES = new Set(['payment_intent.succeeded', 'payment_intent.payment_failed']);
+
+@Controller('v1/webhooks')
+export class ReceiveWebhookController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(IDEM_CONFIG) private readonly config: IdemConfig,
+    private readonly deliveries: WebhookDeliveries,
+  ) {}
+
+  @Post('payments')
+  @HttpCode(200)
+  async receive(@Req() request: FastifyRequest & { rawBody?: Buffer }, @Headers('stripe-signature') signature: string | undefined) {
+    const event = this.verify(request.rawBody, signature);
+    if (await this.deliveries.seen(event.id)) return { received: true, duplicate: true };
+    if (!HANDLED_TYPES.has(event.type)) {
+      await this.deliveries.remember(event.id, event.type, undefined, 'ignored');
+      return { received: true, outcome: 'ignored' };
+    }
+    const payment = toProviderPayment(event.data.object as Stripe.PaymentIntent);
+    const outcome = payment.orderId ? await this.apply(event.id, payment.orderId, payment) : 'no_order';
+    await this.deliveries.remember(event.id, event.type, payment.orderId, outcome);
+    return { received: true, outcome };
+  }
+
+  private verify(rawBody: Buffer | undefined, signature: string | undefined): Stripe.Event {
+    if (!rawBody || !signature) {
+      throw new AppError('validation', 'WEBHOOK.SIGNATURE_MISSING', 'A signed JSON body with a Stripe-Signature header is required');
+    }
+    try {
+      return Stripe.webhooks.constructEvent(rawBody, signature, this.config.payments.webhookSecret, SIGNATURE_TOLERANCE_SECONDS);
+    } catch (error) {
+      throw new AppError('validation', 'WEBHOOK.SIGNATURE_INVALID', `Webhook signature rejected: ${(error as Error).message}`);
+    }
+  }
+
+  private async apply(providerEventId: string, orderId: string, payment: ReturnType<typeof toProviderPayment>): Promise<string> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const { state, revision } = await loadOrder(this.store, orderId);
+      const event = decideWebhook(state, payment);
+      if (!event) return state.exists ? `unchanged_${state.status}` : 'unknown_order';
+      try {
+        const metadata = { correlationId: orderId, causationId: providerEventId, actor: { role: 'provider', tokenId: 'webhook' } };
+        await appendOrderEvent(this.store, orderId, event, `webhook/${providerEventId}`, revision, metadata, new Date());
+        if (event.type === 'ChargeNeedsReview') reportNeedsReview(orderId, event.data.reason);
+        return event.type;
+      } catch (error) {
+        if (!(error instanceof WrongExpectedVersion)) throw error;
+      }
+    }
+    throw new AppError('conflict', 'WEBHOOK.BUSY', 'The order kept changing while the webhook was applied; the provider will redeliver');
+  }
+}

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import Stripe from 'stripe';
+import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
+import { createSandbox, type Sandbox } from '../../sandbox';
+import { ChargeOutcomeStillUnknown, chargeOrder, type ChargeOrderDeps } from '../charge-order/charge-order.job';
+import { loadOrder } from '../get-order/load-order';
+import { orderStream } from '../order.events';
+import { StripePaymentGateway } from '../payment-gateway/stripe.payment-gateway';
+
+const SECRET = 'whsec_test_e2e';
+let harness: TestApp;
+let sandbox: Sandbox;
+let deps: ChargeOrderDeps;
+let webhookUrl: string;
+
+beforeAll(async () => {
+  harness = await startTestApp('webhooks', { IDEM_WEBHOOK_SECRET: SECRET });
+  await harness.app.listen({ port: 0, host: '127.0.0.1' });
+  webhookUrl = `${await harness.app.getUrl()}/v1/webhooks/payments`.replace('[::1]', '127.0.0.1');
+  sandbox = await createSandbox({ webhook: { url: webhookUrl, secret: SECRET, retryDelaysMs: [50, 100] } });
+  deps = { store: harness.runtime.eventStore, workerId: 'w', gateway: new StripePaymentGateway({ secretKey: 'sk_test_e2e', baseUrl: sandbox.url, maxNetworkRetries: 0 }) };
+});
+afterAll(async () => {
+  await sandbox.close();
+  await harness.close();
+});
+
+async function requestedOrder(amount = 4200): Promise<string> {
+  const orderId = `o-${randomUUID()}`;
+  const response = await harness.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/charge`, headers: auth('storefront'), payload: { amount, currency: 'EUR', customerId: 'c1' } });
+  expect(response.statusCode).toBe(202);
+  return orderId;
+}
+const control = (path: string, body: object) => fetch(`${sandbox.url}/_sandbox/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const orderTypes = async (orderId: string) => (await harness.runtime.eventStore.readStream(orderStream(orderId))).map((e) => e.type);
+const postSigned = (payload: string, header: string) =>
+  fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': header }, body: payload });
+
+describe('POST /v1/webhooks/payments', () => {
+  it('closes an unknown outcome with ChargeSucceeded{recovered} from the signed succeeded webhook', async () => {
+    const orderId = await requestedOrder();
+    await control('faults', { kind: 'drop_after_commit', orderId, times: 2 });
+    // Hold the webhook back until the worker has recorded the unknown outcome, then deliver it.
+    sandbox.configureWebhook(undefined);
+    await expect(chargeOrder(deps, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
+    sandbox.configureWebhook({ url: webhookUrl, secret: SECRET });
+    const { data } = (await (await fetch(`${sandbox.url}/_sandbox/webhooks/events`)).json()) as { data: Array<{ event: { id: string; data: { object: { metadata: { order_id: string } } } } }> };
+    const { event } = data.find((record) => record.event.data.object.metadata.order_id === orderId)!;
+    expect((await control('webhooks/resend', { eventId: event.id })).status).toBeLessThan(300);
+    await sandbox.webhooksIdle();
+    const { state } = await loadOrder(harness.runtime.eventStore, orderId);
+    expect(state).toMatchObject({ status: 'paid', recovered: true });
+    expect(await orderTypes(orderId)).toEqual(['ChargeRequested', 'ChargeAttemptStarted', 'ChargeOutcomeUnknown', 'ChargeSucceeded']);
+  });
+
+  it('applies a duplicated delivery once', async () => {
+    await control('webhooks/mode', { duplicate: true });
+    try {
+      const orderId = await requestedOrder();
+      await chargeOrder(deps, orderId);
+      await sandbox.webhooksIdle();
+      expect(await orderTypes(orderId)).toEqual(['ChargeRequested', 'ChargeAttemptStarted', 'ChargeSucceeded']);
+      const deliveries = await harness.runtime.pool.query('SELECT outcome FROM payment_webhook_deliveries WHERE order_id = $1', [orderId]);
+      expect(deliveries.rows).toEqual([{ outcome: 'unchanged_paid' }]);
+    } finally {
+      await control('webhooks/mode', { duplicate: false });
+    }
+  });
+
+  it('never moves a paid order back when a failure for another request arrives late', async () => {
+    const orderId = await requestedOrder();
+    await chargeOrder(deps, orderId);
+    const intent = { id: 'pi_late', object: 'payment_intent', amount: 4200, currency: 'eur', status: 'requires_payment_method', metadata: { order_id: orderId, provider_key: 'an-older-key' }, latest_charge: null, last_payment_error: { decline_code: 'generic_decline' } };
+    const payload = JSON.stringify({ id: `evt_${randomUUID()}`, object: 'event', type: 'payment_intent.payment_failed', data: { object: intent } });
+    const response = await postSigned(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }));
+    expect(response.status).toBe(200);
+    expect((await loadOrder(harness.runtime.eventStore, orderId)).state.status).toBe('paid');
+  });
+
+  describe('refuses and records nothing for', () => {
+    const payloadFor = (orderId: string) =>
+      JSON.stringify({ id: `evt_${randomUUID()}`, object: 'event', type: 'payment_intent.succeeded', data: { object: { id: 'pi_forged', amount: 4200, currency: 'eur', status: 'succeeded', metadata: { order_id: orderId } } } });
+
+    it.each([
+      ['a forged signature', (payload: string) => Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_wrong' })],
+      ['a stale timestamp (> 300 s)', (payload: string) => Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET, timestamp: Math.floor(Date.now() / 1000) - 301 })],
+      ['a signature of another body', () => Stripe.webhooks.generateTestHeaderString({ payload: '{}', secret: SECRET })],
+      ['no signature', () => ''],
+    ])('%s', async (_label, sign) => {
+      const orderId = await requestedOrder();
+      const payload = payloadFor(orderId);
+      const response = await postSigned(payload, sign(payload));
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toMatch(/problem\+json/);
+      expect((await response.json()).code).toMatch(/^WEBHOOK\.SIGNATURE_/);
+      expect(await orderTypes(orderId)).toEqual(['ChargeRequested']);
+    });
+  });
+});

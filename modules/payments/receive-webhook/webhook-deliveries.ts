@@ -1,0 +1,44 @@
+/**
+ * Remembers every provider event id once applied, so a redelivered webhook is recognised without
+ * touching the order. Applying is itself idempotent (deterministic event ids), so a crash between
+ * applying and remembering only means the redelivery is applied again, harmlessly.
+ */
+import type { Pool } from 'pg';
+import { applyMigrations } from '../../../src/database/migrate';
+
+export const WEBHOOK_MIGRATIONS = [
+  {
+    version: 1,
+    name: 'webhook deliveries',
+    sql: `
+CREATE TABLE payment_webhook_deliveries (
+  provider_event_id text PRIMARY KEY,
+  event_type        text NOT NULL,
+  order_id          text,
+  outcome           text NOT NULL,
+  received_at       timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE payment_webhook_deliveries_archive (LIKE payment_webhook_deliveries INCLUDING ALL);`,
+  },
+];
+
+export class WebhookDeliveries {
+  constructor(private readonly pool: Pool) {}
+
+  migrate(): Promise<void> {
+    return applyMigrations(this.pool, 'idem_payments_migrations', WEBHOOK_MIGRATIONS);
+  }
+
+  async seen(providerEventId: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query('SELECT 1 FROM payment_webhook_deliveries WHERE provider_event_id = $1', [providerEventId]);
+    return (rowCount ?? 0) > 0;
+  }
+
+  async remember(providerEventId: string, eventType: string, orderId: string | undefined, outcome: string): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO payment_webhook_deliveries (provider_event_id, event_type, order_id, outcome) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (provider_event_id) DO NOTHING`,
+      [providerEventId, eventType, orderId ?? null, outcome],
+    );
+  }
+}
