@@ -9,25 +9,27 @@ import type { Runtime } from './bootstrap/runtime';
 import { DATABASE_POOL, EVENT_STORE, IDEM_CONFIG } from './bootstrap/tokens';
 import { ProblemJsonFilter } from './errors/problem-json.filter';
 import { HealthController } from './health/health.controller';
-import { PaymentsModule } from '../modules/payments';
+import { PAYMENT_GATEWAY, PaymentsModule, type PaymentGateway } from '../modules/payments';
+import { SupportModule } from '../modules/support';
 
 @Module({})
 export class AppModule {
-  static forRuntime(runtime: Runtime): DynamicModule {
+  static forRuntime(runtime: Runtime, parts: { paymentGateway: PaymentGateway }): DynamicModule {
     return {
       module: AppModule,
       global: true,
-      imports: [PaymentsModule],
+      imports: [PaymentsModule, SupportModule],
       controllers: [HealthController],
       providers: [
         { provide: IDEM_CONFIG, useValue: runtime.config },
         { provide: DATABASE_POOL, useValue: runtime.pool },
         { provide: EVENT_STORE, useValue: runtime.eventStore },
         { provide: TOKEN_ROLES, useValue: runtime.config.tokens },
+        { provide: PAYMENT_GATEWAY, useValue: parts.paymentGateway },
         { provide: APP_GUARD, useClass: BearerTokenGuard },
         { provide: APP_FILTER, useClass: ProblemJsonFilter },
       ],
-      exports: [IDEM_CONFIG, DATABASE_POOL, EVENT_STORE],
+      exports: [IDEM_CONFIG, DATABASE_POOL, EVENT_STORE, PAYMENT_GATEWAY],
     };
   }
 }

@@ -1,22 +1,25 @@
 /**
- * `npm start`: the whole service in one process on embedded defaults — PostgreSQL, the api (and,
- * as they land, the worker, the sandbox provider and the admin screen) — and a banner that says
- * where everything is. With DATABASE_URL / IDEM_TOKENS it is the production api process.
+ * `npm start`: the whole service in one process on embedded defaults — PostgreSQL, the sandbox
+ * provider, the api (and, as they land, the worker and the admin screen) — and a banner that says
+ * where everything is. With DATABASE_URL / IDEM_TOKENS / STRIPE_* it is a production api process.
  */
 import 'reflect-metadata';
 import { loadConfig } from './config/config';
 import { ConfigError } from './config/config-error';
-import { createHttpApp } from './bootstrap/http-app';
-import { startRuntime } from './bootstrap/runtime';
 import { startupBanner } from './bootstrap/banner';
+import { createHttpApp } from './bootstrap/http-app';
+import { startPaymentProvider } from './bootstrap/payment-provider';
+import { startRuntime } from './bootstrap/runtime';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const runtime = await startRuntime(config);
-  const app = await createHttpApp(runtime);
+  const provider = await startPaymentProvider(config);
+  const app = await createHttpApp(runtime, { paymentGateway: provider.gateway });
   await app.listen({ port: config.http.port, host: config.http.host });
-  const url = await app.getUrl();
-  process.stdout.write(startupBanner({ config, url, runtime }));
+  const url = (await app.getUrl()).replace('[::1]', 'localhost');
+  provider.sandbox?.configureWebhook({ url: `${url}/v1/webhooks/payments`, secret: config.payments.webhookSecret });
+  process.stdout.write(startupBanner({ config, url, runtime, sandboxUrl: provider.sandbox?.url }));
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -24,6 +27,7 @@ async function main(): Promise<void> {
     stopping = true;
     process.stdout.write(`\n${signal}: stopping (finishing requests, closing the database)…\n`);
     await app.close();
+    await provider.close();
     await runtime.close();
     process.exit(0);
   };

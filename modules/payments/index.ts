@@ -4,3 +4,8 @@ export * from './order.events';
 export { evolveOrder, initialOrderState, isSettled, type OrderState, type OrderStatus } from './order.state';
 export { toOrderView, type OrderView } from './order.view';
 export { foldOrder, loadOrder } from './get-order/load-order';
+export { PAYMENT_GATEWAY, type PaymentGateway, type ProviderPayment } from './payment-gateway/payment-gateway.port';
+export { StripePaymentGateway } from './payment-gateway/stripe.payment-gateway';
+export { chargeOrder, ChargeOutcomeStillUnknown, type ChargeOrderDeps } from './charge-order/charge-order.job';
+export { reconcileOrder, type ReconcileResult } from './recover-stuck-charges/reconcile-order';
+export { resolveReviewDecider } from './resolve-review/resolve-review.decider';

@@ -2,15 +2,18 @@ import type { IdemConfig } from '../config/config';
 import type { Runtime } from './runtime';
 
 /** What a developer needs after `npm start`: where things are and how to call them. */
-export function startupBanner({ config, url, runtime }: { config: IdemConfig; url: string; runtime: Runtime }): string {
+export function startupBanner({ config, url, runtime, sandboxUrl }: { config: IdemConfig; url: string; runtime: Runtime; sandboxUrl?: string }): string {
   const lines = [
     '',
     'Idem is running',
-    `  api            ${url.replace('[::1]', 'localhost')}   (health: /health/ready)`,
+    `  api            ${url}   (health: /health/ready)`,
     runtime.embedded
       ? `  database       embedded PostgreSQL on 127.0.0.1:${runtime.embedded.port}, data in ${config.dataDir}`
       : `  database       ${redact(runtime.databaseUrl)}`,
     `  event store    ${config.eventStore.kind}`,
+    sandboxUrl
+      ? `  provider       Stripe-shaped sandbox at ${sandboxUrl}  (charges: ${sandboxUrl}/_sandbox/charges)`
+      : `  provider       Stripe API ${config.payments.stripeApiBase ?? 'https://api.stripe.com'}`,
   ];
   if (config.devTokens) {
     lines.push('  dev tokens     Authorization: Bearer dev-storefront | dev-sync | dev-support | dev-auditor');

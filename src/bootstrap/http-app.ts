@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from '../app.module';
+import type { PaymentGateway } from '../../modules/payments';
 import { createValidationPipe } from '../errors/validation-pipe';
 import type { Runtime } from './runtime';
 
@@ -8,9 +9,9 @@ import type { Runtime } from './runtime';
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /** Builds (but does not start listening) the Nest api on Fastify. Tests use `app.inject` or listen on port 0. */
-export async function createHttpApp(runtime: Runtime, options: { logger?: boolean } = {}): Promise<NestFastifyApplication> {
+export async function createHttpApp(runtime: Runtime, parts: { paymentGateway: PaymentGateway }, options: { logger?: boolean } = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({ bodyLimit: MAX_BODY_BYTES });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRuntime(runtime), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRuntime(runtime, parts), adapter, {
     logger: options.logger === false ? false : ['error', 'warn', 'log'],
     abortOnError: false,
     // Webhook signatures are computed over the exact bytes received.

@@ -52,7 +52,8 @@ export class ProblemJsonFilter implements ExceptionFilter {
   toProblem(exception: unknown): Problem {
     if (exception instanceof AppError) {
       const status = STATUS[exception.kind];
-      return { type: `https://idem.dev/problems/${exception.code}`, title: exception.message, status, code: exception.code, ...exception.details };
+      // Details extend the problem but never override its standard members.
+      return { ...exception.details, type: `https://idem.dev/problems/${exception.code}`, title: exception.message, status, code: exception.code };
     }
     const status = exception instanceof HttpException ? exception.getStatus() : (exception as { statusCode?: number })?.statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -1,29 +1,38 @@
 /**
- * The real api (Nest on Fastify, real PostgreSQL) in the test process, on a fresh database.
- * Requests go through `app.inject` (Fastify's in-process HTTP) or a real port via `app.listen`.
+ * The real api (Nest on Fastify, real PostgreSQL) in the test process, on a fresh database, with its
+ * own sandbox provider. Requests go through `app.inject` (Fastify's in-process HTTP) or a real port.
  */
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '../../src/config/config';
 import { createHttpApp } from '../../src/bootstrap/http-app';
 import { startRuntime, type Runtime } from '../../src/bootstrap/runtime';
+import { StripePaymentGateway, type PaymentGateway } from '../../modules/payments';
+import { createSandbox, type Sandbox } from '../../modules/sandbox';
 import { createTestDatabase } from './test-database';
 
 export interface TestApp {
   app: NestFastifyApplication;
   runtime: Runtime;
+  sandbox: Sandbox;
+  gateway: PaymentGateway;
   close(): Promise<void>;
 }
 
 export async function startTestApp(label: string, env: Record<string, string> = {}): Promise<TestApp> {
   const config = loadConfig({ DATABASE_URL: await createTestDatabase(label), ...env });
   const runtime = await startRuntime(config);
-  const app = await createHttpApp(runtime, { logger: false });
+  const sandbox = await createSandbox();
+  const gateway = new StripePaymentGateway({ secretKey: config.payments.stripeSecretKey, baseUrl: sandbox.url, maxNetworkRetries: 0, timeoutMs: 3000 });
+  const app = await createHttpApp(runtime, { paymentGateway: gateway }, { logger: process.env.IDEM_TEST_LOG === '1' });
   await app.getHttpAdapter().getInstance().ready();
   return {
     app,
     runtime,
+    sandbox,
+    gateway,
     async close() {
       await app.close();
+      await sandbox.close();
       await runtime.close();
     },
   };

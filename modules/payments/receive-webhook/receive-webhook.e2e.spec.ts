@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
-import { createSandbox, type Sandbox } from '../../sandbox';
+import type { Sandbox } from '../../sandbox';
 import { ChargeOutcomeStillUnknown, chargeOrder, type ChargeOrderDeps } from '../charge-order/charge-order.job';
 import { loadOrder } from '../get-order/load-order';
 import { orderStream } from '../order.events';
-import { StripePaymentGateway } from '../payment-gateway/stripe.payment-gateway';
 
 const SECRET = 'whsec_test_e2e';
 let harness: TestApp;
@@ -17,13 +16,11 @@ beforeAll(async () => {
   harness = await startTestApp('webhooks', { IDEM_WEBHOOK_SECRET: SECRET });
   await harness.app.listen({ port: 0, host: '127.0.0.1' });
   webhookUrl = `${await harness.app.getUrl()}/v1/webhooks/payments`.replace('[::1]', '127.0.0.1');
-  sandbox = await createSandbox({ webhook: { url: webhookUrl, secret: SECRET, retryDelaysMs: [50, 100] } });
-  deps = { store: harness.runtime.eventStore, workerId: 'w', gateway: new StripePaymentGateway({ secretKey: 'sk_test_e2e', baseUrl: sandbox.url, maxNetworkRetries: 0 }) };
+  sandbox = harness.sandbox;
+  sandbox.configureWebhook({ url: webhookUrl, secret: SECRET });
+  deps = { store: harness.runtime.eventStore, workerId: 'w', gateway: harness.gateway };
 });
-afterAll(async () => {
-  await sandbox.close();
-  await harness.close();
-});
+afterAll(() => harness.close());
 
 async function requestedOrder(amount = 4200): Promise<string> {
   const orderId = `o-${randomUUID()}`;
@@ -92,7 +89,7 @@ describe('POST /v1/webhooks/payments', () => {
       const response = await postSigned(payload, sign(payload));
       expect(response.status).toBe(400);
       expect(response.headers.get('content-type')).toMatch(/problem\+json/);
-      expect((await response.json()).code).toMatch(/^WEBHOOK\.SIGNATURE_/);
+      expect(((await response.json()) as { code: string }).code).toMatch(/^WEBHOOK\.SIGNATURE_/);
       expect(await orderTypes(orderId)).toEqual(['ChargeRequested']);
     });
   });

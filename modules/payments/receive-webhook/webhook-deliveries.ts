@@ -6,7 +6,8 @@
 import type { Pool } from 'pg';
 import { applyMigrations } from '../../../src/database/migrate';
 
-export const WEBHOOK_MIGRATIONS = [
+/** The payments module's own tables (not read models): webhook dedupe and the recovery log. */
+export const PAYMENTS_MIGRATIONS = [
   {
     version: 1,
     name: 'webhook deliveries',
@@ -20,13 +21,29 @@ CREATE TABLE payment_webhook_deliveries (
 );
 CREATE TABLE payment_webhook_deliveries_archive (LIKE payment_webhook_deliveries INCLUDING ALL);`,
   },
+  {
+    version: 2,
+    name: 'recovery audit log',
+    sql: `
+CREATE TABLE payment_recovery_log (
+  id           bigserial PRIMARY KEY,
+  order_id     text NOT NULL,
+  provider_key text NOT NULL,
+  old_status   text NOT NULL,
+  new_status   text NOT NULL,
+  reason       text NOT NULL,
+  trigger      text NOT NULL,
+  recorded_at  timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX payment_recovery_log_order ON payment_recovery_log (order_id);`,
+  },
 ];
 
 export class WebhookDeliveries {
   constructor(private readonly pool: Pool) {}
 
   migrate(): Promise<void> {
-    return applyMigrations(this.pool, 'idem_payments_migrations', WEBHOOK_MIGRATIONS);
+    return applyMigrations(this.pool, 'idem_payments_migrations', PAYMENTS_MIGRATIONS);
   }
 
   async seen(providerEventId: string): Promise<boolean> {

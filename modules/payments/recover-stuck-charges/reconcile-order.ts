@@ -1,0 +1,40 @@
+/**
+ * Recovery for one order: an order stuck in processing or unknown is verified with the provider and
+ * its outcome recorded — the same worker path with the attempt lease shortened to the recovery
+ * threshold, so an attempt that has been silent that long is treated as dead. Writes an audit line.
+ */
+import type { Pool } from 'pg';
+import { chargeOrder, ChargeOutcomeStillUnknown, type ChargeOrderDeps } from '../charge-order/charge-order.job';
+import { loadOrder } from '../get-order/load-order';
+import type { OrderStatus } from '../order.state';
+import { writeRecoveryLine, type RecoveryLine } from './recovery-log';
+
+export interface ReconcileResult {
+  orderId: string;
+  oldStatus: OrderStatus | 'none';
+  newStatus: OrderStatus | 'none';
+  reason: string;
+}
+
+export async function reconcileOrder(
+  deps: ChargeOrderDeps & { pool: Pool },
+  orderId: string,
+  options: { staleAfterMs: number; trigger: RecoveryLine['trigger'] },
+): Promise<ReconcileResult> {
+  const before = await loadOrder(deps.store, orderId);
+  const oldStatus = before.state.exists ? before.state.status : 'none';
+  let reason: string;
+  try {
+    const result = await chargeOrder({ ...deps, attemptLeaseMs: options.staleAfterMs }, orderId, `recovery:${options.trigger}`);
+    reason = result === 'nothing_to_do' ? `nothing to recover (${oldStatus})` : result === 'left_to_other_worker' ? 'an attempt is still in flight' : 'verified with the provider';
+  } catch (error) {
+    if (!(error instanceof ChargeOutcomeStillUnknown)) throw error;
+    reason = `still unknown: ${error.message}`;
+  }
+  const after = await loadOrder(deps.store, orderId);
+  const newStatus = after.state.exists ? after.state.status : 'none';
+  if (before.state.exists) {
+    await writeRecoveryLine(deps.pool, { orderId, providerKey: before.state.providerKey, oldStatus, newStatus, reason, trigger: options.trigger });
+  }
+  return { orderId, oldStatus, newStatus, reason };
+}

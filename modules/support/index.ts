@@ -1,0 +1,2 @@
+/** Public surface of the support module. */
+export { SupportModule } from './support.module';

@@ -1,0 +1,31 @@
+/**
+ * POST /v1/support/orders/{orderId}/reconcile — run recovery for one order now and answer with the
+ * resulting state (support asks "was I charged?": the provider is asked, the answer recorded).
+ */
+import { Controller, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { Roles } from '../../../src/auth/roles';
+import { DATABASE_POOL, EVENT_STORE } from '../../../src/bootstrap/tokens';
+import { assertBusinessKey } from '../../../src/errors/business-key';
+import type { EventStore } from '../../../src/event-store/event-store.port';
+import { PAYMENT_GATEWAY, loadOrder, reconcileOrder, toOrderView, type PaymentGateway } from '../../payments';
+
+@Controller('v1/support/orders')
+export class ReconcileOrderController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(DATABASE_POOL) private readonly pool: Pool,
+    @Inject(PAYMENT_GATEWAY) private readonly gateway: PaymentGateway,
+  ) {}
+
+  @Post(':orderId/reconcile')
+  @Roles('support')
+  @HttpCode(200)
+  async reconcile(@Param('orderId') orderId: string) {
+    assertBusinessKey('orderId', orderId);
+    // Support asks for it now: any silent attempt is verified at once, not after the usual threshold.
+    const result = await reconcileOrder({ store: this.store, pool: this.pool, gateway: this.gateway, workerId: 'support' }, orderId, { staleAfterMs: 0, trigger: 'support' });
+    const { state, revision } = await loadOrder(this.store, orderId);
+    return { ...result, order: state.exists ? toOrderView(state, revision) : null };
+  }
+}

@@ -1,0 +1,11 @@
+import { IsIn, IsString, MaxLength, MinLength } from 'class-validator';
+
+export class ResolveReviewBody {
+  @IsIn(['paid', 'failed'], { message: 'resolution must be "paid" or "failed"' })
+  resolution!: 'paid' | 'failed';
+
+  @IsString()
+  @MinLength(3, { message: 'note must explain the decision (at least 3 characters)' })
+  @MaxLength(2000)
+  note!: string;
+}

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
+import { ChargeOutcomeStillUnknown, chargeOrder, loadOrder, type ChargeOrderDeps } from '../payments';
+
+let harness: TestApp;
+let deps: ChargeOrderDeps;
+beforeAll(async () => {
+  harness = await startTestApp('support_actions');
+  deps = { store: harness.runtime.eventStore, gateway: harness.gateway, workerId: 'w' };
+});
+afterAll(() => harness.close());
+
+async function orderInUnknownState(): Promise<string> {
+  const orderId = `o-${randomUUID()}`;
+  await harness.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/charge`, headers: auth('storefront'), payload: { amount: 4200, currency: 'EUR', customerId: 'c1' } });
+  await fetch(`${harness.sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'drop_after_commit', orderId, times: 2 }) });
+  await expect(chargeOrder(deps, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
+  return orderId;
+}
+
+describe('POST /v1/support/orders/{orderId}/reconcile', () => {
+  it('asks the provider now, records the recovered charge and writes an audit line', async () => {
+    const orderId = await orderInUnknownState();
+    const response = await harness.app.inject({ method: 'POST', url: `/v1/support/orders/${orderId}/reconcile`, headers: auth('support') });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ orderId, oldStatus: 'unknown', newStatus: 'paid', order: { status: 'paid' } });
+    expect((await loadOrder(harness.runtime.eventStore, orderId)).state.recovered).toBe(true);
+    expect(harness.sandbox.charges({ orderId }).filter((i) => i.status === 'succeeded')).toHaveLength(1);
+    const { rows } = await harness.runtime.pool.query('SELECT provider_key, old_status, new_status, trigger FROM payment_recovery_log WHERE order_id = $1', [orderId]);
+    expect(rows).toEqual([{ provider_key: `idem-order-${orderId}-r1`, old_status: 'unknown', new_status: 'paid', trigger: 'support' }]);
+  });
+
+  it('is for the support role only', async () => {
+    const response = await harness.app.inject({ method: 'POST', url: `/v1/support/orders/x/reconcile`, headers: auth('storefront') });
+    expect(response.statusCode).toBe(403);
+  });
+});
+
+describe('POST /v1/support/orders/{orderId}/resolve', () => {
+  async function orderInReview(): Promise<string> {
+    const orderId = await orderInUnknownState();
+    // A second charge elsewhere for this order makes the provider's data contradictory → needs review.
+    await harness.gateway.charge({ orderId, amount: 4200, currency: 'EUR', customerId: 'c1', idempotencyKey: `elsewhere-${orderId}` });
+    await chargeOrder(deps, orderId);
+    expect((await loadOrder(harness.runtime.eventStore, orderId)).state.status).toBe('needs_review');
+    return orderId;
+  }
+
+  it('closes a needs-review case with the note and the decision', async () => {
+    const orderId = await orderInReview();
+    const response = await harness.app.inject({ method: 'POST', url: `/v1/support/orders/${orderId}/resolve`, headers: auth('support'), payload: { resolution: 'paid', note: 'refunded the duplicate in the dashboard' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ orderId, status: 'paid' });
+    const events = await harness.runtime.eventStore.readStream(`order-${orderId}`);
+    expect(events.at(-1)).toMatchObject({ type: 'ChargeReviewResolved', data: { note: 'refunded the duplicate in the dashboard', resolution: 'paid' } });
+  });
+
+  it('refuses an order that is not waiting for review, and bad bodies, writing nothing', async () => {
+    const orderId = await orderInUnknownState();
+    const before = (await harness.runtime.eventStore.readStream(`order-${orderId}`)).length;
+    const notInReview = await harness.app.inject({ method: 'POST', url: `/v1/support/orders/${orderId}/resolve`, headers: auth('support'), payload: { resolution: 'paid', note: 'looks fine' } });
+    expect(notInReview.statusCode).toBe(422);
+    expect(notInReview.json()).toMatchObject({ code: 'ORDER.NOT_IN_REVIEW', orderStatus: 'unknown' });
+    const badBody = await harness.app.inject({ method: 'POST', url: `/v1/support/orders/${orderId}/resolve`, headers: auth('support'), payload: { resolution: 'maybe' } });
+    expect(badBody.statusCode).toBe(400);
+    expect(new Set(badBody.json().errors.map((e: { field: string }) => e.field))).toEqual(new Set(['note', 'resolution']));
+    expect(await harness.runtime.eventStore.readStream(`order-${orderId}`)).toHaveLength(before);
+  });
+});
