@@ -10,16 +10,18 @@ import { startupBanner } from './bootstrap/banner';
 import { createHttpApp } from './bootstrap/http-app';
 import { startPaymentProvider } from './bootstrap/payment-provider';
 import { startRuntime } from './bootstrap/runtime';
+import { startBackground } from './bootstrap/background';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const runtime = await startRuntime(config);
   const provider = await startPaymentProvider(config);
+  const background = config.worker.inApiProcess ? await startBackground(runtime, provider.gateway) : undefined;
   const app = await createHttpApp(runtime, { paymentGateway: provider.gateway });
   await app.listen({ port: config.http.port, host: config.http.host });
   const url = (await app.getUrl()).replace('[::1]', 'localhost');
   provider.sandbox?.configureWebhook({ url: `${url}/v1/webhooks/payments`, secret: config.payments.webhookSecret });
-  process.stdout.write(startupBanner({ config, url, runtime, sandboxUrl: provider.sandbox?.url }));
+  process.stdout.write(startupBanner({ config, url, runtime, sandboxUrl: provider.sandbox?.url, worker: background?.workerId }));
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -27,6 +29,7 @@ async function main(): Promise<void> {
     stopping = true;
     process.stdout.write(`\n${signal}: stopping (finishing requests, closing the database)…\n`);
     await app.close();
+    await background?.stop();
     await provider.close();
     await runtime.close();
     process.exit(0);

@@ -9,3 +9,4 @@ export { StripePaymentGateway } from './payment-gateway/stripe.payment-gateway';
 export { chargeOrder, ChargeOutcomeStillUnknown, type ChargeOrderDeps } from './charge-order/charge-order.job';
 export { reconcileOrder, type ReconcileResult } from './recover-stuck-charges/reconcile-order';
 export { resolveReviewDecider } from './resolve-review/resolve-review.decider';
+export { recoverStuckCharges, type FindStuckOrders } from './recover-stuck-charges/recover-stuck-charges.job';

@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { ConfigError, type ConfigProblem } from './config-error';
+import { parseDuration } from './duration';
 import { parseTokens, type TokenRoles } from './tokens';
 
 export type EventStoreKind = 'postgres' | 'esdb';
@@ -30,6 +31,15 @@ export interface IdemConfig {
     providerTimeoutMs: number;
   };
   logLevel: 'error' | 'warn' | 'info' | 'debug';
+  worker: {
+    /** `npm start` runs projections and jobs inside the api process; production runs `worker.js`. */
+    inApiProcess: boolean;
+    concurrency: number;
+    recoveryIntervalMs: number;
+    recoveryThresholdMs: number;
+    /** How far behind the threshold one sweep looks (keeps each sweep narrow). */
+    recoveryWindowMs: number;
+  };
 }
 
 type Env = Record<string, string | undefined>;
@@ -85,6 +95,13 @@ export function loadConfig(env: Env = process.env): IdemConfig {
       providerTimeoutMs: read('IDEM_PROVIDER_TIMEOUT_MS', positiveInt, 10_000),
     },
     logLevel: read('LOG_LEVEL', oneOf(['error', 'warn', 'info', 'debug'] as const), 'info'),
+    worker: {
+      inApiProcess: read('IDEM_WORKER_IN_API', flag, !production),
+      concurrency: read('IDEM_WORKER_CONCURRENCY', positiveInt, 8),
+      recoveryIntervalMs: read('IDEM_RECOVERY_INTERVAL', parseDuration, 5 * 60_000),
+      recoveryThresholdMs: read('IDEM_RECOVERY_THRESHOLD', parseDuration, 15 * 60_000),
+      recoveryWindowMs: read('IDEM_RECOVERY_WINDOW', parseDuration, 24 * 3_600_000),
+    },
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

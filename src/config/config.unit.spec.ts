@@ -21,6 +21,11 @@ describe('loadConfig', () => {
       expect(config.devTokens).toBe(true);
       expect(config.tokens.get('dev-storefront')).toBe('storefront');
       expect(config.eventStore.kind).toBe('postgres');
+      expect(config.worker).toMatchObject({ inApiProcess: true, recoveryIntervalMs: 300_000, recoveryThresholdMs: 900_000 });
+    });
+
+    it('reads durations such as IDEM_RECOVERY_INTERVAL=2m', () => {
+      expect(loadConfig({ IDEM_RECOVERY_INTERVAL: '2m', IDEM_RECOVERY_THRESHOLD: '90s' }).worker).toMatchObject({ recoveryIntervalMs: 120_000, recoveryThresholdMs: 90_000 });
     });
   });
 
@@ -37,6 +42,8 @@ describe('loadConfig', () => {
       ['STRIPE_SECRET_KEY', 'pk_test_123'],
       ['STRIPE_API_BASE', 'ftp://x'],
       ['IDEM_SANDBOX', 'maybe'],
+      ['IDEM_RECOVERY_INTERVAL', 'often'],
+      ['IDEM_RECOVERY_THRESHOLD', '15'],
     ])('names %s=%s in the error', (variable, value) => {
       expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`${variable} .*`));
       expect(problemsOf({ [variable]: value })).toEqual([variable]);

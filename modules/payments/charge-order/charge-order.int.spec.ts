@@ -30,7 +30,7 @@ afterAll(async () => {
 const metadata = { correlationId: 'test', causationId: 'test', actor: { role: 'storefront', tokenId: 'test' } };
 async function requestCharge(amount = 4200): Promise<string> {
   const orderId = `o-${randomUUID()}`;
-  await handleCommand(store, orderStream(orderId), requestChargeDecider, { orderId, amount, currency: 'EUR', customerId: 'cus_1' }, { metadata });
+  await handleCommand(store, orderStream(orderId), requestChargeDecider, { orderId, amount, currency: 'EUR', customerId: 'cus_1', requestId: orderId }, { metadata });
   return orderId;
 }
 const fault = (body: object) => fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

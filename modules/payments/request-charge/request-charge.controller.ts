@@ -40,7 +40,7 @@ export class RequestChargeController {
     assertBusinessKey('orderId', orderId);
     const waitMs = parseWaitMs(waitMsParam);
     const idempotencyKey = parseIdempotencyKey(idempotencyKeyHeader);
-    const command = { orderId, amount: body.amount, currency: body.currency, customerId: body.customerId, description: body.description, idempotencyKey };
+    const command = { orderId, amount: body.amount, currency: body.currency, customerId: body.customerId, description: body.description, idempotencyKey, requestId: String(metadata.requestId ?? metadata.correlationId) };
     let { state, revision, appended } = await handleCommand(this.store, orderStream(orderId), requestChargeDecider, command, {
       metadata,
       maxAttempts: 5,

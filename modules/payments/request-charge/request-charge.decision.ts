@@ -17,6 +17,8 @@ export interface RequestCharge {
   customerId: string;
   description?: string;
   idempotencyKey?: string;
+  /** The HTTP request's id: a proxy retrying the very same request re-appends the same event. */
+  requestId: string;
 }
 
 /** The charge-defining fields: what a duplicate must repeat exactly. */
@@ -62,7 +64,7 @@ export function decideRequestCharge(command: RequestCharge, state: OrderState): 
       requestNumber,
     },
   };
-  // The fingerprint is part of the event id: two different concurrent requests must conflict,
-  // never be mistaken for one retried append.
-  return [{ event, key: `charge-requested/${requestNumber}/${fingerprint}` }];
+  // Two concurrent requests must conflict (the loser re-reads and replays), never be mistaken for
+  // one retried append: the request id is part of the event id.
+  return [{ event, key: `charge-requested/${requestNumber}/${command.requestId}` }];
 }

@@ -1,0 +1,91 @@
+/**
+ * The worker's work, in whichever process runs it (`worker.js` in production, the api process under
+ * `npm start`): the projection runner (read models and reactors), the job queue with the charge and
+ * recovery tasks, and the recovery schedule. `stop()` finishes running jobs before returning.
+ */
+import { Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { Task } from 'graphile-worker';
+import { DataSource } from 'typeorm';
+import { chargeOrder, ChargeOutcomeStillUnknown, recoverStuckCharges, type PaymentGateway } from '../../modules/payments';
+import { CHARGE_ORDER_TASK, OrderQueries, READ_MODEL_ENTITIES, READ_MODELS, REACTORS, type ChargeOrderPayload } from '../../projections';
+import { createReadModelDataSource, runReadModelMigrations } from '../database/data-source';
+import { installJobQueue } from '../jobs/install-job-queue';
+import { startJobWorker, type JobWorker } from '../jobs/job-worker';
+import { startProjections, type RunningProjections } from '../subscriptions/start-projections';
+import type { Runtime } from './runtime';
+
+export const RECOVER_STUCK_CHARGES_TASK = 'recover-stuck-charges';
+
+export interface Background {
+  projections: RunningProjections;
+  jobs: JobWorker;
+  readModels: DataSource;
+  workerId: string;
+  stop(): Promise<void>;
+}
+
+const logger = new Logger('Worker');
+
+export async function startBackground(runtime: Runtime, gateway: PaymentGateway, options: { workerId?: string } = {}): Promise<Background> {
+  const { config, pool, eventStore: store } = runtime;
+  const workerId = options.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
+  await runReadModelMigrations(runtime.databaseUrl);
+  await installJobQueue(pool);
+  const readModels = await createReadModelDataSource({ url: runtime.databaseUrl, entities: READ_MODEL_ENTITIES, poolSize: 4 }).initialize();
+  const orders = new OrderQueries(readModels);
+  const deps = { store, gateway, workerId, pool };
+
+  const chargeOrderTask: Task = async (payload, helpers) => {
+    const { orderId } = payload as ChargeOrderPayload;
+    const result = await chargeOrder(deps, orderId, `job:${helpers.job.id}`);
+    helpers.logger.debug(`order ${orderId}: ${result}`);
+  };
+  const recoverTask: Task = async () => {
+    const results = await recoverStuckCharges(deps, (statuses, after, before, limit) => orders.findStuckOrders(statuses, after, before, limit), {
+      thresholdMs: config.worker.recoveryThresholdMs,
+      windowMs: config.worker.recoveryWindowMs,
+      trigger: 'schedule',
+    });
+    if (results.length) logger.log(`recovery looked at ${results.length} stuck order(s)`);
+  };
+
+  const projections = await startProjections({ store, pool, readModels: READ_MODELS, reactors: REACTORS });
+  const jobs = await startJobWorker({
+    pool,
+    concurrency: config.worker.concurrency,
+    pollIntervalMs: 500,
+    taskList: {
+      // An unknown outcome is recorded before the task fails; the queue's retry then verifies first.
+      [CHARGE_ORDER_TASK]: async (payload, helpers) => {
+        try {
+          await chargeOrderTask(payload, helpers);
+        } catch (error) {
+          if (error instanceof ChargeOutcomeStillUnknown) helpers.logger.warn(error.message);
+          throw error;
+        }
+      },
+      [RECOVER_STUCK_CHARGES_TASK]: recoverTask,
+    },
+  });
+  // One pending sweep at a time across every worker process: the job key deduplicates.
+  const scheduleRecovery = () =>
+    pool
+      .query(`SELECT graphile_worker.add_job($1, '{}'::json, job_key => $1, job_key_mode => 'preserve_run_at')`, [RECOVER_STUCK_CHARGES_TASK])
+      .catch((error) => logger.warn(`could not schedule recovery: ${(error as Error).message}`));
+  const timer = setInterval(scheduleRecovery, config.worker.recoveryIntervalMs);
+  timer.unref();
+
+  return {
+    projections,
+    jobs,
+    readModels,
+    workerId,
+    async stop() {
+      clearInterval(timer);
+      await jobs.stop();
+      await projections.stop();
+      await readModels.destroy();
+    },
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * The client's errors, read the port's way. A version conflict becomes the port's typed conflict with
+ * the actual revision; size refusals become `InvalidAppend` (they normally never reach the server:
+ * `prepareAppend` checks first). Connection-level errors are classified, not wrapped: callers of both
+ * adapters see the driver's own error for an unreachable store.
+ */
+import {
+  CancelledError,
+  DeadlineExceededError,
+  MaxAppendSizeExceededError,
+  NotLeaderError,
+  RequiredMetadataPropertyMissingError,
+  TimeoutError,
+  UnavailableError,
+  UnknownError,
+  WrongExpectedVersionError,
+} from '@eventstore/db-client';
+import { InvalidAppend, WrongExpectedVersion } from '../errors';
+import type { ExpectedRevision } from '../event-store.port';
+
+export function toAppendError(error: unknown, stream: string, expected: ExpectedRevision): unknown {
+  if (error instanceof WrongExpectedVersionError) {
+    const actual = error.actualVersion === 'no_stream' ? 'no_stream' : Number(error.actualVersion);
+    return new WrongExpectedVersion(stream, expected, actual);
+  }
+  if (error instanceof MaxAppendSizeExceededError) {
+    return new InvalidAppend('EVENT_TOO_LARGE', `The append exceeds the server's limit of ${error.maxAppendSize} bytes`);
+  }
+  // 24.10+ servers also limit single events; the 6.x client cannot name that error (esdb.md §1.3b).
+  if (error instanceof UnknownError && /MaximumAppendEventSizeExceeded/.test(error.message)) {
+    return new InvalidAppend('EVENT_TOO_LARGE', 'An event exceeds the server\'s per-event size limit');
+  }
+  if (error instanceof RequiredMetadataPropertyMissingError) {
+    return new InvalidAppend('EVENT_TYPE', 'The server requires an event type and a content type');
+  }
+  return error;
+}
+
+/** The call ended without a verdict on the data: the connection went, or the server gave up waiting. */
+export function isConnectionDrop(error: unknown): boolean {
+  return (
+    error instanceof UnavailableError ||
+    error instanceof CancelledError ||
+    error instanceof DeadlineExceededError ||
+    error instanceof NotLeaderError
+  );
+}
+
+/** An append that may or may not have been written (esdb.md §5.2). */
+export function isOutcomeUnknown(error: unknown): boolean {
+  return isConnectionDrop(error) || error instanceof TimeoutError;
+}

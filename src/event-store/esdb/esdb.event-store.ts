@@ -1,0 +1,159 @@
+/**
+ * The EventStoreDB (KurrentDB) adapter of the event-store port, on `@eventstore/db-client` 6.x — the
+ * production store. Semantics are the server's own (reference/esdb.md): expectations and event-id
+ * dedupe are decided by the server; this class translates shapes and errors, makes `after` exclusive,
+ * hides `$` system events, and keeps subscriptions alive across dropped connections.
+ */
+import {
+  BACKWARDS,
+  END,
+  EventStoreDBClient,
+  FORWARDS,
+  START,
+  StreamNotFoundError,
+  jsonEvent,
+  type AppendResult as ClientAppendResult,
+} from '@eventstore/db-client';
+import { DEFAULT_MAX_APPEND_BYTES, assertValidName, prepareAppend } from '../append-validation';
+import { encodeCheckpoint } from '../checkpoint';
+import { WrongExpectedVersion } from '../errors';
+import type {
+  AppendResult,
+  EventStore,
+  EventSubscription,
+  EventToAppend,
+  ExpectedRevision,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  SubscribeOptions,
+} from '../event-store.port';
+import { toCheckpoint, toExpectedRevision, toRecordedEvent } from './esdb.conversions';
+import { isOutcomeUnknown, toAppendError } from './esdb.errors';
+import { readAllPaged } from './esdb.read-all';
+import { DEFAULT_RESUBSCRIBE, EsdbSubscription, type ResubscribePolicy } from './esdb.subscription';
+
+const utf8 = new TextEncoder();
+
+export interface EsdbEventStoreOptions {
+  maxAppendBytes?: number;
+  /**
+   * Tries for an append whose outcome is unknown (connection dropped, server timeout). Only appends
+   * with an exact expectation or `no_stream` are retried: the server then recognises the same event ids
+   * durably and answers with the original result; with `any`/`stream_exists` a retry could write twice.
+   */
+  appendAttempts?: number;
+  resubscribe?: ResubscribePolicy;
+  pingTimeoutMs?: number;
+}
+
+export class EsdbEventStore implements EventStore {
+  private readonly maxAppendBytes: number;
+  private readonly appendAttempts: number;
+  private readonly subscriptions = new Set<EsdbSubscription>();
+
+  /** The store owns the client: `close()` disposes it. */
+  constructor(
+    private readonly client: EventStoreDBClient,
+    private readonly options: EsdbEventStoreOptions = {},
+  ) {
+    this.maxAppendBytes = options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES;
+    this.appendAttempts = options.appendAttempts ?? 4;
+  }
+
+  /** e.g. `esdb://localhost:2113?tls=false` */
+  static connect(connectionString: string, options?: EsdbEventStoreOptions): EsdbEventStore {
+    return new EsdbEventStore(EventStoreDBClient.connectionString(connectionString), options);
+  }
+
+  async append(stream: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
+    const { metadata } = prepareAppend(stream, events, expected, this.maxAppendBytes);
+    if (events.length === 0) return this.appendNothing(stream, expected);
+    // Metadata goes as the bytes validation already serialised; the client sends a Uint8Array as is (esdb.md §3.2).
+    const proposed = events.map((e, i) => jsonEvent({ id: e.id, type: e.type, data: e.data ?? {}, metadata: utf8.encode(metadata[i]) }));
+    const expectedRevision = toExpectedRevision(expected);
+    const retriable = typeof expected === 'number' || expected === 'no_stream';
+    for (let attempt = 1; ; attempt++) {
+      let result: ClientAppendResult;
+      try {
+        result = await this.client.appendToStream(stream, proposed, { expectedRevision });
+      } catch (error) {
+        if (!retriable || attempt >= this.appendAttempts || !isOutcomeUnknown(error)) throw toAppendError(error, stream, expected);
+        await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** (attempt - 1)));
+        continue;
+      }
+      const nextRevision = Number(result.nextExpectedRevision);
+      return { nextRevision, position: result.position ? toCheckpoint(result.position) : await this.positionOf(stream, nextRevision) };
+    }
+  }
+
+  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    assertValidName('STREAM_NAME', stream);
+    const backwards = options.direction === 'backwards';
+    const maxCount = options.maxCount ?? Number.MAX_SAFE_INTEGER;
+    if (maxCount <= 0) return [];
+    const fromRevision = options.fromRevision !== undefined ? BigInt(options.fromRevision) : backwards ? END : START;
+    const events: RecordedEvent[] = [];
+    try {
+      for await (const resolved of this.client.readStream(stream, { direction: backwards ? BACKWARDS : FORWARDS, fromRevision, maxCount })) {
+        if (resolved.event) events.push(toRecordedEvent(resolved));
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return [];
+      throw error;
+    }
+    return events;
+  }
+
+  readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    return readAllPaged(this.client, options);
+  }
+
+  subscribeToAll(options: SubscribeOptions = {}): EventSubscription {
+    const subscription: EsdbSubscription = new EsdbSubscription(this.client, options, this.options.resubscribe ?? DEFAULT_RESUBSCRIBE, () =>
+      this.subscriptions.delete(subscription),
+    );
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  /** Reads the last event of `$all`; fails when the server does not answer within `pingTimeoutMs`. */
+  async ping(): Promise<void> {
+    const read = this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 });
+    let timer: NodeJS.Timeout | undefined;
+    const timeoutMs = this.options.pingTimeoutMs ?? 5_000;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`EventStoreDB did not answer a ping within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      await Promise.race([(async () => { for await (const _ of read); })(), timeout]);
+    } finally {
+      clearTimeout(timer);
+      void read.cancel().catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
+    await this.client.dispose();
+  }
+
+  /** EventStoreDB accepts an empty append and answers with the current revision; the PostgreSQL store agrees. */
+  private async appendNothing(stream: string, expected: ExpectedRevision): Promise<AppendResult> {
+    const [last] = await this.readStream(stream, { direction: 'backwards', maxCount: 1 });
+    const current = last ? last.revision : 'no_stream';
+    const holds =
+      expected === 'any' ||
+      (expected === 'no_stream' && current === 'no_stream') ||
+      (expected === 'stream_exists' && current !== 'no_stream') ||
+      expected === current;
+    if (!holds) throw new WrongExpectedVersion(stream, expected, current);
+    return { nextRevision: last ? last.revision : -1, position: last ? last.position : encodeCheckpoint(0n, 0n) };
+  }
+
+  /** A duplicate whose original the server could not place answers without a position (esdb.md §2.4). */
+  private async positionOf(stream: string, revision: number): Promise<AppendResult['position']> {
+    const [event] = await this.readStream(stream, { fromRevision: revision, maxCount: 1 });
+    return event ? event.position : encodeCheckpoint(0n, 0n);
+  }
+}

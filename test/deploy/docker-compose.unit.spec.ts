@@ -1,0 +1,66 @@
+/**
+ * docker-compose.yml cannot be started on the development machines (no Docker engine), so its
+ * structure is checked here: the services, pinned images, health-gated dependencies, and an Idem
+ * environment that the real config loader accepts in production mode.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { loadConfig } from '../../src/config/config';
+
+const root = join(__dirname, '..', '..');
+const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+  services: Record<string, { image?: string; build?: string; command?: string[]; environment?: Record<string, string>; ports?: string[]; depends_on?: Record<string, { condition: string }>; healthcheck?: unknown }>;
+  volumes: Record<string, unknown>;
+};
+const { services } = compose;
+
+/** Docker's `${VAR:-default}` with nothing set in the environment. */
+const withDefaults = (env: Record<string, string>) =>
+  Object.fromEntries(Object.entries(env).map(([key, value]) => [key, String(value).replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1')]));
+
+describe('docker-compose.yml', () => {
+  it('runs EventStoreDB, PostgreSQL 17+, the sandbox, the api and the worker', () => {
+    expect(Object.keys(services).sort()).toEqual(['api', 'eventstore', 'postgres', 'sandbox', 'worker']);
+  });
+
+  it('pins every image to a version (never latest)', () => {
+    expect(services.eventstore.image).toMatch(/^eventstore\/eventstore:\d+\.\d+\.\d+/);
+    expect(services.postgres.image).toMatch(/^postgres:(1[7-9]|[2-9]\d)(\.\d+)?$/);
+  });
+
+  it('builds Idem processes from the Dockerfile and points them at compiled entry points that exist', () => {
+    expect(existsSync(join(root, 'Dockerfile'))).toBe(true);
+    for (const name of ['api', 'worker', 'sandbox']) {
+      expect(services[name].build).toBe('.');
+      const entry = services[name].command![1].replace(/^dist\//, '').replace(/\.js$/, '.ts');
+      expect(existsSync(join(root, entry))).toBe(true);
+    }
+  });
+
+  it('starts the api and worker only after their dependencies are healthy, and checks health itself', () => {
+    for (const name of ['api', 'worker']) {
+      for (const dependency of ['postgres', 'eventstore']) expect(services[name].depends_on?.[dependency]).toEqual({ condition: 'service_healthy' });
+    }
+    for (const name of ['eventstore', 'postgres', 'sandbox', 'api']) expect(services[name].healthcheck).toBeDefined();
+    expect(services.api.ports).toContain('3000:3000');
+    expect(services.eventstore.ports).toContain('2113:2113');
+    expect(Object.keys(compose.volumes).sort()).toEqual(['eventstore-data', 'postgres-data']);
+  });
+
+  it.each(['api', 'worker'])('gives the %s an environment the production config accepts, on EventStoreDB', (name) => {
+    const config = loadConfig(withDefaults(services[name].environment!));
+    expect(config.production).toBe(true);
+    expect(config.eventStore).toMatchObject({ kind: 'esdb', esdbConnectionString: 'esdb://eventstore:2113?tls=false' });
+    expect(config.databaseUrl).toContain('@postgres:5432/');
+    expect(config.sandbox.enabled).toBe(false);
+    expect(config.payments.stripeApiBase).toBe('http://sandbox:3100');
+    expect(config.devTokens).toBe(false);
+  });
+
+  it('sends the sandbox webhooks to the api, signed with the secret the api checks', () => {
+    const sandbox = withDefaults(services.sandbox.environment!);
+    expect(sandbox.IDEM_SANDBOX_WEBHOOK_URL).toBe('http://api:3000/v1/webhooks/payments');
+    expect(sandbox.IDEM_SANDBOX_WEBHOOK_SECRET).toBe(withDefaults(services.api.environment!).IDEM_WEBHOOK_SECRET);
+  });
+});

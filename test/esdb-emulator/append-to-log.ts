@@ -1,0 +1,60 @@
+/**
+ * One append, as both `Append` and `BatchAppend` run it: the gRPC layer's checks (required metadata,
+ * MaxAppendSize), then the write under the server's commit timeout, then `CheckCommit`.
+ */
+import { checkCommit } from './check-commit';
+import { pause, type EmulatorContext } from './context';
+import type { ProposedEvent } from './event-log';
+
+export interface AppendRequest {
+  stream: string;
+  /** Server code: −1 no_stream, −2 any, −4 stream_exists, N exact. */
+  expected: bigint;
+  events: Array<Partial<ProposedEvent> & Pick<ProposedEvent, 'id' | 'data' | 'metadata'>>;
+  /** Time the client still allows (BatchAppend's deadline); the server caps it at WriteTimeoutMs. */
+  budgetMs?: number;
+}
+
+export type AppendOutcome =
+  | { kind: 'success'; revision: bigint; position: bigint | undefined }
+  | { kind: 'wrong-expected-version'; current: bigint }
+  | { kind: 'stream-deleted' }
+  | { kind: 'maximum-append-size-exceeded' }
+  | { kind: 'missing-required-metadata' }
+  | { kind: 'timeout' };
+
+export async function appendToLog(ctx: EmulatorContext, request: AppendRequest): Promise<AppendOutcome> {
+  if (request.events.some((e) => !e.type || !e.contentType)) return { kind: 'missing-required-metadata' };
+  const size = request.events.reduce((sum, e) => sum + e.data.length + e.metadata.length + 2 * e.type!.length, 0);
+  if (size > ctx.settings.maxAppendSize) return { kind: 'maximum-append-size-exceeded' };
+  const budget = Math.min(request.budgetMs ?? Infinity, ctx.settings.writeTimeoutMs);
+  if (budget <= 0) return { kind: 'timeout' };
+  if (ctx.delayMs >= budget) {
+    // The write did not finish in time; the emulator then drops it (a real server might still commit it).
+    await pause(budget);
+    return { kind: 'timeout' };
+  }
+  await pause(ctx.delayMs);
+  await ctx.writes.pass();
+  return commit(ctx, request.stream, request.expected, request.events as ProposedEvent[]);
+}
+
+/** Synchronous from decision to write: nothing else can run in between, as with the server's single writer. */
+function commit(ctx: EmulatorContext, stream: string, expected: bigint, events: ProposedEvent[]): AppendOutcome {
+  const ids = events.map((e) => e.id.toLowerCase());
+  const decision = checkCommit(ctx.log, ctx.cache, stream, expected, ids);
+  switch (decision.kind) {
+    case 'wrong-expected-version':
+    case 'stream-deleted':
+      return decision;
+    case 'idempotent':
+      return { kind: 'success', revision: decision.revision, position: decision.position };
+    case 'ok': {
+      if (events.length === 0) return { kind: 'success', revision: ctx.log.lastRevision(stream), position: ctx.log.writeEmptyTransaction() };
+      const written = ctx.log.append(stream, events);
+      for (const event of written) ctx.cache.put(event.id, { stream: event.stream, revision: event.revision, position: event.position });
+      const last = written.filter((e) => e.stream === stream).at(-1)!;
+      return { kind: 'success', revision: last.revision, position: last.position };
+    }
+  }
+}

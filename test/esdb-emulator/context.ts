@@ -1,0 +1,56 @@
+/** State shared by the emulator's RPC handlers; it outlives a `restart()` except where noted. */
+import type { CommittedEventIdCache } from './id-cache';
+import type { EventLog } from './event-log';
+import type { WriteGate } from './write-gate';
+
+export interface EmulatorSettings {
+  /** `MaxAppendSize`: data + metadata + 2 × type length over one append, in bytes. */
+  maxAppendSize: number;
+  /** `WriteTimeoutMs`: how long the server lets a write take before answering Timeout. */
+  writeTimeoutMs: number;
+  /** Advertise and serve BatchAppend (a real 21.10+ server always does); off exercises `Append`. */
+  batchAppend: boolean;
+  serverVersion: string;
+}
+
+export interface EmulatorStats {
+  batchAppendCalls: number;
+  batchAppendRequests: number;
+  appendCalls: number;
+  /** Most appends waiting for an answer on one BatchAppend call at the same time. */
+  maxPendingOnOneBatchCall: number;
+  subscriptionsOpened: number;
+}
+
+/** A live call the control surface can end: `ok` (status OK), `unavailable` or `cancelled`. */
+export type DropKind = 'ok' | 'unavailable' | 'cancelled';
+
+export interface DroppableCall {
+  drop(kind: DropKind): void;
+}
+
+/** What a test can learn about a subscription it drops. */
+export interface SubscriptionState extends DroppableCall {
+  /** False while the server is still catching the subscriber up. */
+  readonly caughtUp: boolean;
+  /** Events sent so far on this call. */
+  readonly sent: number;
+}
+
+export interface EmulatorContext {
+  log: EventLog;
+  /** Emptied by `restart()`: the server keeps it in memory only. */
+  cache: CommittedEventIdCache;
+  settings: EmulatorSettings;
+  stats: EmulatorStats;
+  /** Added before every append and read answer; see `setDelay`. */
+  delayMs: number;
+  /** Holds writes between their checks and their commit while a test needs them in flight. */
+  writes: WriteGate;
+  batchCalls: Set<DroppableCall>;
+  subscriptions: Set<SubscriptionState>;
+}
+
+export function pause(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+}

@@ -1,0 +1,171 @@
+/**
+ * The emulator's transaction log and stream index. Like EventStoreDB's log (esdb.md §4.1–4.2): `$all`
+ * is write order, a position is a byte offset that grows by the record's size (never +1), and every
+ * event is self-committed, so commit == prepare. It survives `restart()`; the id cache does not.
+ */
+import { randomUUID } from 'node:crypto';
+
+/** Server-side expected-version codes (esdb.md §1.1). */
+export const NO_STREAM = -1n;
+export const ANY = -2n;
+export const STREAM_EXISTS = -4n;
+/** `long.MaxValue`: the revision of a tombstone and the `$tb` of a soft-deleted stream. */
+export const LONG_MAX = 9223372036854775807n;
+
+export interface ProposedEvent {
+  id: string;
+  type: string;
+  contentType: string;
+  data: Uint8Array;
+  metadata: Uint8Array;
+}
+
+export interface StoredEvent extends ProposedEvent {
+  stream: string;
+  revision: bigint;
+  position: bigint;
+  /** .NET ticks (100 ns) since the Unix epoch, as the server sends them. */
+  created: bigint;
+}
+
+export interface StreamMetadata {
+  $tb?: number;
+  $maxCount?: number;
+  $maxAge?: number;
+  [key: string]: unknown;
+}
+
+const TICKS_PER_MS = 10_000n;
+const RECORD_HEADER_BYTES = 92;
+const utf8 = new TextEncoder();
+
+export class EventLog {
+  readonly all: StoredEvent[] = [];
+  private readonly streams = new Map<string, { events: StoredEvent[]; tombstone?: StoredEvent }>();
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private nextPosition = 4_096n) {}
+
+  /** −1 for a stream without events, `LONG_MAX` once tombstoned. */
+  lastRevision(stream: string): bigint {
+    const index = this.streams.get(stream);
+    if (index?.tombstone) return LONG_MAX;
+    return BigInt((index?.events.length ?? 0) - 1);
+  }
+
+  eventsOf(stream: string): readonly StoredEvent[] {
+    return this.streams.get(stream)?.events ?? [];
+  }
+
+  eventAt(stream: string, revision: bigint): StoredEvent | undefined {
+    return this.streams.get(stream)?.events[Number(revision)];
+  }
+
+  /** Seen by the stream-name index: it has events, metadata or a tombstone. */
+  known(stream: string): boolean {
+    return this.streams.has(stream) || this.streams.has(`$$${stream}`);
+  }
+
+  metadataOf(stream: string): StreamMetadata | undefined {
+    const last = this.eventsOf(`$$${stream}`).at(-1);
+    if (!last) return undefined;
+    try {
+      return JSON.parse(Buffer.from(last.data).toString('utf8')) as StreamMetadata;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A soft delete is `$tb = long.MaxValue` in the metastream (esdb.md §3.6); JSON numbers round it up. */
+  isSoftDeleted(stream: string): boolean {
+    const tb = this.metadataOf(stream)?.$tb;
+    return typeof tb === 'number' && tb >= Number(LONG_MAX);
+  }
+
+  /** Writes the events at `cur+1…`; appending to a soft-deleted stream re-creates it from there. */
+  append(stream: string, events: ProposedEvent[]): StoredEvent[] {
+    const wasSoftDeleted = this.isSoftDeleted(stream);
+    const first = this.lastRevision(stream) + 1n;
+    const written = events.map((event, i) => this.write(stream, first + BigInt(i), event));
+    if (wasSoftDeleted && written.length) {
+      const metadata = { ...this.metadataOf(stream), $tb: Number(first) };
+      written.push(this.writeMetadata(stream, JSON.stringify(metadata)));
+    }
+    this.notify();
+    return written;
+  }
+
+  /** Soft delete: reads say "not found", `$all` keeps the events, a later append continues numbering. */
+  softDelete(stream: string): StoredEvent {
+    const metadata = JSON.stringify({ ...this.metadataOf(stream), $tb: '__LONG_MAX__' }).replace('"__LONG_MAX__"', LONG_MAX.toString());
+    const event = this.writeMetadata(stream, metadata);
+    this.notify();
+    return event;
+  }
+
+  /** Hard delete: a `$streamDeleted` record at revision `long.MaxValue`; irreversible. */
+  tombstone(stream: string): StoredEvent {
+    const event = this.record(stream, LONG_MAX, { id: randomUUID(), type: '$streamDeleted', contentType: 'application/octet-stream', data: new Uint8Array(), metadata: new Uint8Array() });
+    const index = this.streams.get(stream) ?? { events: [] };
+    index.tombstone = event;
+    this.streams.set(stream, index);
+    this.notify();
+    return event;
+  }
+
+  /** An append of zero events still writes a (hidden) transaction record and answers with its position. */
+  writeEmptyTransaction(): bigint {
+    const position = this.nextPosition;
+    this.nextPosition += BigInt(RECORD_HEADER_BYTES);
+    return position;
+  }
+
+  /** Index in `all` of the first event after `position` (exclusive start), by binary search. */
+  indexAfter(position: bigint): number {
+    let low = 0;
+    let high = this.all.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.all[mid].position <= position) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  /** Index of the first event at or after `position` (inclusive start). */
+  indexAtOrAfter(position: bigint): number {
+    return position === 0n ? 0 : this.indexAfter(position - 1n);
+  }
+
+  onAppend(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private writeMetadata(stream: string, json: string): StoredEvent {
+    const meta = `$$${stream}`;
+    const event = { id: randomUUID(), type: '$metadata', contentType: 'application/json', data: utf8.encode(json), metadata: new Uint8Array() };
+    return this.write(meta, this.lastRevision(meta) + 1n, event);
+  }
+
+  private write(stream: string, revision: bigint, event: ProposedEvent): StoredEvent {
+    const stored = this.record(stream, revision, event);
+    const index = this.streams.get(stream) ?? { events: [] };
+    index.events.push(stored);
+    this.streams.set(stream, index);
+    return stored;
+  }
+
+  private record(stream: string, revision: bigint, event: ProposedEvent): StoredEvent {
+    const stored: StoredEvent = { ...event, id: event.id.toLowerCase(), stream, revision, position: this.nextPosition, created: BigInt(Date.now()) * TICKS_PER_MS };
+    // The next record starts where this one ends on disk: header + names + payload, 8-byte aligned.
+    const size = RECORD_HEADER_BYTES + 2 * stream.length + 2 * event.type.length + event.data.length + event.metadata.length;
+    this.nextPosition += BigInt(Math.ceil(size / 8) * 8);
+    this.all.push(stored);
+    return stored;
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) listener();
+  }
+}

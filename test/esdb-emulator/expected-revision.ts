@@ -1,0 +1,47 @@
+/**
+ * The expected-revision oneof on the wire (esdb.md §1.1). Append, BatchAppend, Delete and Tombstone all
+ * number its cases alike: 2 revision / stream_position, 3 no_stream, 4 any, 5 stream_exists.
+ */
+import { ANY, NO_STREAM, STREAM_EXISTS, type ProposedEvent } from './event-log';
+import type { SharedPb } from './proto';
+import { uuidOf } from './wire';
+
+const REVISION_CASE = 2;
+const NO_STREAM_CASE = 3;
+const ANY_CASE = 4;
+const STREAM_EXISTS_CASE = 5;
+
+/** The server's code for the expectation, or undefined when the oneof is missing (INVALID_ARGUMENT). */
+export function expectedFromWire(oneofCase: number, revision: string): bigint | undefined {
+  switch (oneofCase) {
+    case REVISION_CASE:
+      return BigInt(revision);
+    case NO_STREAM_CASE:
+      return NO_STREAM;
+    case ANY_CASE:
+      return ANY;
+    case STREAM_EXISTS_CASE:
+      return STREAM_EXISTS;
+    default:
+      return undefined;
+  }
+}
+
+interface WireProposedMessage {
+  getId(): SharedPb.UUID | undefined;
+  getMetadataMap(): { get(key: string): string | undefined };
+  getData_asU8(): Uint8Array;
+  getCustomMetadata_asU8(): Uint8Array;
+}
+
+/** `type` and `content-type` stay undefined when missing, so the append can refuse them as the server does. */
+export function proposedFromWire(message: WireProposedMessage): Partial<ProposedEvent> & Pick<ProposedEvent, 'id' | 'data' | 'metadata'> {
+  const metadata = message.getMetadataMap();
+  return {
+    id: uuidOf(message.getId()) ?? '',
+    type: metadata.get('type'),
+    contentType: metadata.get('content-type'),
+    data: message.getData_asU8(),
+    metadata: message.getCustomMetadata_asU8(),
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Which `$all` events a read or subscription delivers. The server always hides its own bookkeeping
+ * streams (esdb.md §4.3), then applies the request's filter: a regex (unanchored, like .NET's
+ * `Regex.Match`) or any of a list of prefixes, on the stream name or the event type.
+ */
+import type { StoredEvent } from './event-log';
+import { streamsPb, type StreamsPb } from './proto';
+
+const Options = streamsPb.ReadReq.Options;
+/** `ReadBatchSize`: the default search window, and the catch-up page size. */
+export const READ_BATCH_SIZE = 32;
+
+export interface EventFilter {
+  matches(event: StoredEvent): boolean;
+  /** Checkpoint every `window × multiplier` considered events (matched or not). */
+  checkpointInterval: number;
+}
+
+export function hiddenFromAll(event: StoredEvent): boolean {
+  if (event.stream === '$epoch-information') return true;
+  return event.stream.startsWith('$persistentsubscription-$all::') && /-(checkpoint|parked)$/.test(event.stream);
+}
+
+export function filterOf(options: StreamsPb.ReadReq.Options): EventFilter | undefined {
+  if (options.getFilterOptionCase() !== Options.FilterOptionCase.FILTER) return undefined;
+  const filter = options.getFilter()!;
+  const onType = filter.getFilterCase() === Options.FilterOptions.FilterCase.EVENT_TYPE;
+  const expression = onType ? filter.getEventType()! : filter.getStreamIdentifier()!;
+  const regex = expression.getRegex() ? new RegExp(expression.getRegex()) : undefined;
+  const prefixes = expression.getPrefixList();
+  const window = filter.getWindowCase() === Options.FilterOptions.WindowCase.MAX ? filter.getMax() : READ_BATCH_SIZE;
+  return {
+    matches: (event) => {
+      const subject = onType ? event.type : event.stream;
+      return regex ? regex.test(subject) : prefixes.some((prefix) => subject.startsWith(prefix));
+    },
+    checkpointInterval: Math.max(1, window * Math.max(1, filter.getCheckpointintervalmultiplier())),
+  };
+}
+
+export function allFilterOf(options: StreamsPb.ReadReq.Options): (event: StoredEvent) => boolean {
+  const filter = filterOf(options);
+  return (event) => !hiddenFromAll(event) && (!filter || filter.matches(event));
+}

@@ -1,0 +1,153 @@
+/**
+ * An in-process EventStoreDB protocol emulator for tests (DESIGN.md §2: the real server cannot run
+ * here). It serves the real `@eventstore/db-client` 6.x over gRPC with the server behaviour described in
+ * reference/esdb.md, and gives tests the faults production has: dropped subscriptions, a server that goes
+ * away and comes back on the same port, slow answers, writes held in flight.
+ *
+ *   const esdb = await startEsdbEmulator();
+ *   const client = EventStoreDBClient.connectionString(esdb.connectionString);
+ */
+import { appendRpc } from './append.rpc';
+import { batchAppendRpc } from './batch-append.rpc';
+import type { DropKind, EmulatorContext, EmulatorSettings, EmulatorStats } from './context';
+import { deleteRpc, tombstoneRpc } from './delete.rpc';
+import { EventLog } from './event-log';
+import { CommittedEventIdCache, SERVER_CACHE_BYTES } from './id-cache';
+import { ServerFeaturesService, StreamsService, grpc, type GrpcJs } from './proto';
+import { readRpc } from './read.rpc';
+import { getSupportedMethodsRpc } from './server-features.rpc';
+import { WriteGate } from './write-gate';
+
+export type { DropKind, EmulatorStats } from './context';
+
+export interface EsdbEmulatorOptions extends Partial<EmulatorSettings> {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Size of the any/stream_exists dedupe cache; small values let tests evict it. */
+  idCacheBytes?: number;
+}
+
+export interface SubscriptionSnapshot {
+  /** False when the server was still catching the subscriber up. */
+  caughtUp: boolean;
+  sent: number;
+}
+
+export interface EsdbEmulator {
+  readonly connectionString: string;
+  readonly port: number;
+  readonly stats: EmulatorStats;
+  /** Ends every subscription call now; returns what each had done, e.g. whether it was still catching up. */
+  dropSubscriptions(kind: DropKind): SubscriptionSnapshot[];
+  /**
+   * Goes away: subscriptions and BatchAppend calls end with UNAVAILABLE, connections are cut, the id
+   * cache is lost. Returns what the ended subscriptions had done.
+   */
+  stop(): Promise<SubscriptionSnapshot[]>;
+  /** Comes back on the same port with the same data. */
+  start(): Promise<void>;
+  restart(): Promise<SubscriptionSnapshot[]>;
+  /** Adds `ms` before every append and read answer; at or above the write budget appends answer Timeout. */
+  setDelay(ms: number): void;
+  /** Holds every append just before its commit until `releaseWrites()`. */
+  holdWrites(): void;
+  releaseWrites(): void;
+  /** Resolves once `count` appends are held. */
+  writesHeld(count: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startEsdbEmulator(options: EsdbEmulatorOptions = {}): Promise<EsdbEmulator> {
+  const ctx: EmulatorContext = {
+    log: new EventLog(),
+    cache: new CommittedEventIdCache(options.idCacheBytes ?? SERVER_CACHE_BYTES),
+    settings: {
+      maxAppendSize: options.maxAppendSize ?? 1_048_576,
+      writeTimeoutMs: options.writeTimeoutMs ?? 2_000,
+      batchAppend: options.batchAppend ?? true,
+      serverVersion: options.serverVersion ?? '24.10.4',
+    },
+    stats: { batchAppendCalls: 0, batchAppendRequests: 0, appendCalls: 0, maxPendingOnOneBatchCall: 0, subscriptionsOpened: 0 },
+    delayMs: 0,
+    writes: new WriteGate(),
+    batchCalls: new Set(),
+    subscriptions: new Set(),
+  };
+  let server: GrpcJs.Server | undefined = createServer(ctx);
+  const port = await bind(server, options.port ?? 0);
+
+  const emulator: EsdbEmulator = {
+    connectionString: `esdb://127.0.0.1:${port}?tls=false`,
+    port,
+    stats: ctx.stats,
+    dropSubscriptions(kind) {
+      const dropped = [...ctx.subscriptions];
+      const states = dropped.map(({ caughtUp, sent }) => ({ caughtUp, sent }));
+      for (const subscription of dropped) subscription.drop(kind);
+      return states;
+    },
+    async stop() {
+      if (!server) return [];
+      const stopping = server;
+      server = undefined;
+      const dropped = emulator.dropSubscriptions('unavailable');
+      for (const call of [...ctx.batchCalls]) call.drop('unavailable');
+      ctx.cache.clear();
+      await shutdown(stopping);
+      return dropped;
+    },
+    async start() {
+      if (server) return;
+      server = createServer(ctx);
+      await bind(server, port);
+    },
+    async restart() {
+      const dropped = await emulator.stop();
+      await emulator.start();
+      return dropped;
+    },
+    setDelay(ms) {
+      ctx.delayMs = ms;
+    },
+    holdWrites: () => ctx.writes.hold(),
+    releaseWrites: () => ctx.writes.release(),
+    writesHeld: (count) => ctx.writes.whenWaiting(count),
+    async close() {
+      ctx.writes.release();
+      await emulator.stop();
+    },
+  };
+  return emulator;
+}
+
+function createServer(ctx: EmulatorContext): GrpcJs.Server {
+  const server = new grpc.Server();
+  const unimplemented = (call: { emit(event: 'error', error: unknown): void }) =>
+    call.emit('error', { code: grpc.status.UNIMPLEMENTED, details: 'BatchAppend is switched off' });
+  server.addService(StreamsService, {
+    read: readRpc(ctx),
+    append: appendRpc(ctx),
+    batchAppend: ctx.settings.batchAppend ? batchAppendRpc(ctx) : unimplemented,
+    delete: deleteRpc(ctx),
+    tombstone: tombstoneRpc(ctx),
+  });
+  server.addService(ServerFeaturesService, { getSupportedMethods: getSupportedMethodsRpc(ctx) });
+  return server;
+}
+
+function bind(server: GrpcJs.Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) =>
+    server.bindAsync(`127.0.0.1:${port}`, grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+  );
+}
+
+/** Lets the calls just ended with UNAVAILABLE deliver their status, then cuts whatever is left. */
+async function shutdown(server: GrpcJs.Server): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, 1_000))),
+  ]);
+  clearTimeout(timer);
+  server.forceShutdown();
+}

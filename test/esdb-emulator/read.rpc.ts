@@ -1,0 +1,97 @@
+/**
+ * `Streams.Read` for plain reads (esdb.md §3.3); subscriptions go to `subscription.ts`. Stream reads are
+ * inclusive in both directions and honour stream metadata (`$tb`, `$maxCount`, `$maxAge`); `$all` reads
+ * are inclusive forwards, exclusive backwards, and ignore stream metadata.
+ */
+import type { ServerWritableStream } from '@grpc/grpc-js';
+import { pause, type EmulatorContext } from './context';
+import { LONG_MAX, type EventLog, type StoredEvent } from './event-log';
+import { streamsPb, type StreamsPb } from './proto';
+import { rpcErrors } from './rpc-errors';
+import { send } from './send';
+import { startSubscription } from './subscription';
+import { allFilterOf } from './filters';
+import { eventResponse, streamIdentifier, streamNameOf } from './wire';
+
+type Call = ServerWritableStream<StreamsPb.ReadReq, StreamsPb.ReadResp>;
+const Options = streamsPb.ReadReq.Options;
+
+export function readRpc(ctx: EmulatorContext) {
+  return (call: Call) => {
+    const options = call.request.getOptions();
+    if (!options || !options.hasUuidOption()) {
+      return void call.emit('error', rpcErrors.invalidArgument('uuid_option is required'));
+    }
+    if (options.getStreamOptionCase() === Options.StreamOptionCase.STREAM_OPTION_NOT_SET) {
+      return void call.emit('error', rpcErrors.invalidArgument('Either stream or all must be set'));
+    }
+    if (options.getCountOptionCase() === Options.CountOptionCase.SUBSCRIPTION) return startSubscription(ctx, call, options);
+    void answer(ctx, call, options).then(
+      () => call.end(),
+      (error: unknown) => call.emit('error', error),
+    );
+  };
+}
+
+async function answer(ctx: EmulatorContext, call: Call, options: StreamsPb.ReadReq.Options): Promise<void> {
+  await pause(ctx.delayMs);
+  const backwards = options.getReadDirection() === Options.ReadDirection.BACKWARDS;
+  const count = Number(options.getCount());
+  if (options.getStreamOptionCase() === Options.StreamOptionCase.STREAM) {
+    const stream = streamNameOf(options.getStream()!.getStreamIdentifier());
+    if (ctx.log.lastRevision(stream) === LONG_MAX) throw rpcErrors.streamDeleted(stream);
+    const events = readableEvents(ctx.log, stream);
+    if (!events) {
+      const notFound = new streamsPb.ReadResp.StreamNotFound().setStreamIdentifier(streamIdentifier(stream));
+      return void (await send(call, new streamsPb.ReadResp().setStreamNotFound(notFound)));
+    }
+    await sendAll(call, streamSlice(events, options.getStream()!, backwards, count));
+    return;
+  }
+  await sendAll(call, allSlice(ctx.log, options.getAll()!, backwards, count, allFilterOf(options)));
+}
+
+/** What a stream read may see once stream metadata is applied; undefined = not found (never written or soft-deleted). */
+function readableEvents(log: EventLog, stream: string): readonly StoredEvent[] | undefined {
+  const events = log.eventsOf(stream);
+  if (events.length === 0 || log.isSoftDeleted(stream)) return undefined;
+  const metadata = log.metadataOf(stream) ?? {};
+  let lowest = metadata.$tb ?? 0;
+  if (metadata.$maxCount !== undefined) lowest = Math.max(lowest, events.length - metadata.$maxCount);
+  const visible = events.slice(Math.min(lowest, events.length));
+  if (metadata.$maxAge === undefined) return visible;
+  const oldest = BigInt(Date.now() - metadata.$maxAge * 1000) * 10_000n;
+  return visible.filter((e) => e.created >= oldest);
+}
+
+function* streamSlice(events: readonly StoredEvent[], options: StreamsPb.ReadReq.Options.StreamOptions, backwards: boolean, count: number) {
+  const Case = Options.StreamOptions.RevisionOptionCase;
+  const revisionCase = options.getRevisionOptionCase();
+  const from = revisionCase === Case.REVISION ? BigInt(options.getRevision()) : revisionCase === Case.END ? LONG_MAX : 0n;
+  let sent = 0;
+  if (backwards) {
+    for (let i = events.length - 1; i >= 0 && sent < count; i--) if (events[i].revision <= from && ++sent) yield events[i];
+  } else {
+    for (const event of events) if (sent < count && event.revision >= from && ++sent) yield event;
+  }
+}
+
+function* allSlice(log: EventLog, options: StreamsPb.ReadReq.Options.AllOptions, backwards: boolean, count: number, matches: (e: StoredEvent) => boolean) {
+  const Case = Options.AllOptions.AllOptionCase;
+  const position = options.getAllOptionCase() === Case.POSITION ? BigInt(options.getPosition()!.getCommitPosition()) : undefined;
+  const atEnd = options.getAllOptionCase() === Case.END;
+  let sent = 0;
+  if (backwards) {
+    for (let i = (position === undefined ? log.all.length : log.indexAtOrAfter(position)) - 1; i >= 0 && sent < count; i--) {
+      if (matches(log.all[i]) && ++sent) yield log.all[i];
+    }
+  } else {
+    for (let i = atEnd ? log.all.length : position === undefined ? 0 : log.indexAtOrAfter(position); i < log.all.length && sent < count; i++) {
+      if (matches(log.all[i]) && ++sent) yield log.all[i];
+    }
+  }
+}
+
+async function sendAll(call: Call, events: Iterable<StoredEvent>): Promise<void> {
+  for (const event of events) if (!(await send(call, eventResponse(event)))) return;
+}

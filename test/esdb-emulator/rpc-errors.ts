@@ -1,0 +1,47 @@
+/**
+ * Errors the server reports as a gRPC status with trailers (esdb.md §3.8). The client builds its error
+ * classes from the `exception` trailer and reads the companion trailers unconditionally, so each
+ * constructor here always sends the full set.
+ */
+import type { GrpcJs } from './proto';
+import { grpc } from './proto';
+
+export interface RpcError extends Partial<GrpcJs.StatusObject> {
+  code: GrpcJs.status;
+  details: string;
+  metadata: GrpcJs.Metadata;
+  message: string;
+}
+
+function rpcError(code: GrpcJs.status, details: string, trailers: Record<string, string> = {}): RpcError {
+  const metadata = new grpc.Metadata();
+  for (const [key, value] of Object.entries(trailers)) metadata.set(key, value);
+  return { code, details, metadata, message: details };
+}
+
+export const rpcErrors = {
+  streamDeleted: (stream: string) =>
+    rpcError(grpc.status.FAILED_PRECONDITION, `Event stream '${stream}' is deleted.`, { exception: 'stream-deleted', 'stream-name': stream }),
+  /** Delete/Tombstone only: appends report a version mismatch in-band. */
+  wrongExpectedVersion: (stream: string, expected: bigint, actual: bigint) =>
+    rpcError(
+      grpc.status.FAILED_PRECONDITION,
+      `Delete failed due to WrongExpectedVersion. Stream: ${stream}, Expected version: ${expected}, Actual version: ${actual}`,
+      { exception: 'wrong-expected-version', 'stream-name': stream, 'expected-version': expected.toString(), 'actual-version': actual.toString() },
+    ),
+  maximumAppendSizeExceeded: (maxAppendSize: number) =>
+    rpcError(grpc.status.INVALID_ARGUMENT, `Maximum Append Size of ${maxAppendSize} Exceeded.`, {
+      exception: 'maximum-append-size-exceeded',
+      'maximum-append-size': String(maxAppendSize),
+    }),
+  missingRequiredMetadata: () =>
+    rpcError(grpc.status.INVALID_ARGUMENT, 'Required Metadata Properties Missing', {
+      exception: 'missing-required-metadata-property',
+      'required-metadata-properties': 'type,content-type',
+    }),
+  invalidArgument: (details: string) => rpcError(grpc.status.INVALID_ARGUMENT, details),
+  /** The server's commit timeout on the unary Append path. */
+  writeTimeout: (stream: string) => rpcError(grpc.status.ABORTED, `Operation timed out: Append to stream '${stream}' timed out.`),
+  notReady: () => rpcError(grpc.status.UNAVAILABLE, 'Server Is Not Ready'),
+  cancelled: () => rpcError(grpc.status.CANCELLED, 'Cancelled by the server'),
+};

@@ -1,0 +1,67 @@
+/**
+ * Building and reading protocol messages. uint64 fields are decimal strings (`jstype = JS_STRING`),
+ * bytes arrive as base64 or Uint8Array and are always read with `_asU8()` (esdb.md §3.0).
+ */
+import type { SharedPb, StreamsPb } from './proto';
+import { anyPb, sharedPb, statusPb, streamsPb } from './proto';
+import type { StoredEvent } from './event-log';
+
+export function streamIdentifier(name: string): SharedPb.StreamIdentifier {
+  return new sharedPb.StreamIdentifier().setStreamName(Buffer.from(name, 'utf8'));
+}
+
+export function streamNameOf(identifier: SharedPb.StreamIdentifier | undefined): string {
+  return Buffer.from(identifier?.getStreamName_asU8() ?? new Uint8Array()).toString('utf8');
+}
+
+/** Accepts both UUID encodings; the client always sends the string form. */
+export function uuidOf(uuid: SharedPb.UUID | undefined): string | undefined {
+  if (!uuid) return undefined;
+  if (uuid.hasStructured()) {
+    const structured = uuid.getStructured()!;
+    const bytes = Buffer.alloc(16);
+    bytes.writeBigUInt64BE(BigInt.asUintN(64, BigInt(structured.getMostSignificantBits())), 0);
+    bytes.writeBigUInt64BE(BigInt.asUintN(64, BigInt(structured.getLeastSignificantBits())), 8);
+    const hex = bytes.toString('hex');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  }
+  return uuid.getString().toLowerCase();
+}
+
+export function stringUuid(id: string): SharedPb.UUID {
+  return new sharedPb.UUID().setString(id);
+}
+
+const wireCache = new WeakMap<StoredEvent, StreamsPb.ReadResp>();
+
+/** One `ReadResp{event}` per stored event, built once: reads and every subscriber reuse it. */
+export function eventResponse(event: StoredEvent): StreamsPb.ReadResp {
+  let response = wireCache.get(event);
+  if (!response) {
+    const recorded = new streamsPb.ReadResp.ReadEvent.RecordedEvent()
+      .setId(stringUuid(event.id))
+      .setStreamIdentifier(streamIdentifier(event.stream))
+      .setStreamRevision(event.revision.toString())
+      .setPreparePosition(event.position.toString())
+      .setCommitPosition(event.position.toString())
+      .setData(event.data)
+      .setCustomMetadata(event.metadata);
+    recorded.getMetadataMap().set('type', event.type).set('content-type', event.contentType).set('created', event.created.toString());
+    const readEvent = new streamsPb.ReadResp.ReadEvent().setEvent(recorded).setCommitPosition(event.position.toString());
+    response = new streamsPb.ReadResp().setEvent(readEvent);
+    wireCache.set(event, response);
+  }
+  return response;
+}
+
+export function checkpointResponse(position: bigint): StreamsPb.ReadResp {
+  const checkpoint = new streamsPb.ReadResp.Checkpoint().setCommitPosition(position.toString()).setPreparePosition(position.toString());
+  return new streamsPb.ReadResp().setCheckpoint(checkpoint);
+}
+
+/** An in-band `google.rpc.Status` whose details pack one of the client's shared messages (esdb.md §1.3b). */
+export function inBandStatus(code: number, message: string, detailsType: string, details: { serializeBinary(): Uint8Array }) {
+  const packed = new anyPb.Any();
+  packed.pack(details.serializeBinary(), `event_store.client.${detailsType}`);
+  return new statusPb.Status().setCode(code).setMessage(message).setDetails(packed);
+}
