@@ -8,6 +8,7 @@ import type { IdemConfig } from '../config/config';
 import { ensureDatabase } from '../database/create-database';
 import { startEmbeddedPostgres, type EmbeddedCluster } from '../database/embedded-postgres';
 import type { EventStore } from '../event-store/event-store.port';
+import { EsdbEventStore } from '../event-store/esdb/esdb.event-store';
 import { PostgresEventStore } from '../event-store/postgres/postgres.event-store';
 
 export interface Runtime {
@@ -55,7 +56,8 @@ export async function startRuntime(config: IdemConfig, options: { poolSize?: num
 
 async function createEventStore(config: IdemConfig, pool: Pool): Promise<EventStore> {
   if (config.eventStore.kind === 'esdb') {
-    throw new Error('EVENT_STORE=esdb: the EventStoreDB adapter is not wired into the service yet');
+    // Events live in EventStoreDB; read models, checkpoints and job rows stay in PostgreSQL.
+    return EsdbEventStore.connect(config.eventStore.esdbConnectionString!, { maxAppendBytes: config.eventStore.maxAppendBytes });
   }
   const store = new PostgresEventStore(pool, { maxAppendBytes: config.eventStore.maxAppendBytes });
   await store.migrate();
