@@ -5,7 +5,7 @@
  */
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { Task } from 'graphile-worker';
+import { Logger as JobLogger, type LogLevel, type Task } from 'graphile-worker';
 import { DataSource } from 'typeorm';
 import { chargeOrder, ChargeOutcomeStillUnknown, recoverStuckCharges, type PaymentGateway } from '../../modules/payments';
 import { CHARGE_ORDER_TASK, OrderQueries, READ_MODEL_ENTITIES, READ_MODELS, REACTORS, type ChargeOrderPayload } from '../../projections';
@@ -26,6 +26,20 @@ export interface Background {
 }
 
 const logger = new Logger('Worker');
+
+const SEVERITY = { error: 0, warning: 1, info: 2, debug: 3 } as const;
+
+/** graphile-worker's log lines through Nest's logger, filtered by LOG_LEVEL. */
+function jobLogger(level: 'error' | 'warn' | 'info' | 'debug'): JobLogger {
+  const threshold = { error: 0, warn: 1, info: 2, debug: 3 }[level];
+  return new JobLogger((scope) => (logLevel: LogLevel, message: string) => {
+    if (SEVERITY[logLevel] > threshold) return;
+    const line = `${scope.label ?? 'jobs'}: ${message}`;
+    if (logLevel === 'error') logger.error(line);
+    else if (logLevel === 'warning') logger.warn(line);
+    else logger.log(line);
+  });
+}
 
 export async function startBackground(runtime: Runtime, gateway: PaymentGateway, options: { workerId?: string } = {}): Promise<Background> {
   const { config, pool, eventStore: store } = runtime;
@@ -55,6 +69,7 @@ export async function startBackground(runtime: Runtime, gateway: PaymentGateway,
     pool,
     concurrency: config.worker.concurrency,
     pollIntervalMs: 500,
+    logger: jobLogger(config.logLevel),
     taskList: {
       // An unknown outcome is recorded before the task fails; the queue's retry then verifies first.
       [CHARGE_ORDER_TASK]: async (payload, helpers) => {

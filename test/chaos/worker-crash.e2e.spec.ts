@@ -1,0 +1,71 @@
+/**
+ * The worker process is SIGKILLed after the provider committed the charge and before the outcome
+ * was recorded (the sandbox holds the answer). After a restart, recovery finds the order silent in
+ * `processing`, asks the provider, and records the charge as recovered: one charge, order paid.
+ */
+import { randomUUID } from 'node:crypto';
+import { createSandbox, type Sandbox } from '../../modules/sandbox';
+import { loadOrder } from '../../modules/payments';
+import { auth, startTestApp, type TestApp } from '../harness/test-app';
+import { startWorkerProcess, type WorkerProcess } from '../harness/worker-process';
+
+jest.setTimeout(180_000);
+
+let api: TestApp;
+let sandbox: Sandbox;
+let worker: WorkerProcess | undefined;
+
+beforeAll(async () => {
+  api = await startTestApp('worker_crash');
+  sandbox = await createSandbox();
+});
+afterAll(async () => {
+  await worker?.kill();
+  await sandbox.close();
+  await api.close();
+});
+
+const workerEnv = () => ({
+  DATABASE_URL: api.runtime.databaseUrl,
+  IDEM_SANDBOX: 'false',
+  STRIPE_API_BASE: sandbox.url,
+  STRIPE_SECRET_KEY: 'sk_test_crash',
+  IDEM_RECOVERY_INTERVAL: '1s',
+  IDEM_RECOVERY_THRESHOLD: '2s',
+});
+
+async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('a worker killed between the provider charge and the outcome append', () => {
+  it('ends with one charge and the order paid as recovered after restart and recovery', async () => {
+    const orderId = `crash-${randomUUID()}`;
+    const held = new Promise<void>((resolve) => sandbox.signals.once('response-held', () => resolve()));
+    await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'hold_after_commit', orderId }) });
+    worker = await startWorkerProcess(workerEnv());
+
+    const accepted = await api.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/charge`, headers: auth('storefront'), payload: { amount: 5300, currency: 'EUR', customerId: 'c' } });
+    expect(accepted.statusCode).toBe(202);
+    await held;
+    expect(sandbox.charges({ orderId }).filter((i) => i.status === 'succeeded')).toHaveLength(1);
+    await worker.kill('SIGKILL');
+    await fetch(`${sandbox.url}/_sandbox/release`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect((await loadOrder(api.runtime.eventStore, orderId)).state.status).toBe('processing');
+
+    worker = await startWorkerProcess(workerEnv());
+    const { state } = await waitFor(() => loadOrder(api.runtime.eventStore, orderId), ({ state }) => state.status !== 'processing', 60_000);
+    expect(state).toMatchObject({ status: 'paid', recovered: true });
+    expect(sandbox.charges({ orderId }).filter((i) => i.status === 'succeeded')).toHaveLength(1);
+    const types = (await api.runtime.eventStore.readStream(`order-${orderId}`)).map((e) => e.type);
+    expect(types.filter((t) => t === 'ChargeSucceeded')).toHaveLength(1);
+    const { rows } = await api.runtime.pool.query(`SELECT old_status, new_status, trigger FROM payment_recovery_log WHERE order_id = $1`, [orderId]);
+    expect(rows).toContainEqual({ old_status: 'processing', new_status: 'paid', trigger: 'schedule' });
+  });
+});
