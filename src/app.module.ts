@@ -9,12 +9,18 @@ import type { Runtime } from './bootstrap/runtime';
 import { DATABASE_POOL, EVENT_STORE, IDEM_CONFIG } from './bootstrap/tokens';
 import { ProblemJsonFilter } from './errors/problem-json.filter';
 import { HealthController } from './health/health.controller';
-import { PAYMENT_GATEWAY, PaymentsModule, type PaymentGateway } from '../modules/payments';
+import { ORDER_READ_MODEL, PAYMENT_GATEWAY, PaymentsModule, type OrderReadModel, type PaymentGateway } from '../modules/payments';
 import { SupportModule } from '../modules/support';
+
+/** What the composition root hands the api besides the runtime. */
+export interface ApiParts {
+  paymentGateway: PaymentGateway;
+  orders: OrderReadModel;
+}
 
 @Module({})
 export class AppModule {
-  static forRuntime(runtime: Runtime, parts: { paymentGateway: PaymentGateway }): DynamicModule {
+  static forRuntime(runtime: Runtime, parts: ApiParts): DynamicModule {
     return {
       module: AppModule,
       global: true,
@@ -26,10 +32,11 @@ export class AppModule {
         { provide: EVENT_STORE, useValue: runtime.eventStore },
         { provide: TOKEN_ROLES, useValue: runtime.config.tokens },
         { provide: PAYMENT_GATEWAY, useValue: parts.paymentGateway },
+        { provide: ORDER_READ_MODEL, useValue: parts.orders },
         { provide: APP_GUARD, useClass: BearerTokenGuard },
         { provide: APP_FILTER, useClass: ProblemJsonFilter },
       ],
-      exports: [IDEM_CONFIG, DATABASE_POOL, EVENT_STORE, PAYMENT_GATEWAY],
+      exports: [IDEM_CONFIG, DATABASE_POOL, EVENT_STORE, PAYMENT_GATEWAY, ORDER_READ_MODEL],
     };
   }
 }

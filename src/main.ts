@@ -11,13 +11,15 @@ import { createHttpApp } from './bootstrap/http-app';
 import { startPaymentProvider } from './bootstrap/payment-provider';
 import { startRuntime } from './bootstrap/runtime';
 import { startBackground } from './bootstrap/background';
+import { openReadModels } from './bootstrap/read-models';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const runtime = await startRuntime(config);
   const provider = await startPaymentProvider(config);
   const background = config.worker.inApiProcess ? await startBackground(runtime, provider.gateway) : undefined;
-  const app = await createHttpApp(runtime, { paymentGateway: provider.gateway });
+  const readModels = await openReadModels(runtime);
+  const app = await createHttpApp(runtime, { paymentGateway: provider.gateway, orders: readModels.orders });
   await app.listen({ port: config.http.port, host: config.http.host });
   const url = (await app.getUrl()).replace('[::1]', 'localhost');
   provider.sandbox?.configureWebhook({ url: `${url}/v1/webhooks/payments`, secret: config.payments.webhookSecret });
@@ -30,6 +32,7 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${signal}: stopping (finishing requests, closing the database)…\n`);
     await app.close();
     await background?.stop();
+    await readModels.close();
     await provider.close();
     await runtime.close();
     process.exit(0);

@@ -10,3 +10,4 @@ export { chargeOrder, ChargeOutcomeStillUnknown, type ChargeOrderDeps } from './
 export { reconcileOrder, type ReconcileResult } from './recover-stuck-charges/reconcile-order';
 export { resolveReviewDecider } from './resolve-review/resolve-review.decider';
 export { recoverStuckCharges, type FindStuckOrders } from './recover-stuck-charges/recover-stuck-charges.job';
+export { ORDER_READ_MODEL, type OrderReadModel } from './get-order/order-read-model.port';

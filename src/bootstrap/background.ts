@@ -6,13 +6,12 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Logger as JobLogger, type LogLevel, type Task } from 'graphile-worker';
-import { DataSource } from 'typeorm';
 import { chargeOrder, ChargeOutcomeStillUnknown, recoverStuckCharges, type PaymentGateway } from '../../modules/payments';
-import { CHARGE_ORDER_TASK, OrderQueries, READ_MODEL_ENTITIES, READ_MODELS, REACTORS, type ChargeOrderPayload } from '../../projections';
-import { createReadModelDataSource, runReadModelMigrations } from '../database/data-source';
+import { CHARGE_ORDER_TASK, READ_MODELS, REACTORS, type ChargeOrderPayload } from '../../projections';
 import { installJobQueue } from '../jobs/install-job-queue';
 import { startJobWorker, type JobWorker } from '../jobs/job-worker';
 import { startProjections, type RunningProjections } from '../subscriptions/start-projections';
+import { openReadModels, type ReadModels } from './read-models';
 import type { Runtime } from './runtime';
 
 export const RECOVER_STUCK_CHARGES_TASK = 'recover-stuck-charges';
@@ -20,7 +19,7 @@ export const RECOVER_STUCK_CHARGES_TASK = 'recover-stuck-charges';
 export interface Background {
   projections: RunningProjections;
   jobs: JobWorker;
-  readModels: DataSource;
+  readModels: ReadModels;
   workerId: string;
   stop(): Promise<void>;
 }
@@ -44,10 +43,9 @@ function jobLogger(level: 'error' | 'warn' | 'info' | 'debug'): JobLogger {
 export async function startBackground(runtime: Runtime, gateway: PaymentGateway, options: { workerId?: string } = {}): Promise<Background> {
   const { config, pool, eventStore: store } = runtime;
   const workerId = options.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
-  await runReadModelMigrations(runtime.databaseUrl);
+  const readModels = await openReadModels(runtime);
   await installJobQueue(pool);
-  const readModels = await createReadModelDataSource({ url: runtime.databaseUrl, entities: READ_MODEL_ENTITIES, poolSize: 4 }).initialize();
-  const orders = new OrderQueries(readModels);
+  const { orders } = readModels;
   const deps = { store, gateway, workerId, pool };
 
   const chargeOrderTask: Task = async (payload, helpers) => {
@@ -100,7 +98,7 @@ export async function startBackground(runtime: Runtime, gateway: PaymentGateway,
       clearInterval(timer);
       await jobs.stop();
       await projections.stop();
-      await readModels.destroy();
+      await readModels.close();
     },
   };
 }

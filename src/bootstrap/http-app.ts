@@ -1,7 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AppModule } from '../app.module';
-import type { PaymentGateway } from '../../modules/payments';
+import { AppModule, type ApiParts } from '../app.module';
 import { createValidationPipe } from '../errors/validation-pipe';
 import type { Runtime } from './runtime';
 
@@ -9,7 +8,7 @@ import type { Runtime } from './runtime';
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /** Builds (but does not start listening) the Nest api on Fastify. Tests use `app.inject` or listen on port 0. */
-export async function createHttpApp(runtime: Runtime, parts: { paymentGateway: PaymentGateway }, options: { logger?: boolean } = {}): Promise<NestFastifyApplication> {
+export async function createHttpApp(runtime: Runtime, parts: ApiParts, options: { logger?: boolean } = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({ bodyLimit: MAX_BODY_BYTES });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRuntime(runtime, parts), adapter, {
     logger: options.logger === false ? false : ['error', 'warn', 'log'],

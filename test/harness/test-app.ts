@@ -5,6 +5,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '../../src/config/config';
 import { createHttpApp } from '../../src/bootstrap/http-app';
+import { openReadModels } from '../../src/bootstrap/read-models';
 import { startRuntime, type Runtime } from '../../src/bootstrap/runtime';
 import { StripePaymentGateway, type PaymentGateway } from '../../modules/payments';
 import { createSandbox, type Sandbox } from '../../modules/sandbox';
@@ -23,7 +24,8 @@ export async function startTestApp(label: string, env: Record<string, string> = 
   const runtime = await startRuntime(config);
   const sandbox = await createSandbox();
   const gateway = new StripePaymentGateway({ secretKey: config.payments.stripeSecretKey, baseUrl: sandbox.url, maxNetworkRetries: 0, timeoutMs: 3000 });
-  const app = await createHttpApp(runtime, { paymentGateway: gateway }, { logger: process.env.IDEM_TEST_LOG === '1' });
+  const readModels = await openReadModels(runtime, 2);
+  const app = await createHttpApp(runtime, { paymentGateway: gateway, orders: readModels.orders }, { logger: process.env.IDEM_TEST_LOG === '1' });
   await app.getHttpAdapter().getInstance().ready();
   return {
     app,
@@ -33,6 +35,7 @@ export async function startTestApp(label: string, env: Record<string, string> = 
     async close() {
       await app.close();
       await sandbox.close();
+      await readModels.close();
       await runtime.close();
     },
   };

@@ -1,7 +1,7 @@
 /**
  * GET /v1/orders/{orderId} and GET /v1/orders/{orderId}/events (the auditors' view of the stream).
  */
-import { Controller, Get, Inject, Param } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { Roles } from '../../../src/auth/roles';
 import { EVENT_STORE } from '../../../src/bootstrap/tokens';
 import { AppError } from '../../../src/errors/app-error';
@@ -10,15 +10,27 @@ import type { EventStore } from '../../../src/event-store/event-store.port';
 import { orderStream } from '../order.events';
 import { toOrderView, type OrderView } from '../order.view';
 import { loadOrder } from './load-order';
+import { ORDER_READ_MODEL, type OrderReadModel } from './order-read-model.port';
 
 @Controller('v1/orders')
 export class GetOrderController {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(ORDER_READ_MODEL) private readonly readModel: OrderReadModel,
+  ) {}
 
+  /**
+   * Served from the orders read model. `?minRevision=` (the revision a POST answered with) asks for
+   * read-your-writes: when the read model has not caught up to it — or has no row yet — the answer is
+   * folded from the stream instead.
+   */
   @Get(':orderId')
   @Roles('storefront', 'support', 'auditor')
-  async getOrder(@Param('orderId') orderId: string): Promise<OrderView> {
+  async getOrder(@Param('orderId') orderId: string, @Query('minRevision') minRevisionParam?: string): Promise<OrderView> {
     assertBusinessKey('orderId', orderId);
+    const minRevision = parseMinRevision(minRevisionParam);
+    const row = await this.readModel.findOrder(orderId);
+    if (row && row.revision >= minRevision) return row as OrderView;
     const { state, revision } = await loadOrder(this.store, orderId);
     if (!state.exists) throw orderNotFound(orderId);
     return toOrderView(state, revision);
@@ -35,6 +47,14 @@ export class GetOrderController {
       events: events.map((e) => ({ revision: e.revision, position: e.position, id: e.id, type: e.type, data: e.data, metadata: e.metadata, created: e.created })),
     };
   }
+}
+
+function parseMinRevision(raw: string | undefined): number {
+  if (raw === undefined) return -1;
+  if (!/^\d{1,15}$/.test(raw)) {
+    throw new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', { errors: [{ field: 'minRevision', message: 'minRevision must be a non-negative integer' }] });
+  }
+  return Number(raw);
 }
 
 function orderNotFound(orderId: string): AppError {
