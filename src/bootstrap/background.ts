@@ -88,15 +88,18 @@ export async function startBackground(runtime: Runtime, gateway: PaymentGateway,
       .catch((error) => logger.warn(`could not schedule recovery: ${(error as Error).message}`));
   const timer = setInterval(scheduleRecovery, config.worker.recoveryIntervalMs);
   timer.unref();
+  // Stopping twice (a test stops the jobs early, then the whole background) is not an error.
+  let jobsStopping: Promise<void> | undefined;
+  const stoppableJobs: JobWorker = { done: jobs.done, stop: () => (jobsStopping ??= jobs.stop()) };
 
   return {
     projections,
-    jobs,
+    jobs: stoppableJobs,
     readModels,
     workerId,
     async stop() {
       clearInterval(timer);
-      await jobs.stop();
+      await stoppableJobs.stop();
       await projections.stop();
       await readModels.close();
     },

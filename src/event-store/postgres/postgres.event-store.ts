@@ -1,6 +1,9 @@
 /**
  * The PostgreSQL adapter of the event-store port: the embedded default and a production store in
- * its own right. Every append is one round trip (a prepared call of `idem_append`, see schema.ts).
+ * its own right. An append is one round trip: one plain statement for a single event with no_stream or
+ * an exact revision (the command handlers' case), a prepared call of `idem_append` otherwise; a
+ * single-event append whose expectation fails takes a second trip to tell a conflict from a
+ * retried duplicate (see schema.ts).
  */
 import { EventEmitter } from 'node:events';
 import type { Pool, QueryResultRow } from 'pg';
@@ -19,14 +22,21 @@ import type {
   SubscribeOptions,
 } from '../event-store.port';
 import { applyMigrations } from '../../database/migrate';
-import { EVENT_STORE_MIGRATIONS } from './schema';
-import { readAllQuery, toRecordedEvent, type EventRow } from './read-all.query';
+import { APPEND_ONE_AT_REVISION_SQL, APPEND_ONE_TO_NEW_STREAM_SQL, EVENT_STORE_MIGRATIONS } from './schema';
+import { EVENT_COLUMNS, EVENT_ROW_MODE, readAllQuery, toRecordedEvent, type EventRow } from './read-all.query';
 import { PostgresSubscription } from './postgres.subscription';
 
 export interface PostgresEventStoreOptions {
   maxAppendBytes?: number;
   /** How often an idle subscription looks for new events written by other processes. */
   pollIntervalMs?: number;
+}
+
+interface AppendRow {
+  outcome: 'appended' | 'duplicate' | 'conflict';
+  last_revision: string;
+  last_txid: string | null;
+  last_sequence: string | null;
 }
 
 const EXPECTED_CODES: Record<'any' | 'no_stream' | 'stream_exists', number> = { no_stream: -1, any: -2, stream_exists: -4 };
@@ -54,14 +64,11 @@ export class PostgresEventStore implements EventStore {
     const { data, metadata } = prepareAppend(stream, events, expected, this.maxAppendBytes);
     if (events.length === 0) return this.appendNothing(stream, expected);
     const expectedCode = typeof expected === 'number' ? expected : EXPECTED_CODES[expected];
-    let row: { outcome: string; last_revision: string; last_txid: string | null; last_sequence: string | null };
+    let row: AppendRow;
     try {
-      const result = await this.pool.query({
-        name: 'idem_append',
-        text: 'SELECT * FROM idem_append($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])',
-        values: [stream, expectedCode, events.map((e) => e.id), events.map((e) => e.type), data, metadata],
-      });
-      row = result.rows[0];
+      row =
+        (events.length === 1 && expectedCode >= -1 ? await this.appendOne(stream, expectedCode, events[0], data[0], metadata[0]) : undefined) ??
+        (await this.appendMany(stream, expectedCode, events, data, metadata));
     } catch (error) {
       // The id is already in the stream but not where this append expected it: never written twice.
       if ((error as { constraint?: string }).constraint === 'idem_events_stream_event_id') {
@@ -77,15 +84,37 @@ export class PostgresEventStore implements EventStore {
     return { nextRevision: lastRevision, position: encodeCheckpoint(row.last_txid!, row.last_sequence!) };
   }
 
+  /**
+   * One event with no_stream or an exact revision: one plain statement (schema.ts). Undefined when the
+   * expectation did not hold as written, which idem_append then sorts into conflict or duplicate.
+   */
+  private async appendOne(stream: string, expectedCode: number, event: EventToAppend, data: string, metadata: string): Promise<AppendRow | undefined> {
+    const { rows } = await this.pool.query<AppendRow>({
+      name: expectedCode === -1 ? 'idem_append_one_new' : 'idem_append_one_at',
+      text: expectedCode === -1 ? APPEND_ONE_TO_NEW_STREAM_SQL : APPEND_ONE_AT_REVISION_SQL,
+      values: [stream, expectedCode, event.id, event.type, data, metadata],
+    });
+    return rows[0];
+  }
+
+  private async appendMany(stream: string, expectedCode: number, events: EventToAppend[], data: string[], metadata: string[]): Promise<AppendRow> {
+    const { rows } = await this.pool.query<AppendRow>({
+      name: 'idem_append',
+      text: 'SELECT * FROM idem_append($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])',
+      values: [stream, expectedCode, events.map((e) => e.id), events.map((e) => e.type), data, metadata],
+    });
+    return rows[0];
+  }
+
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     assertValidName('STREAM_NAME', stream);
     const backwards = options.direction === 'backwards';
     const limit = options.maxCount ?? Number.MAX_SAFE_INTEGER;
     const from = options.fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0);
     const { rows } = await this.pool.query<EventRow>({
+      ...EVENT_ROW_MODE,
       name: backwards ? 'idem_read_stream_backwards' : 'idem_read_stream_forwards',
-      text: `SELECT stream_name, revision, event_id, event_type, data, metadata, transaction_id, sequence, created
-               FROM idem_events WHERE stream_name = $1 AND revision ${backwards ? '<=' : '>='} $2
+      text: `SELECT ${EVENT_COLUMNS} FROM idem_events WHERE stream_name = $1 AND revision ${backwards ? '<=' : '>='} $2
               ORDER BY revision ${backwards ? 'DESC' : 'ASC'} LIMIT $3`,
       values: [stream, from, limit],
     });

@@ -1,16 +1,23 @@
 /**
- * `subscribeToAll` on PostgreSQL: pages through `readAll` from the checkpoint (catch-up), then keeps
- * polling (live). Polls are cheap index range scans; an append in this process wakes the poll at once,
- * other processes' appends are seen within `pollIntervalMs`.
+ * `subscribeToAll` on PostgreSQL: pages through `readAll` from the checkpoint (catch-up, reading the
+ * next page while the consumer handles the current one), then keeps polling (live). Polls are cheap
+ * index range scans; an append in this process wakes the poll at once, other processes' appends are
+ * seen within `pollIntervalMs`.
  */
 import type { EventEmitter } from 'node:events';
 import type { Pool } from 'pg';
 import { compareCheckpoints } from '../checkpoint';
-import type { Checkpoint, EventSubscription, SubscribeOptions, SubscriptionBatch } from '../event-store.port';
+import type { Checkpoint, EventSubscription, RecordedEvent, SubscribeOptions, SubscriptionBatch } from '../event-store.port';
 import { SETTLED_HORIZON_QUERY, horizonCheckpoint, readAllQuery, toRecordedEvent, type EventRow } from './read-all.query';
+
+interface Page {
+  events: RecordedEvent[];
+  horizon: Checkpoint | undefined;
+}
 
 export class PostgresSubscription implements EventSubscription {
   private closed = false;
+  private readonly filtered: boolean;
   private wake: (() => void) | undefined;
   private readonly onAppended = () => this.wake?.();
 
@@ -20,28 +27,33 @@ export class PostgresSubscription implements EventSubscription {
     private readonly pollIntervalMs: number,
     private readonly options: SubscribeOptions,
   ) {
+    this.filtered = Boolean(options.filter?.eventTypes?.length || options.filter?.streamCategories?.length);
     appended.on('appended', this.onAppended);
     appended.on('closed', this.onAppended);
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<SubscriptionBatch> {
     const batchSize = this.options.maxBatchSize ?? 1000;
-    const filtered = Boolean(this.options.filter?.eventTypes?.length || this.options.filter?.streamCategories?.length);
     let checkpoint: Checkpoint | undefined = this.options.after;
     let caughtUp = false;
+    // While the consumer handles a full batch, the next one is already being read (catch-up speed:
+    // the database and the consumer work at the same time). It is the very query that would be sent
+    // after the consumer returns, only sent earlier, so the gap-free rule is untouched.
+    let prefetched: Promise<Page> | undefined;
     try {
       while (!this.closed) {
-        // Read the horizon first: whatever settled before it is visible to the read that follows.
-        const horizon = filtered ? await this.settledHorizon() : undefined;
-        const { rows } = await this.pool.query<EventRow>(
-          readAllQuery({ after: checkpoint, maxCount: batchSize, filter: this.options.filter }),
-        );
-        const events = rows.map(toRecordedEvent);
+        const page = await (prefetched ?? this.readPage(checkpoint, batchSize));
+        prefetched = undefined;
+        const { events, horizon } = page;
         const full = events.length === batchSize;
         let next = events.length ? events[events.length - 1].position : checkpoint;
         if (!full && horizon && (!next || compareCheckpoints(horizon, next) > 0)) next = horizon;
         const becameCaughtUp = !full && !caughtUp;
         caughtUp = caughtUp || !full;
+        if (full && !this.closed) {
+          prefetched = this.readPage(next, batchSize);
+          prefetched.catch(() => undefined); // surfaced when awaited; never an unhandled rejection meanwhile
+        }
         if (events.length || becameCaughtUp || next !== checkpoint) {
           checkpoint = next;
           yield { events, checkpoint, caughtUp };
@@ -50,7 +62,17 @@ export class PostgresSubscription implements EventSubscription {
       }
     } finally {
       this.detach();
+      // A consumer that stops early must not leave a query running on a pool it may end next.
+      await prefetched?.catch(() => undefined);
     }
+  }
+
+  /** One page after `checkpoint`, plus (filtered subscriptions) the settled horizon read just before it. */
+  private async readPage(checkpoint: Checkpoint | undefined, batchSize: number): Promise<Page> {
+    // Read the horizon first: whatever settled before it is visible to the read that follows.
+    const horizon = this.filtered ? await this.settledHorizon() : undefined;
+    const { rows } = await this.pool.query<EventRow>(readAllQuery({ after: checkpoint, maxCount: batchSize, filter: this.options.filter }));
+    return { events: rows.map(toRecordedEvent), horizon };
   }
 
   async close(): Promise<void> {

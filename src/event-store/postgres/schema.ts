@@ -15,15 +15,21 @@ export const EVENT_STORE_MIGRATIONS: ReadonlyArray<{ version: number; name: stri
     version: 1,
     name: 'streams and events',
     sql: `
+-- Stream names are identifiers: byte order ("C") keeps every index comparison a memcmp instead of a
+-- locale-aware strcoll. The stream row is rewritten by every append: fillfactor leaves room on its
+-- page so the update stays HOT (no new index entry).
 CREATE TABLE idem_streams (
-  stream_name text PRIMARY KEY,
+  stream_name text COLLATE "C" PRIMARY KEY,
   revision    bigint NOT NULL CHECK (revision >= 0)
-);
+) WITH (fillfactor = 70);
 
-CREATE SEQUENCE idem_events_sequence AS bigint;
+-- The sequence only orders events *within* one transaction (global order is transaction id first),
+-- so each connection may take its values in blocks: CACHE spares every append a visit to the one
+-- shared sequence page, a hot spot with 16 concurrent writers.
+CREATE SEQUENCE idem_events_sequence AS bigint CACHE 100;
 
 CREATE TABLE idem_events (
-  stream_name     text        NOT NULL,
+  stream_name     text COLLATE "C" NOT NULL,
   revision        bigint      NOT NULL,
   event_id        uuid        NOT NULL,
   event_type      text        NOT NULL,
@@ -31,7 +37,6 @@ CREATE TABLE idem_events (
   metadata        jsonb       NOT NULL,
   transaction_id  xid8        NOT NULL DEFAULT pg_current_xact_id(),
   sequence        bigint      NOT NULL DEFAULT nextval('idem_events_sequence'),
-  category        text        NOT NULL GENERATED ALWAYS AS (split_part(stream_name, '-', 1)) STORED,
   created         timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (stream_name, revision)
 );
@@ -125,3 +130,43 @@ $$;
 `,
   },
 ];
+
+/*
+ * The commonest append, one event with `no_stream` or an exact revision, as one plain statement with
+ * scalar parameters: the stream row is created (no_stream) or moved from the expected revision
+ * (exact) and the event inserted only if that succeeded, all in one implicit transaction. No row
+ * back means the expectation did not hold as the fast path needs (a conflict, or a retried
+ * duplicate): the caller then asks idem_append, which decides between the two. Parameters:
+ * $1 stream, $2 expected revision (-1 for no_stream), $3 event id, $4 type, $5 data, $6 metadata.
+ *
+ * Why not a plpgsql call: for one event this costs about a quarter less server CPU per append (no
+ * array literals to parse and unnest, no function frame, no RETURN QUERY tuplestore; see
+ * docs/BENCHMARKS.md, "Appends").
+ *
+ * The checks are the ones idem_append's fast path makes: the UPDATE re-checks `revision = $2` after
+ * waiting for a concurrent writer's lock (READ COMMITTED re-evaluation), and the INSERT … ON CONFLICT
+ * DO NOTHING targets the *stream row* only: it waits for a concurrent creator and then writes nothing.
+ * The events table keeps its unique indexes: an id already in the stream fails the whole statement.
+ * Works on a database created by the previous migration 1 too (it needs no new objects).
+ */
+const RETURNING_APPENDED = `RETURNING 'appended' AS outcome, revision AS last_revision, transaction_id AS last_txid, sequence AS last_sequence`;
+
+export const APPEND_ONE_TO_NEW_STREAM_SQL = `
+WITH stream AS (
+  INSERT INTO idem_streams (stream_name, revision) VALUES ($1, 0)
+  ON CONFLICT (stream_name) DO NOTHING
+  RETURNING revision
+)
+INSERT INTO idem_events (stream_name, revision, event_id, event_type, data, metadata)
+SELECT $1, stream.revision, $3, $4, $5, $6 FROM stream WHERE $2::bigint = -1
+${RETURNING_APPENDED}`;
+
+export const APPEND_ONE_AT_REVISION_SQL = `
+WITH stream AS (
+  UPDATE idem_streams SET revision = $2::bigint + 1
+   WHERE stream_name = $1 AND revision = $2::bigint
+  RETURNING revision
+)
+INSERT INTO idem_events (stream_name, revision, event_id, event_type, data, metadata)
+SELECT $1, stream.revision, $3, $4, $5, $6 FROM stream
+${RETURNING_APPENDED}`;
