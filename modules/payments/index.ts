@@ -11,3 +11,6 @@ export { reconcileOrder, type ReconcileResult } from './recover-stuck-charges/re
 export { resolveReviewDecider } from './resolve-review/resolve-review.decider';
 export { recoverStuckCharges, type FindStuckOrders } from './recover-stuck-charges/recover-stuck-charges.job';
 export { ORDER_READ_MODEL, type OrderReadModel } from './get-order/order-read-model.port';
+export { archiveFinishedRows, type ArchiveResult } from './retention/archive-finished-rows';
+export { longestRetryWindowMs } from './retention/retry-window';
+export { WebhookDeliveries } from './receive-webhook/webhook-deliveries';

@@ -37,6 +37,23 @@ CREATE TABLE payment_recovery_log (
 );
 CREATE INDEX payment_recovery_log_order ON payment_recovery_log (order_id);`,
   },
+  {
+    version: 3,
+    name: 'job archive',
+    sql: `
+CREATE TABLE payment_job_archive (
+  job_id          bigint PRIMARY KEY,
+  task_identifier text NOT NULL,
+  payload         json NOT NULL,
+  attempts        smallint NOT NULL,
+  max_attempts    smallint NOT NULL,
+  last_error      text,
+  job_key         text,
+  created_at      timestamptz NOT NULL,
+  updated_at      timestamptz NOT NULL,
+  archived_at     timestamptz NOT NULL DEFAULT now()
+);`,
+  },
 ];
 
 export class WebhookDeliveries {
