@@ -5,11 +5,11 @@
  */
 import 'reflect-metadata';
 import { loadConfig } from './config/config';
-import { ConfigError } from './config/config-error';
 import { startupBanner } from './bootstrap/banner';
 import { createHttpApp } from './bootstrap/http-app';
 import { startPaymentProvider } from './bootstrap/payment-provider';
 import { startRuntime } from './bootstrap/runtime';
+import { exitOnStartupFailure, stopOnSignals } from './bootstrap/process-lifecycle';
 import { startBackground } from './bootstrap/background';
 import { openReadModels } from './bootstrap/read-models';
 
@@ -17,35 +17,21 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const runtime = await startRuntime(config);
   const provider = await startPaymentProvider(config);
-  const background = config.worker.inApiProcess ? await startBackground(runtime, provider.gateway) : undefined;
   const readModels = await openReadModels(runtime);
+  const background = config.worker.inApiProcess ? await startBackground(runtime, provider.gateway, { readModels }) : undefined;
   const app = await createHttpApp(runtime, { paymentGateway: provider.gateway, orders: readModels.orders });
   await app.listen({ port: config.http.port, host: config.http.host });
   const url = (await app.getUrl()).replace('[::1]', 'localhost');
   provider.sandbox?.configureWebhook({ url: `${url}/v1/webhooks/payments`, secret: config.payments.webhookSecret });
   process.stdout.write(startupBanner({ config, url, runtime, sandboxUrl: provider.sandbox?.url, worker: background?.workerId }));
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write(`\n${signal}: stopping (finishing requests, closing the database)…\n`);
-    await app.close();
-    await background?.stop();
-    await readModels.close();
-    await provider.close();
-    await runtime.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  stopOnSignals('stopping (finishing requests and jobs, then closing the database)…', [
+    () => app.close(),
+    async () => background?.stop(),
+    () => readModels.close(),
+    () => provider.close(),
+    () => runtime.close(),
+  ]);
 }
 
-main().catch((error) => {
-  if (error instanceof ConfigError) {
-    process.stderr.write(`${error.message}\n`);
-  } else {
-    process.stderr.write(`Idem failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
-  }
-  process.exit(1);
-});
+main().catch(exitOnStartupFailure('Idem'));

@@ -40,10 +40,11 @@ function jobLogger(level: 'error' | 'warn' | 'info' | 'debug'): JobLogger {
   });
 }
 
-export async function startBackground(runtime: Runtime, gateway: PaymentGateway, options: { workerId?: string } = {}): Promise<Background> {
+export async function startBackground(runtime: Runtime, gateway: PaymentGateway, options: { workerId?: string; readModels?: ReadModels } = {}): Promise<Background> {
   const { config, pool, eventStore: store } = runtime;
   const workerId = options.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
-  const readModels = await openReadModels(runtime);
+  // The api process shares its read models; a worker process opens its own (and closes them).
+  const readModels = options.readModels ?? (await openReadModels(runtime));
   await installJobQueue(pool);
   const { orders } = readModels;
   const deps = { store, gateway, workerId, pool };
@@ -101,7 +102,7 @@ export async function startBackground(runtime: Runtime, gateway: PaymentGateway,
       clearInterval(timer);
       await stoppableJobs.stop();
       await projections.stop();
-      await readModels.close();
+      if (!options.readModels) await readModels.close();
     },
   };
 }

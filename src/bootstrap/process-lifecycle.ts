@@ -1,0 +1,27 @@
+/**
+ * Graceful shutdown and start-up failure for the entry points: the first SIGINT/SIGTERM runs the
+ * closers in order (requests and running jobs finish first, the database last), a second one is
+ * ignored while that happens.
+ */
+import { ConfigError } from '../config/config-error';
+
+export function stopOnSignals(announce: string, closers: Array<() => Promise<unknown>>): void {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`\n${signal}: ${announce}\n`);
+    for (const close of closers) await close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** A bad configuration prints only its message; anything else its stack. */
+export function exitOnStartupFailure(what: string) {
+  return (error: unknown): never => {
+    process.stderr.write(error instanceof ConfigError ? `${error.message}\n` : `${what} failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  };
+}
