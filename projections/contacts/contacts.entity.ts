@@ -1,0 +1,38 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { bigintAsNumber } from '../../src/subscriptions/read-models/column-transformers';
+
+/** The current state of one source record, folded from `contact-<source>.<sourceId>`. */
+@Entity({ name: 'contacts' })
+@Index(['updatedAt'])
+export class ContactRow {
+  @PrimaryColumn({ name: 'source', type: 'text' })
+  source!: string;
+
+  @PrimaryColumn({ name: 'source_id', type: 'text' })
+  sourceId!: string;
+
+  /** The source system's version of the record. */
+  @Column({ name: 'version', type: 'bigint', transformer: bigintAsNumber })
+  version!: number;
+
+  /** The source system's updatedAt of that version. */
+  @Column({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+
+  @Column({ name: 'checksum', type: 'text' })
+  checksum!: string;
+
+  @Column({ name: 'source_event_id', type: 'text', nullable: true })
+  sourceEventId!: string | null;
+
+  @Column({ name: 'fields', type: 'jsonb' })
+  fields!: Record<string, unknown>;
+
+  /** Revision of the last contact event reflected here. */
+  @Column({ name: 'revision', type: 'bigint', transformer: bigintAsNumber })
+  revision!: number;
+
+  /** When Idem recorded that version. */
+  @Column({ name: 'recorded_at', type: 'timestamptz' })
+  recordedAt!: Date;
+}

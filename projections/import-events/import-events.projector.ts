@@ -1,0 +1,33 @@
+/** `import_events`: one row per (run, source record) from `ImportRecordProcessed`. */
+import { IMPORT_CATEGORY, type ImportRecordProcessed } from '../../modules/contacts/contact.events';
+import type { RecordedEvent } from '../../src/event-store/event-store.port';
+import { eventTime } from '../../src/subscriptions/read-models/event-time';
+import type { ReadModel } from '../../src/subscriptions/read-models/read-model';
+import { ImportEventRow } from './import-events.entity';
+
+export function evolveImportEvent(row: ImportEventRow | undefined, event: RecordedEvent): ImportEventRow | undefined {
+  if (event.type !== 'ImportRecordProcessed' || (row && event.revision <= row.revision)) return row;
+  const data = event.data as ImportRecordProcessed['data'];
+  return {
+    runId: data.runId,
+    sourceId: data.sourceId,
+    eventId: data.eventId ?? null,
+    sourceUpdatedAt: data.sourceUpdatedAt ? new Date(data.sourceUpdatedAt) : null,
+    checksum: data.checksum ?? null,
+    outcome: data.outcome,
+    revision: event.revision,
+    recordedAt: eventTime(event),
+  };
+}
+
+export const importEventsReadModel: ReadModel<ImportEventRow> = {
+  name: 'import_events',
+  entity: ImportEventRow,
+  filter: { streamCategories: [IMPORT_CATEGORY], eventTypes: ['ImportRecordProcessed'] },
+  keyOf: (event) => {
+    if (event.type !== 'ImportRecordProcessed') return undefined;
+    const { runId, sourceId } = event.data as ImportRecordProcessed['data'];
+    return { runId, sourceId };
+  },
+  evolve: evolveImportEvent,
+};

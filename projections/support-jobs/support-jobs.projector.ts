@@ -1,0 +1,89 @@
+/**
+ * `support_jobs`: the charge job of each order (one job key per order, reused by a new request after
+ * a failure, as in the job queue) and each import run, with the status support talks about.
+ */
+import { IMPORT_CATEGORY, type ImportEvent } from '../../modules/contacts/contact.events';
+import { ORDER_CATEGORY, type OrderEvent } from '../../modules/payments/order.events';
+import type { RecordedEvent } from '../../src/event-store/event-store.port';
+import { eventTime } from '../../src/subscriptions/read-models/event-time';
+import type { ReadModel } from '../../src/subscriptions/read-models/read-model';
+import { orderIdOf } from '../orders/orders.projector';
+import { chargeOrderJobKey } from '../reactors/charge-order.reactor';
+import { SupportJobRow, type SupportJobKind } from './support-jobs.entity';
+
+const CHARGE_TYPES: OrderEvent['type'][] = [
+  'ChargeRequested', 'ChargeAttemptStarted', 'ChargeSucceeded', 'ChargeFailed', 'ChargeOutcomeUnknown', 'ChargeNeedsReview', 'ChargeReviewResolved',
+];
+const IMPORT_TYPES: ImportEvent['type'][] = ['ImportRunStarted', 'ImportRunCompleted', 'ImportRunFailed'];
+
+export const importRunJobId = (runId: string) => `import-run:${runId}`;
+
+function jobIdOf(event: RecordedEvent): string | undefined {
+  if ((CHARGE_TYPES as string[]).includes(event.type)) return chargeOrderJobKey(orderIdOf(event));
+  if ((IMPORT_TYPES as string[]).includes(event.type)) return importRunJobId((event.data as { runId: string }).runId);
+  return undefined;
+}
+
+/** A job as first seen: every field set, in the entity's order (one object shape for all rows). */
+function newJob(event: RecordedEvent, jobId: string, kind: SupportJobKind, orderId: string | null, customerId: string | null, externalReference: string | null): SupportJobRow {
+  return {
+    jobId,
+    kind,
+    orderId,
+    customerId,
+    requestId: event.metadata.correlationId,
+    externalReference,
+    status: 'pending',
+    attempts: 0,
+    lastError: null,
+    lastRetryAt: null,
+    updatedAt: eventTime(event),
+    revision: event.revision,
+  };
+}
+
+export function evolveSupportJob(row: SupportJobRow | undefined, event: RecordedEvent): SupportJobRow | undefined {
+  if (row && event.revision <= row.revision) return row;
+  const at = eventTime(event);
+  const e = event as unknown as OrderEvent | ImportEvent;
+  if (e.type === 'ChargeRequested') {
+    const orderId = orderIdOf(event);
+    return newJob(event, chargeOrderJobKey(orderId), 'charge-order', orderId, e.data.customerId, null);
+  }
+  if (e.type === 'ImportRunStarted') {
+    return newJob(event, importRunJobId(e.data.runId), 'import-run', null, null, e.data.source);
+  }
+  if (!row) return undefined;
+  const next: SupportJobRow = { ...row, updatedAt: at, revision: event.revision };
+  switch (e.type) {
+    case 'ChargeAttemptStarted':
+      return { ...next, attempts: row.attempts + 1, lastRetryAt: row.attempts >= 1 ? at : row.lastRetryAt };
+    case 'ChargeSucceeded':
+      return { ...next, status: 'done', lastError: null, externalReference: e.data.providerChargeId ?? e.data.paymentIntentId };
+    case 'ChargeFailed':
+      return { ...next, status: 'failed', lastError: `${e.data.declineCode}: ${e.data.reason}`, externalReference: e.data.paymentIntentId ?? row.externalReference };
+    case 'ChargeOutcomeUnknown':
+      return { ...next, status: 'pending', lastError: e.data.error };
+    case 'ChargeNeedsReview':
+      return { ...next, status: 'needs_review', lastError: e.data.reason };
+    case 'ChargeReviewResolved':
+      return { ...next, status: e.data.resolution === 'paid' ? 'done' : 'failed' };
+    case 'ImportRunCompleted':
+      return { ...next, status: 'done' };
+    case 'ImportRunFailed':
+      return { ...next, status: 'failed', lastError: e.data.error };
+    default:
+      return next;
+  }
+}
+
+export const supportJobsReadModel: ReadModel<SupportJobRow> = {
+  name: 'support_jobs',
+  entity: SupportJobRow,
+  filter: { streamCategories: [ORDER_CATEGORY, IMPORT_CATEGORY], eventTypes: [...CHARGE_TYPES, ...IMPORT_TYPES] },
+  keyOf: (event) => {
+    const jobId = jobIdOf(event);
+    return jobId ? { jobId } : undefined;
+  },
+  evolve: evolveSupportJob,
+};

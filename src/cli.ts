@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+/**
+ * `idem`, the admin command line (`bin` entry; `npm run cli -- <command>` from a checkout).
+ *
+ * Command groups live in src/cli/<name>.command.ts, each a `CliCommand`; adding one is one line in
+ * COMMANDS below. Configuration comes from loadConfig() like the api and worker (DATABASE_URL,
+ * EVENT_STORE, …). Without DATABASE_URL it opens the embedded cluster's data directory, which works
+ * only while no Idem process is using it; with a running instance, set DATABASE_URL to it (the start
+ * banner shows the port).
+ */
+import 'reflect-metadata';
+import { Command, CommanderError } from 'commander';
+import { READ_MODELS, REACTORS } from '../projections';
+import { startRuntime, type Runtime } from './bootstrap/runtime';
+import { EXIT_ERROR, type CliCommand, type CliContext, type CliRuntime } from './cli/cli-context';
+import { projectionsCommand } from './cli/projections.command';
+import { recoverCommand } from './cli/recover.command';
+import { retentionCommand } from './cli/retention.command';
+import { loadConfig, type IdemConfig } from './config/config';
+import { runReadModelMigrations } from './database/data-source';
+
+const COMMANDS: CliCommand[] = [projectionsCommand, recoverCommand, retentionCommand];
+
+export function buildCli(context: CliContext): Command {
+  const program = new Command('idem').description('Idem: operate the ledger (projections, audit, recovery)');
+  for (const command of COMMANDS) program.addCommand(command(context));
+  // Commander exits the process on usage errors; report them as exit code 2 instead, to every level.
+  const configure = (command: Command) => {
+    command.exitOverride().configureOutput({ writeOut: (s) => context.stdout.write(s), writeErr: (s) => context.stderr.write(s) });
+    command.commands.forEach(configure);
+  };
+  configure(program);
+  return program;
+}
+
+/** Runs one command line (without `node idem`); resolves with the process exit code. */
+export async function runCli(args: string[], context: CliContext): Promise<number> {
+  try {
+    await buildCli(context).parseAsync(args, { from: 'user' });
+    return context.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_ERROR;
+    context.stderr.write(`idem: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT_ERROR;
+  }
+}
+
+async function main(): Promise<void> {
+  let config: IdemConfig | undefined;
+  const configured = () => (config ??= loadConfig());
+  let opened: Promise<Runtime> | undefined;
+  const open = async (): Promise<Runtime> => {
+    const runtime = await startRuntime(configured(), { poolSize: 8 });
+    await runReadModelMigrations(runtime.databaseUrl);
+    return runtime;
+  };
+  const context: CliContext = {
+    readModels: READ_MODELS,
+    reactors: REACTORS,
+    config: configured,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    exitCode: 0,
+    runtime: async (): Promise<CliRuntime> => {
+      const runtime = await (opened ??= open());
+      return { pool: runtime.pool, store: runtime.eventStore, databaseUrl: runtime.databaseUrl };
+    },
+  };
+  const code = await runCli(process.argv.slice(2), context);
+  await opened?.then((runtime) => runtime.close()).catch(() => undefined);
+  process.exit(code);
+}
+
+if (require.main === module) void main();

@@ -1,0 +1,42 @@
+/**
+ * What every `idem` command receives: the projection catalogue and lazily opened infrastructure
+ * (nothing connects until a command needs it, so `idem --help` works anywhere). src/cli.ts builds
+ * the real one; tests build their own.
+ */
+import type { Command } from 'commander';
+import type { Pool } from 'pg';
+import type { IdemConfig } from '../config/config';
+import type { EventStore } from '../event-store/event-store.port';
+import type { Projection } from '../subscriptions/projection';
+import type { AnyReadModel } from '../subscriptions/read-models/read-model';
+
+export interface CliRuntime {
+  pool: Pool;
+  store: EventStore;
+  databaseUrl: string;
+}
+
+export interface CliContext {
+  readModels: AnyReadModel[];
+  reactors: Projection[];
+  /** The validated configuration (read once, on first use). */
+  config(): IdemConfig;
+  /** Opens the configured database and event store once; the entry point closes them on exit. */
+  runtime(): Promise<CliRuntime>;
+  stdout: NodeJS.WritableStream;
+  /** Progress and diagnostics, so stdout stays parseable. */
+  stderr: NodeJS.WritableStream;
+  /** Set by a command to report failure (e.g. drift found by verify) without throwing. */
+  exitCode: number;
+}
+
+/** One command group, e.g. `idem projections …`, in src/cli/<name>.command.ts. */
+export type CliCommand = (context: CliContext) => Command;
+
+/** Exit codes: 0 fine, 1 the command's check failed (drift), 2 it could not run. */
+export const EXIT_CHECK_FAILED = 1;
+export const EXIT_ERROR = 2;
+
+export function println(stream: NodeJS.WritableStream, line = ''): void {
+  stream.write(`${line}\n`);
+}

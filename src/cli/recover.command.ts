@@ -1,0 +1,55 @@
+/**
+ * `idem recover [--order <id>] [--older-than 15m]`: run charge recovery now — for one order, or a
+ * sweep of the orders silent in processing/unknown for longer than the threshold. Talks to the
+ * configured provider (STRIPE_API_BASE; in development the running sandbox on IDEM_SANDBOX_PORT).
+ */
+import { Command, InvalidArgumentError } from 'commander';
+import { OrderQueries } from '../../projections';
+import { reconcileOrder, recoverStuckCharges, StripePaymentGateway, type ReconcileResult } from '../../modules/payments';
+import { parseDuration } from '../config/duration';
+import { createReadModelDataSource } from '../database/data-source';
+import { println, type CliCommand } from './cli-context';
+
+const duration = (raw: string) => {
+  try {
+    return parseDuration(raw);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+};
+
+export const recoverCommand: CliCommand = (context) =>
+  new Command('recover')
+    .description('verify stuck charges with the provider now and record their outcome (one order, or every order stuck longer than --older-than)')
+    .option('--order <orderId>', 'recover this order only')
+    .option('--older-than <duration>', 'how long an order must have been silent (default: IDEM_RECOVERY_THRESHOLD)', duration)
+    .option('--window <duration>', 'how far behind --older-than the sweep looks (default: IDEM_RECOVERY_WINDOW)', duration)
+    .action(async (options: { order?: string; olderThan?: number; window?: number }) => {
+      const config = context.config();
+      const runtime = await context.runtime();
+      const gateway = new StripePaymentGateway({
+        secretKey: config.payments.stripeSecretKey,
+        baseUrl: config.payments.stripeApiBase ?? `http://127.0.0.1:${config.sandbox.port}`,
+        timeoutMs: config.payments.providerTimeoutMs,
+      });
+      const deps = { store: runtime.store, pool: runtime.pool, gateway, workerId: `cli-${process.pid}` };
+      const thresholdMs = options.olderThan ?? config.worker.recoveryThresholdMs;
+      let results: ReconcileResult[];
+      if (options.order) {
+        results = [await reconcileOrder(deps, options.order, { staleAfterMs: options.olderThan ?? 0, trigger: 'cli' })];
+      } else {
+        const dataSource = await createReadModelDataSource({ url: runtime.databaseUrl, entities: context.readModels.map((m) => m.entity), poolSize: 2 }).initialize();
+        try {
+          const orders = new OrderQueries(dataSource);
+          results = await recoverStuckCharges(deps, (statuses, after, before, limit) => orders.findStuckOrders(statuses, after, before, limit), {
+            thresholdMs,
+            windowMs: options.window ?? config.worker.recoveryWindowMs,
+            trigger: 'cli',
+          });
+        } finally {
+          await dataSource.destroy();
+        }
+      }
+      for (const r of results) println(context.stdout, `${r.orderId}  ${r.oldStatus} → ${r.newStatus}  (${r.reason})`);
+      println(context.stderr, `${results.length} order(s) looked at`);
+    });

@@ -1,0 +1,45 @@
+/**
+ * The read-model database as TypeORM sees it: entities for the query side, migrations for the shared
+ * schema. `synchronize` stays off: the schema changes only through migrations and projection versions.
+ */
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { READ_MODEL_MIGRATIONS } from './read-model-migrations';
+
+export interface ReadModelDataSourceOptions {
+  url: string;
+  /** The composition root passes the read models' entities (src does not import projections/). */
+  entities: Function[];
+  poolSize?: number;
+}
+
+export function createReadModelDataSource(options: ReadModelDataSourceOptions): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url: options.url,
+    entities: options.entities,
+    migrations: READ_MODEL_MIGRATIONS,
+    migrationsTableName: 'read_model_migrations',
+    synchronize: false,
+    migrationsRun: false,
+    extra: { max: options.poolSize ?? 10 },
+  });
+}
+
+/**
+ * Runs pending migrations. api, worker and CLI may start together and TypeORM does not serialise
+ * them, so the run happens under an advisory lock held on a side connection.
+ */
+export async function runReadModelMigrations(url: string): Promise<void> {
+  const lock = new Client({ connectionString: url });
+  await lock.connect();
+  const dataSource = createReadModelDataSource({ url, entities: [], poolSize: 1 });
+  try {
+    await lock.query(`SELECT pg_advisory_lock(hashtext('idem.read_model_migrations'))`);
+    await dataSource.initialize();
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    if (dataSource.isInitialized) await dataSource.destroy();
+    await lock.end();
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * Keeps every projection running in this process: for each one, wait for its lock (standing by while
+ * another process holds it), run the serving version from its stored checkpoint, and when that
+ * version is retired by a rebuild's switch, follow readers to the new version. Errors restart the
+ * projection from its stored checkpoint after a backoff; nothing is skipped (a poison event stops
+ * that projection and shows up as growing lag, it is never silently passed over).
+ */
+import type { ClientConfig, Pool } from 'pg';
+import type { EventStore } from '../event-store/event-store.port';
+import { readVersions } from './checkpoint-store';
+import { CheckpointConflict, type BatchObserver, type RunnerMember } from './commit-batch';
+import { acquireLocks, lockKey } from './projection-lock';
+import type { Projection } from './projection';
+import { pumpBatches } from './pump-batches';
+
+export type RunnerState = 'starting' | 'standby' | 'active' | 'retrying' | 'stopped';
+
+export interface RunnerStatus {
+  name: string;
+  state: RunnerState;
+  version?: number;
+  lastError?: string;
+}
+
+export interface SupervisorOptions {
+  store: EventStore;
+  pool: Pool;
+  maxBatchSize?: number;
+  observer?: BatchObserver;
+  /** Connection settings for the lock sessions (default: the pool's). */
+  lockConnection?: ClientConfig;
+  retryDelayMs?: { initial: number; max: number };
+  log?: (level: 'info' | 'warn' | 'error', message: string, error?: unknown) => void;
+  /** Called whenever a runner in this process changes state (standby, active, …). */
+  onStatus?: (status: Readonly<RunnerStatus>) => void;
+}
+
+export function superviseProjection(
+  projection: Projection,
+  options: SupervisorOptions,
+  signal: AbortSignal,
+  status: RunnerStatus,
+): Promise<void> {
+  const log = options.log ?? (() => undefined);
+  const { initial, max } = options.retryDelayMs ?? { initial: 500, max: 30_000 };
+  let delay = initial;
+  const set = (state: RunnerState, version = status.version) => {
+    status.state = state;
+    status.version = version;
+    options.onStatus?.(status);
+  };
+  return (async () => {
+    while (!signal.aborted) {
+      try {
+        const live = (await readVersions(options.pool, projection.name)).find((v) => v.state === 'live');
+        if (!live) throw new Error(`projection ${projection.name} has no live version: install it first`);
+        set('standby', live.version);
+        const lock = await acquireLocks(options.lockConnection ?? options.pool.options, [lockKey(projection.name, live.version)], {
+          wait: true,
+          signal,
+        });
+        if (!lock) break;
+        const running = new AbortController();
+        const stop = () => running.abort();
+        signal.addEventListener('abort', stop);
+        void lock.lost.then(stop);
+        try {
+          // Re-read under the lock: the previous holder may have moved it, or a switch retired it.
+          const current = (await readVersions(options.pool, projection.name)).find((v) => v.version === live.version);
+          if (current?.state !== 'live') continue;
+          set('active');
+          log('info', `projection ${projection.name}@${live.version} active from ${current.checkpoint ?? 'the start'}`);
+          const member: RunnerMember = { projection, version: live.version, state: 'live', mode: 'live', checkpoint: current.checkpoint };
+          await pumpBatches({ store: options.store, pool: options.pool, members: [member], signal: running.signal, maxBatchSize: options.maxBatchSize, observer: options.observer });
+          delay = initial;
+        } finally {
+          signal.removeEventListener('abort', stop);
+          await lock.release();
+        }
+      } catch (error) {
+        if (signal.aborted) break;
+        if (error instanceof CheckpointConflict) {
+          log('info', error.message);
+          continue;
+        }
+        status.lastError = error instanceof Error ? error.message : String(error);
+        set('retrying');
+        log('error', `projection ${projection.name} failed; retrying in ${delay} ms`, error);
+        await sleep(delay, signal);
+        delay = Math.min(delay * 2, max);
+      }
+    }
+    set('stopped');
+  })();
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}

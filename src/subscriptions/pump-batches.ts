@@ -1,0 +1,78 @@
+/**
+ * Feeds one subscription to one or more projection versions (a live runner drives one; a rebuild
+ * drives several over a single read of history). Each member commits its own transaction and
+ * checkpoint; members skip what they already committed, so they may start from different places.
+ *
+ * Batches adapt (see read-ahead.ts): up to `maxBatchSize` events when behind, as small as what
+ * arrived when caught up.
+ */
+import type { Pool } from 'pg';
+import { compareCheckpoints } from '../event-store/checkpoint';
+import type { Checkpoint, EventStore, RecordedEvent, SubscriptionBatch } from '../event-store/event-store.port';
+import { commitBatch, type BatchObserver, type RunnerMember } from './commit-batch';
+import { matchesFilter, unionFilter } from './event-filter';
+import { readAhead } from './read-ahead';
+
+export interface PumpOptions {
+  store: EventStore;
+  pool: Pool;
+  members: RunnerMember[];
+  signal: AbortSignal;
+  maxBatchSize?: number;
+  /** A member with nothing to apply still records its progress, but at most this often. */
+  idleCheckpointIntervalMs?: number;
+  /** Return true to stop after this batch is committed (a rebuild stops once caught up). */
+  stopAfter?: (batch: SubscriptionBatch) => boolean | Promise<boolean>;
+  observer?: BatchObserver;
+  onBatchRead?: (batch: SubscriptionBatch) => void;
+}
+
+export async function pumpBatches(options: PumpOptions): Promise<void> {
+  const { members, signal } = options;
+  const idleInterval = options.idleCheckpointIntervalMs ?? 1000;
+  const lastCommit = new Map<RunnerMember, number>(members.map((m) => [m, 0]));
+  const maxBatchSize = options.maxBatchSize ?? 1000;
+  const subscription = options.store.subscribeToAll({
+    after: earliest(members.map((m) => m.checkpoint)),
+    filter: unionFilter(members.map((m) => m.projection.filter)),
+    maxBatchSize,
+  });
+  const close = () => void subscription.close();
+  signal.addEventListener('abort', close);
+  try {
+    for await (const batch of readAhead(subscription, maxBatchSize)) {
+      if (signal.aborted) return;
+      options.onBatchRead?.(batch);
+      const stop = (await options.stopAfter?.(batch)) ?? false;
+      const next = batch.checkpoint;
+      if (next) {
+        await Promise.all(
+          members.map((member) => {
+            if (member.checkpoint && compareCheckpoints(next, member.checkpoint) <= 0) return undefined;
+            const events = eventsFor(member, batch.events);
+            const due = events.length > 0 || stop || Date.now() - lastCommit.get(member)! >= idleInterval;
+            if (!due) return undefined;
+            lastCommit.set(member, Date.now());
+            return commitBatch(options.pool, member, events, next, options.observer);
+          }),
+        );
+      }
+      if (stop) return;
+    }
+  } finally {
+    signal.removeEventListener('abort', close);
+    await subscription.close();
+  }
+}
+
+/** The batch's events this member wants and has not committed yet (it may have started further on). */
+function eventsFor(member: RunnerMember, events: RecordedEvent[]): RecordedEvent[] {
+  const { checkpoint, projection } = member;
+  const fresh = !checkpoint || !events.length || compareCheckpoints(events[0].position, checkpoint) > 0;
+  return events.filter((e) => matchesFilter(projection.filter, e) && (fresh || compareCheckpoints(e.position, checkpoint!) > 0));
+}
+
+function earliest(checkpoints: Array<Checkpoint | undefined>): Checkpoint | undefined {
+  if (checkpoints.some((c) => c === undefined)) return undefined;
+  return (checkpoints as Checkpoint[]).reduce((a, b) => (compareCheckpoints(a, b) <= 0 ? a : b));
+}

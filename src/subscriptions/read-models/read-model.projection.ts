@@ -1,0 +1,61 @@
+/**
+ * Runs a read model's pure `evolve` against its table inside the runner's transaction: load the rows
+ * the batch touches (one SELECT), fold the batch over them in memory, write back only what changed
+ * (one upsert, one delete). A row touched by many events of the batch is written once.
+ */
+import type { RecordedEvent } from '../../event-store/event-store.port';
+import type { Projection, ProjectionContext } from '../projection';
+import type { AnyReadModel } from './read-model';
+import { keyString, type Row } from './row-codec';
+import { tableSpecOf } from './table-spec';
+import { deleteRows, selectRows, upsertRows } from './table-sql';
+
+export const versionTable = (name: string, version: number) => `${name}_v${version}`;
+
+export function readModelProjection(model: AnyReadModel): Projection {
+  return {
+    name: model.name,
+    kind: 'read_model',
+    filter: model.filter,
+    handle: (events, context) => applyToTable(model, events, context),
+  };
+}
+
+export async function applyToTable(model: AnyReadModel, events: RecordedEvent[], context: ProjectionContext): Promise<void> {
+  const spec = tableSpecOf(model.entity);
+  const table = versionTable(model.name, context.version);
+  const keyed: Array<[string, RecordedEvent]> = [];
+  const keys = new Map<string, Row>();
+  for (const event of events) {
+    const key = model.keyOf(event) as Row | undefined;
+    if (!key) continue;
+    const id = keyString(spec, key);
+    keyed.push([id, event]);
+    keys.set(id, key);
+  }
+  if (!keyed.length) return;
+
+  const stored = new Map<string, Row>();
+  for (const row of await selectRows(context.client, spec, table, [...keys.values()])) stored.set(keyString(spec, row), row);
+
+  const current = new Map(stored);
+  const changed = new Set<string>();
+  for (const [id, event] of keyed) {
+    const before = current.get(id);
+    const after = model.evolve(before, event) as Row | undefined;
+    if (after === before) continue;
+    changed.add(id);
+    if (after === undefined) current.delete(id);
+    else current.set(id, after);
+  }
+
+  const upserts: Row[] = [];
+  const deletes: Row[] = [];
+  for (const id of changed) {
+    const row = current.get(id);
+    if (row) upserts.push(row);
+    else if (stored.has(id)) deletes.push(keys.get(id)!);
+  }
+  await deleteRows(context.client, spec, table, deletes);
+  await upsertRows(context.client, spec, table, upserts);
+}

@@ -1,0 +1,45 @@
+/**
+ * The worker's entry into projections: installs what is missing (version 1 of each read model, the
+ * reactors' checkpoints) and keeps every projection running until `stop()`.
+ *
+ *   const projections = await startProjections({ store, pool, readModels: READ_MODELS, reactors: REACTORS });
+ *   …  metrics: formatLagMetrics(await projections.lag())  …  await projections.stop();
+ */
+import type { Projection } from './projection';
+import { measureLag, type LagOptions, type ProjectionLag } from './projection-lag';
+import { superviseProjection, type RunnerStatus, type SupervisorOptions } from './projection-supervisor';
+import type { AnyReadModel } from './read-models/read-model';
+import { readModelProjection } from './read-models/read-model.projection';
+import { installReactors, installReadModels } from './read-models/versions';
+
+export interface StartProjectionsOptions extends SupervisorOptions {
+  readModels: AnyReadModel[];
+  reactors: Projection[];
+}
+
+export interface RunningProjections {
+  /** Live view of each runner in this process (standby while another process holds the lock). */
+  readonly statuses: readonly RunnerStatus[];
+  /** What runs here: every read model (as a projection) and reactor. */
+  readonly projections: readonly Projection[];
+  lag(options?: LagOptions): Promise<ProjectionLag[]>;
+  stop(): Promise<void>;
+}
+
+export async function startProjections(options: StartProjectionsOptions): Promise<RunningProjections> {
+  await installReadModels(options.pool, options.readModels);
+  await installReactors(options.pool, options.reactors);
+  const projections = [...options.readModels.map(readModelProjection), ...options.reactors];
+  const controller = new AbortController();
+  const statuses: RunnerStatus[] = projections.map((p) => ({ name: p.name, state: 'starting' }));
+  const running = projections.map((projection, i) => superviseProjection(projection, options, controller.signal, statuses[i]));
+  return {
+    statuses,
+    projections,
+    lag: (lagOptions) => measureLag(options.store, options.pool, projections, lagOptions),
+    stop: async () => {
+      controller.abort();
+      await Promise.all(running);
+    },
+  };
+}

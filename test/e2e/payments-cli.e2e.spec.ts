@@ -1,0 +1,75 @@
+/**
+ * `idem recover` and `idem retention archive` through the CLI entry (runCli), against a real
+ * database and the sandbox provider.
+ */
+import { randomUUID } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+import { ChargeOutcomeStillUnknown, chargeOrder, loadOrder } from '../../modules/payments';
+import { READ_MODELS, REACTORS } from '../../projections';
+import { runCli } from '../../src/cli';
+import type { CliContext } from '../../src/cli/cli-context';
+import { installJobQueue } from '../../src/jobs/install-job-queue';
+import { auth, startTestApp, type TestApp } from '../harness/test-app';
+
+jest.setTimeout(120_000);
+
+let harness: TestApp;
+beforeAll(async () => {
+  harness = await startTestApp('payments_cli');
+  await installJobQueue(harness.runtime.pool);
+});
+afterAll(() => harness.close());
+
+async function idem(...args: string[]) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c) => (out += c));
+  stderr.on('data', (c) => (err += c));
+  const context: CliContext = {
+    readModels: READ_MODELS,
+    reactors: REACTORS,
+    config: () => harness.runtime.config,
+    runtime: async () => ({ pool: harness.runtime.pool, store: harness.runtime.eventStore, databaseUrl: harness.runtime.databaseUrl }),
+    stdout,
+    stderr,
+    exitCode: 0,
+  };
+  const code = await runCli(args, context);
+  return { code, out, err };
+}
+
+describe('idem recover --order', () => {
+  it('verifies an unknown outcome with the provider and records the charge', async () => {
+    const orderId = `cli-${randomUUID()}`;
+    await harness.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/charge`, headers: auth('storefront'), payload: { amount: 4200, currency: 'EUR', customerId: 'c' } });
+    await fetch(`${harness.sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'drop_after_commit', orderId, times: 2 }) });
+    await expect(chargeOrder({ store: harness.runtime.eventStore, gateway: harness.gateway, workerId: 'w' }, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
+    const config = harness.runtime.config;
+    (config.payments as { stripeApiBase?: string }).stripeApiBase = harness.sandbox.url;
+
+    const result = await idem('recover', '--order', orderId);
+    expect(result.code).toBe(0);
+    expect(result.out).toContain(`${orderId}  unknown → paid`);
+    expect((await loadOrder(harness.runtime.eventStore, orderId)).state).toMatchObject({ status: 'paid', recovered: true });
+  });
+
+  it('rejects a malformed duration with exit code 2', async () => {
+    expect((await idem('recover', '--older-than', 'soon')).code).toBe(2);
+  });
+});
+
+describe('idem retention archive', () => {
+  it('archives with the default 30-day window', async () => {
+    const result = await idem('retention', 'archive');
+    expect(result.code).toBe(0);
+    expect(result.out).toMatch(/archived \d+ job row\(s\) and \d+ webhook dedupe row\(s\)/);
+  });
+
+  it('refuses a window shorter than the longest retry window', async () => {
+    const result = await idem('retention', 'archive', '--older-than', '1d');
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('longest retry window');
+  });
+});

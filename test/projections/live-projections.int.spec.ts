@@ -1,0 +1,58 @@
+import { readModelProjection } from '../../src/subscriptions/read-models/read-model.projection';
+import { verifyReadModel } from '../../src/subscriptions/read-models/verify';
+import { startProjections, type RunningProjections } from '../../src/subscriptions/start-projections';
+import { createReadModelDataSource } from '../../src/database/data-source';
+import { OrderQueries, READ_MODEL_ENTITIES, READ_MODELS, REACTORS } from '../../projections';
+import { LiveWriter } from './live-writer';
+import { createProjectionDatabase, waitUntilCaughtUp, type ProjectionDatabase } from './projection-harness';
+
+describe('Live projections', () => {
+  let db: ProjectionDatabase;
+  let running: RunningProjections | undefined;
+  const projections = [...READ_MODELS.map(readModelProjection), ...REACTORS];
+
+  beforeAll(async () => {
+    db = await createProjectionDatabase('live_projections');
+  });
+  afterAll(async () => {
+    await running?.stop();
+    await db.close();
+  });
+
+  it('folds history and live appends into every read model, and enqueues one charge job per requested order', async () => {
+    const writer = new LiveWriter(db.store, 1);
+    await writer.appendCount(1500);
+    running = await startProjections({ store: db.store, pool: db.pool, readModels: READ_MODELS, reactors: REACTORS });
+    writer.start();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await writer.stop();
+    await waitUntilCaughtUp(db.store, db.pool, projections);
+
+    for (const model of READ_MODELS) {
+      const report = await verifyReadModel(db.store, db.pool, model);
+      expect({ name: model.name, differences: report.differences.slice(0, 3) }).toEqual({ name: model.name, differences: [] });
+      expect(report.rowsStored).toBeGreaterThan(0);
+    }
+    const { rows } = await db.pool.query(
+      `SELECT (SELECT count(DISTINCT stream_name)::int FROM idem_events WHERE event_type = 'ChargeRequested') AS orders,
+              (SELECT count(*)::int FROM graphile_worker._private_jobs) AS jobs,
+              (SELECT count(*)::int FROM graphile_worker._private_jobs WHERE revision > 0) AS replaced`,
+    );
+    expect(rows[0].jobs).toBe(rows[0].orders);
+  });
+
+  it('answers GET /v1/orders/{orderId} from the orders view', async () => {
+    const { rows } = await db.pool.query(`SELECT order_id FROM orders WHERE status = 'paid' LIMIT 1`);
+    const dataSource = createReadModelDataSource({ url: db.url, entities: READ_MODEL_ENTITIES, poolSize: 2 });
+    await dataSource.initialize();
+    try {
+      const order = await new OrderQueries(dataSource).findOrder(rows[0].order_id);
+      expect(order).toMatchObject({ orderId: rows[0].order_id, status: 'paid', currency: 'EUR', attempts: expect.any(Number), revision: expect.any(Number) });
+      expect(typeof order!.amount).toBe('number');
+      expect(order!.updatedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+      expect(await new OrderQueries(dataSource).findOrder('no-such-order')).toBeNull();
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * One active runner per projection: two runner processes started at once split nothing — each
+ * projection is advanced by exactly one of them — and when the active one is killed the standby takes
+ * over from the stored checkpoint.
+ */
+import { readModelProjection } from '../../src/subscriptions/read-models/read-model.projection';
+import { verifyReadModel } from '../../src/subscriptions/read-models/verify';
+import { READ_MODELS, REACTORS } from '../../projections';
+import { LiveWriter } from './live-writer';
+import { createProjectionDatabase, waitFor, waitUntilCaughtUp, type ProjectionDatabase } from './projection-harness';
+import { RunnerChild } from './runner-child';
+
+const ALL = [...READ_MODELS.map(readModelProjection), ...REACTORS];
+const NAMES = ALL.map((p) => p.name).sort();
+
+describe('Two runner processes started at once', () => {
+  let db: ProjectionDatabase;
+  const children: RunnerChild[] = [];
+
+  beforeAll(async () => {
+    db = await createProjectionDatabase('runner_takeover');
+  });
+  afterAll(async () => {
+    await Promise.all(children.map((child) => child.kill()));
+    await db.close();
+  });
+
+  it('advance each projection from one process only, and the survivor takes over when the active one dies', async () => {
+    const writer = new LiveWriter(db.store, 7, { concurrency: 2 });
+    await writer.appendCount(300);
+    children.push(new RunnerChild(db.url, { WAIT_FOR_GO: '1' }), new RunnerChild(db.url, { WAIT_FOR_GO: '1' }));
+    const [a, b] = children;
+    await Promise.all(children.map((child) => child.waitFor('loaded', (r) => r.event === 'loaded')));
+    a.go();
+    b.go();
+    await waitFor('each projection active in exactly one process', async () =>
+      NAMES.every((name) => children.filter((child) => child.activeProjections().has(name)).length === 1),
+    );
+    await writer.appendCount(300);
+    await waitUntilCaughtUp(db.store, db.pool, ALL);
+
+    for (const name of NAMES) {
+      const active = children.filter((child) => child.activeProjections().has(name));
+      const committing = children.filter((child) => child.committedProjections().has(name));
+      expect({ name, active: active.length, committing: committing.length }).toEqual({ name, active: 1, committing: 1 });
+      expect(committing[0]).toBe(active[0]);
+    }
+
+    const victim = a.activeProjections().has('orders') ? a : b;
+    const survivor = victim === a ? b : a;
+    const taken = [...victim.activeProjections()];
+    await victim.kill('SIGKILL');
+    await writer.appendCount(300);
+    await survivor.waitFor('the standby to take over', () => taken.every((name) => survivor.activeProjections().has(name)));
+    await waitUntilCaughtUp(db.store, db.pool, ALL);
+    expect([...survivor.committedProjections()].sort()).toEqual(NAMES);
+    for (const model of READ_MODELS) {
+      expect((await verifyReadModel(db.store, db.pool, model)).differences).toEqual([]);
+    }
+  });
+});
