@@ -1,21 +1,9 @@
 import type { DataSource } from 'typeorm';
+import type { OrderView } from '../../modules/payments/order.view';
 import { OrderRow, type OrderStatus } from './orders.entity';
 
-/** GET /v1/orders/{orderId} (DESIGN.md §6). Optional fields are absent rather than null. */
-export interface OrderView {
-  orderId: string;
-  status: OrderStatus;
-  amount: number;
-  currency: string;
-  customerId: string;
-  providerChargeId?: string;
-  paymentIntentId?: string;
-  attempts: number;
-  lastError?: string;
-  lastAttemptAt?: string;
-  updatedAt: string;
-  revision: number;
-}
+/** GET /v1/orders/{orderId} (DESIGN.md §6): the same shape the payments module folds from the stream. */
+export type { OrderView };
 
 export class OrderQueries {
   constructor(private readonly dataSource: DataSource) {}

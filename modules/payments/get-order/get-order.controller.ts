@@ -30,7 +30,7 @@ export class GetOrderController {
     assertBusinessKey('orderId', orderId);
     const minRevision = parseMinRevision(minRevisionParam);
     const row = await this.readModel.findOrder(orderId);
-    if (row && row.revision >= minRevision) return row as OrderView;
+    if (row && row.revision >= minRevision) return row;
     const { state, revision } = await loadOrder(this.store, orderId);
     if (!state.exists) throw orderNotFound(orderId);
     return toOrderView(state, revision);

@@ -5,7 +5,7 @@ import type { OrderView } from '../order.view';
  * the stream by a few milliseconds; callers that must see their own write pass the revision they saw.
  */
 export interface OrderReadModel {
-  findOrder(orderId: string): Promise<(Omit<OrderView, 'updatedAt'> & { updatedAt?: string }) | null>;
+  findOrder(orderId: string): Promise<OrderView | null>;
 }
 
 export const ORDER_READ_MODEL = Symbol('ORDER_READ_MODEL');
