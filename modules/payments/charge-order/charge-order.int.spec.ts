@@ -108,4 +108,12 @@ describe('chargeOrder', () => {
     await chargeOrder(deps, orderId);
     expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'needs_review', lastError: expect.stringContaining('2 succeeded payments') });
   });
+
+  it('asks for review when the provider rejects the request itself (a missing customer or payment method record)', async () => {
+    const orderId = await requestCharge();
+    const rejecting = new StripePaymentGateway({ secretKey: 'sk_test_idem', baseUrl: sandbox.url, maxNetworkRetries: 0, paymentMethod: 'card_that_does_not_exist' });
+    expect(await chargeOrder({ ...deps, gateway: rejecting }, orderId)).toBe('settled');
+    expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'needs_review', lastError: expect.stringContaining('provider rejected the request') });
+    expect(succeededAtProvider(orderId)).toHaveLength(0);
+  });
 });
