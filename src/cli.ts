@@ -66,9 +66,14 @@ async function main(): Promise<void> {
       return { pool: runtime.pool, store: runtime.eventStore, databaseUrl: runtime.databaseUrl };
     },
   };
-  const code = await runCli(process.argv.slice(2), context);
-  await opened?.then((runtime) => runtime.close()).catch(() => undefined);
-  process.exit(code);
+  const closeAndExit = async (code: number) => {
+    await opened?.then((runtime) => runtime.close()).catch(() => undefined);
+    process.exit(code);
+  };
+  // Ctrl+C during a long rebuild: close the database (an embedded one stops) instead of orphaning it.
+  process.once('SIGINT', () => void closeAndExit(130));
+  process.once('SIGTERM', () => void closeAndExit(143));
+  await closeAndExit(await runCli(process.argv.slice(2), context));
 }
 
 if (require.main === module) void main();

@@ -11,8 +11,15 @@ export function stopOnSignals(announce: string, closers: Array<() => Promise<unk
     if (stopping) return;
     stopping = true;
     process.stdout.write(`\n${signal}: ${announce}\n`);
-    for (const close of closers) await close();
-    process.exit(0);
+    let failed = false;
+    for (const close of closers) {
+      // Keep closing the rest (the database last) even if one part fails to stop cleanly.
+      await close().catch((error: unknown) => {
+        failed = true;
+        process.stderr.write(`shutdown: ${error instanceof Error ? error.message : String(error)}\n`);
+      });
+    }
+    process.exit(failed ? 1 : 0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));

