@@ -47,7 +47,11 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
   }
 }
 
-/** Every live/building version of `projections` has processed everything committed so far. */
+/**
+ * Every live/building version of `projections` has processed everything committed so far. Polled
+ * gently: each probe reads the store once per projection, and the ESDB emulator serves those reads
+ * from the test's own process.
+ */
 export async function waitUntilCaughtUp(store: EventStore, pool: Pool, projections: readonly Projection[], timeoutMs = 30_000): Promise<void> {
   await waitFor(
     'projections to catch up',
@@ -56,5 +60,6 @@ export async function waitUntilCaughtUp(store: EventStore, pool: Pool, projectio
       return lags.length >= projections.length && lags.every((lag) => lag.lagEvents === 0);
     },
     timeoutMs,
+    150,
   );
 }
