@@ -1,13 +1,18 @@
 import { Pool } from 'pg';
 import { PostgresEventStore } from '../../src/event-store/postgres/postgres.event-store';
-import { createTestDatabase } from '../harness/test-database';
+import { createIsolatedTestDatabase } from '../harness/test-database';
 import { describeEventStoreContract } from './event-store.contract';
 
 let pool: Pool;
 let store: PostgresEventStore;
+let stopCluster: () => Promise<void>;
 
 beforeAll(async () => {
-  pool = new Pool({ connectionString: await createTestDatabase('contract_pg'), max: 20 });
+  // readAll shows settled history only (transactions older than the oldest one in flight anywhere in
+  // the cluster); the contract asserts exact readAll results, so no other test file may share it.
+  const database = await createIsolatedTestDatabase('contract_pg', 'contract');
+  stopCluster = database.stop;
+  pool = new Pool({ connectionString: database.url, max: 20 });
   store = new PostgresEventStore(pool);
   await store.migrate();
 });
@@ -15,6 +20,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await store.close();
   await pool.end();
+  await stopCluster();
 });
 
 describeEventStoreContract('PostgresEventStore', () => ({

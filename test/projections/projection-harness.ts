@@ -10,7 +10,7 @@ import { installJobQueue } from '../../src/jobs/install-job-queue';
 import type { Projection } from '../../src/subscriptions/projection';
 import { measureLag } from '../../src/subscriptions/projection-lag';
 import type { EventStore } from '../../src/event-store/event-store.port';
-import { createTestDatabase } from '../harness/test-database';
+import { createIsolatedTestDatabase } from '../harness/test-database';
 
 export interface ProjectionDatabase {
   url: string;
@@ -20,7 +20,8 @@ export interface ProjectionDatabase {
 }
 
 export async function createProjectionDatabase(label: string): Promise<ProjectionDatabase> {
-  const url = await createTestDatabase(label);
+  // Rebuild batches and killed runners hold transactions open: keep them off the shared cluster.
+  const { url, stop } = await createIsolatedTestDatabase(label);
   const pool = new Pool({ connectionString: url, max: 20 });
   const store = new PostgresEventStore(pool);
   await store.migrate();
@@ -33,6 +34,7 @@ export async function createProjectionDatabase(label: string): Promise<Projectio
     close: async () => {
       await store.close();
       await pool.end();
+      await stop();
     },
   };
 }

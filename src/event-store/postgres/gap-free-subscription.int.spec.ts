@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { Pool, type PoolClient } from 'pg';
 import { collect, readCategory, subscribeToCategory, testEvent, uniqueCategory } from '../../../test/contracts/test-events';
-import { createTestDatabase } from '../../../test/harness/test-database';
+import { createIsolatedTestDatabase } from '../../../test/harness/test-database';
 import { compareCheckpoints } from '../checkpoint';
 import type { Checkpoint } from '../event-store.port';
 import { PostgresEventStore } from './postgres.event-store';
@@ -19,13 +19,20 @@ const WRITERS = 16;
 const TOTAL = 20_000;
 let pool: Pool;
 let store: PostgresEventStore;
+let stopCluster: () => Promise<void>;
 
 beforeAll(async () => {
-  pool = new Pool({ connectionString: await createTestDatabase('gap_free'), max: WRITERS + 8 });
+  // Its held-open transactions would stall settled reads of every other test file on a shared cluster.
+  const database = await createIsolatedTestDatabase('gap_free');
+  stopCluster = database.stop;
+  pool = new Pool({ connectionString: database.url, max: WRITERS + 8 });
   store = new PostgresEventStore(pool);
   await store.migrate();
 });
-afterAll(() => pool.end());
+afterAll(async () => {
+  await pool.end();
+  await stopCluster();
+});
 
 /** An append inside an explicit transaction that stays open for `holdMs` after writing. */
 async function appendHeldOpen(client: PoolClient, stream: string, expected: number, holdMs: number): Promise<void> {
