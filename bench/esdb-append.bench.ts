@@ -17,19 +17,13 @@ import { eventSizes } from './append/workload';
 import type { EsdbContenderInput } from './esdb/contender';
 import { runChild } from './lib/child';
 import { progress } from './lib/log';
+import { numberFromEnv } from './lib/env';
 import { machineInfo } from './lib/machine';
 import { formatRate, median, round, spread } from './lib/stats';
 
 type Contender = 'idem' | 'raw';
 const LABEL: Record<Contender, string> = { idem: 'EsdbEventStore.append', raw: 'client appendToStream (ceiling)' };
 const TARGET_RATIO = 0.9;
-
-function numberFromEnv(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  const value = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isFinite(value) || value < min) throw new Error(`${name} must be a number ≥ ${min}, got "${raw}"`);
-  return value;
-}
 
 /** A fresh emulator in its own process; `stop()` ends it. */
 function startEmulatorHost(): Promise<{ connectionString: string; pid: number; stop(): Promise<void> }> {

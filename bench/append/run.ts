@@ -24,6 +24,7 @@ import type { CatchUpInput, CatchUpResult } from './catchup';
 import type { ContenderInput } from './contender';
 import { seedCatchUp } from './seed';
 import { eventSizes, type AppendResult } from './workload';
+import { numberFromEnv } from '../lib/env';
 
 type Contender = 'idem' | 'emmett' | 'raw';
 const ALL: Contender[] = ['idem', 'emmett', 'raw'];
@@ -33,14 +34,6 @@ const LABEL: Record<Contender, string> = {
   raw: 'raw INSERT (ceiling)',
 };
 const TARGETS = { ratio_vs_emmett: 1.5, ratio_vs_raw: 0.8, catchup_events_per_s: 50_000 };
-
-function numberFromEnv(name: string, fallback: number, min = 0): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min) throw new Error(`${name} must be a number ≥ ${min}, got "${raw}"`);
-  return value;
-}
 
 function contendersFromEnv(): Contender[] {
   const raw = process.env.BENCH_CONTENDERS;

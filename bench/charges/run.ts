@@ -42,17 +42,10 @@ import { median, percentile, round, spread, formatRate } from '../lib/stats';
 import { runLoad, type LoadResult } from './http-load';
 import { summarizeProfile, type ProfileSummary } from './profile-summary';
 import { REPO, buildService, cpuPressureUs, machineCpuSeconds, memoryMb, postgresCpuSeconds, processCpuSeconds, startService, type ServiceProcess } from './service';
+import { numberFromEnv } from '../lib/env';
 
 const TARGETS = { first_charges_per_s: 1500, duplicate_replays_per_s: 4000, p99_duplicate_ms: 50, peak_rss_mb: 300 };
 const AUTH = { authorization: 'Bearer dev-storefront' };
-
-function numberFromEnv(name: string, fallback: number, min = 0): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min) throw new Error(`${name} must be a number ≥ ${min}, got "${raw}"`);
-  return value;
-}
 
 interface Config {
   orders: number;

@@ -32,16 +32,9 @@ import type { LiveRunnerInput, LiveRunnerResult } from './live-runner.child';
 import type { WriterInput } from './live-writer.child';
 import type { RebuildInput, RebuildResult } from './rebuild.child';
 import type { SeedInput } from './seed.child';
+import { numberFromEnv } from '../lib/env';
 
 const TARGETS = { rebuild_events_per_s: 30_000, peak_rss_mb: 300, live_lag_p99_ms: 200 };
-
-function numberFromEnv(name: string, fallback: number, min = 0): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min) throw new Error(`${name} must be a number ≥ ${min}, got "${raw}"`);
-  return value;
-}
 
 const child = <I, R>(script: string, input: I) => runChild<I, R>(resolve(__dirname, script), input, { timeoutMs: 1_800_000 });
 
