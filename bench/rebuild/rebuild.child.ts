@@ -15,6 +15,8 @@ export interface RebuildInput {
   url: string;
   run: number;
   postmasterPid?: number;
+  /** Events per transaction when not the CLI's default (experiments). */
+  maxBatchSize?: number;
 }
 
 export interface RebuildResult {
@@ -37,7 +39,7 @@ childMain<RebuildInput, RebuildResult>(async (input) => {
     const serverBefore = serverCpuSeconds(input.postmasterPid);
     const started = process.hrtime.bigint();
     let events = 0;
-    const results = await rebuildReadModels({ store, pool, models: READ_MODELS, onProgress: (p) => (events = p.eventsRead) });
+    const results = await rebuildReadModels({ store, pool, models: READ_MODELS, maxBatchSize: input.maxBatchSize, onProgress: (p) => (events = p.eventsRead) });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const cpu = process.cpuUsage(cpuBefore);
     const serverAfter = serverCpuSeconds(input.postmasterPid);

@@ -8,7 +8,15 @@ import type { EventEmitter } from 'node:events';
 import type { Pool } from 'pg';
 import { compareCheckpoints } from '../checkpoint';
 import type { Checkpoint, EventSubscription, RecordedEvent, SubscribeOptions, SubscriptionBatch } from '../event-store.port';
-import { SETTLED_HORIZON_QUERY, horizonCheckpoint, readAllQuery, toRecordedEvent, type EventRow } from './read-all.query';
+import {
+  horizonCheckpoint,
+  pageEvents,
+  readAllQuery,
+  readPageWithHorizonQuery,
+  toRecordedEvent,
+  type EventRow,
+  type EventRowWithHorizon,
+} from './read-all.query';
 
 interface Page {
   events: RecordedEvent[];
@@ -47,7 +55,9 @@ export class PostgresSubscription implements EventSubscription {
         const { events, horizon } = page;
         const full = events.length === batchSize;
         let next = events.length ? events[events.length - 1].position : checkpoint;
-        if (!full && horizon && (!next || compareCheckpoints(horizon, next) > 0)) next = horizon;
+        // A page with events ends at its last event (the position readers resume from); only an empty
+        // page moves a filtered subscription on to the horizon, past events it does not want.
+        if (!events.length && horizon && (!next || compareCheckpoints(horizon, next) > 0)) next = horizon;
         const becameCaughtUp = !full && !caughtUp;
         caughtUp = caughtUp || !full;
         if (full && !this.closed) {
@@ -67,23 +77,25 @@ export class PostgresSubscription implements EventSubscription {
     }
   }
 
-  /** One page after `checkpoint`, plus (filtered subscriptions) the settled horizon read just before it. */
+  /**
+   * One page after `checkpoint`, plus (filtered subscriptions) the settled horizon of the same
+   * snapshot: whatever settled below it was visible to the read, so skipping to it loses nothing.
+   */
   private async readPage(checkpoint: Checkpoint | undefined, batchSize: number): Promise<Page> {
-    // Read the horizon first: whatever settled before it is visible to the read that follows.
-    const horizon = this.filtered ? await this.settledHorizon() : undefined;
-    const { rows } = await this.pool.query<EventRow>(readAllQuery({ after: checkpoint, maxCount: batchSize, filter: this.options.filter }));
-    return { events: rows.map(toRecordedEvent), horizon };
+    const options = { after: checkpoint, maxCount: batchSize, filter: this.options.filter };
+    if (!this.filtered) {
+      const { rows } = await this.pool.query<EventRow>(readAllQuery(options));
+      return { events: rows.map(toRecordedEvent), horizon: undefined };
+    }
+    const { rows } = await this.pool.query<EventRowWithHorizon>(readPageWithHorizonQuery(options));
+    const below = rows[0][9];
+    return { events: pageEvents(rows), horizon: below.startsWith('-') ? undefined : horizonCheckpoint(below) };
   }
 
   async close(): Promise<void> {
     this.closed = true;
     this.wake?.();
     this.detach();
-  }
-
-  private async settledHorizon(): Promise<Checkpoint | undefined> {
-    const { rows } = await this.pool.query<{ below: string }>(SETTLED_HORIZON_QUERY);
-    return rows[0].below.startsWith('-') ? undefined : horizonCheckpoint(rows[0].below);
   }
 
   private waitForAppendOrPoll(): Promise<void> {

@@ -79,6 +79,44 @@ export function readAllQuery(options: ReadAllOptions): QueryConfig {
   };
 }
 
+/**
+ * A filtered subscription's page and the settled horizon in one statement, hence one snapshot: the
+ * horizon is exactly what that read could see settle, as when it was read just before the page, but
+ * one round trip instead of two (live lag: every poll of every filtered subscription paid both).
+ * Each row is an EventRow plus `below`; an empty page is one row whose event columns are NULL.
+ */
+export function readPageWithHorizonQuery(options: ReadAllOptions): QueryConfig {
+  const page = readAllQuery(options);
+  return {
+    ...page,
+    text: `SELECT e.*, h.below FROM (${SETTLED_HORIZON_QUERY}) h LEFT JOIN LATERAL (${page.text}) e ON true`,
+  };
+}
+
+export type EventRowWithHorizon = [...EventRow, below: string];
+
+/**
+ * The page's events in log order. The lateral join returns the inner ORDER BY's order (a nested loop
+ * over one outer row), which SQL does not promise: checked, and sorted if ever needed.
+ */
+export function pageEvents(rows: EventRowWithHorizon[]): RecordedEvent[] {
+  if (rows.length === 1 && rows[0][0] === null) return [];
+  let ordered = true;
+  for (let i = 1; i < rows.length && ordered; i++) ordered = compareRowPositions(rows[i - 1], rows[i]) < 0;
+  if (!ordered) rows = [...rows].sort(compareRowPositions);
+  return rows.map((row) => toRecordedEvent(row as unknown as EventRow));
+}
+
+/** Decimal strings of unsigned integers compare by length, then text. */
+function compareRowPositions(a: EventRowWithHorizon, b: EventRowWithHorizon): number {
+  return compareDecimal(a[6], b[6]) || compareDecimal(a[7], b[7]);
+}
+
+function compareDecimal(x: string, y: string): number {
+  if (x.length !== y.length) return x.length - y.length;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
 function filterClauses(filter: EventFilter | undefined, values: unknown[]): string[] {
   const clauses: string[] = [];
   if (filter?.streamCategories?.length) {

@@ -2,13 +2,18 @@
  * Runs a read model's pure `evolve` against its table inside the runner's transaction: load the rows
  * the batch touches (one SELECT), fold the batch over them in memory, write back only what changed
  * (one upsert, one delete). A row touched by many events of the batch is written once.
+ *
+ * A rebuild into a table it started empty also passes the keys it has written so far: rows it
+ * never wrote are not looked up and go in with COPY instead of the upsert.
  */
 import type { RecordedEvent } from '../../event-store/event-store.port';
 import type { Projection, ProjectionContext } from '../projection';
+import { copyRows } from './copy-rows';
 import type { AnyReadModel } from './read-model';
 import { keyString, type Row } from './row-codec';
 import { tableSpecOf } from './table-spec';
 import { deleteRows, selectRows, upsertRows } from './table-sql';
+import type { WrittenKeys } from './written-keys';
 
 export const versionTable = (name: string, version: number) => `${name}_v${version}`;
 
@@ -21,7 +26,18 @@ export function readModelProjection(model: AnyReadModel): Projection {
   };
 }
 
-export async function applyToTable(model: AnyReadModel, events: RecordedEvent[], context: ProjectionContext): Promise<void> {
+/** The projection of a rebuild into a table it started empty; `written` learns every key it writes. */
+export function freshTableProjection(model: AnyReadModel, written: WrittenKeys): Projection {
+  return {
+    name: model.name,
+    kind: 'read_model',
+    filter: model.filter,
+    handle: (events, context) => applyToTable(model, events, context, written),
+  };
+}
+
+/** `written`: every key this table may hold (only a rebuild that started the table empty knows). */
+export async function applyToTable(model: AnyReadModel, events: RecordedEvent[], context: ProjectionContext, written?: WrittenKeys): Promise<void> {
   const spec = tableSpecOf(model.entity);
   const table = versionTable(model.name, context.version);
   const keyed: Array<[string, RecordedEvent]> = [];
@@ -35,8 +51,10 @@ export async function applyToTable(model: AnyReadModel, events: RecordedEvent[],
   }
   if (!keyed.length) return;
 
+  const lookups: Row[] = [];
+  for (const [id, key] of keys) if (!written || written.mayContain(id)) lookups.push(key);
   const stored = new Map<string, Row>();
-  for (const row of await selectRows(context.client, spec, table, [...keys.values()])) stored.set(keyString(spec, row), row);
+  for (const row of await selectRows(context.client, spec, table, lookups)) stored.set(keyString(spec, row), row);
 
   const current = new Map(stored);
   const changed = new Set<string>();
@@ -50,12 +68,18 @@ export async function applyToTable(model: AnyReadModel, events: RecordedEvent[],
   }
 
   const upserts: Row[] = [];
+  const inserts: Row[] = [];
   const deletes: Row[] = [];
   for (const id of changed) {
     const row = current.get(id);
-    if (row) upserts.push(row);
-    else if (stored.has(id)) deletes.push(keys.get(id)!);
+    if (!row) {
+      if (stored.has(id)) deletes.push(keys.get(id)!);
+    } else if (written && !stored.has(id)) {
+      inserts.push(row);
+      written.add(id);
+    } else upserts.push(row);
   }
   await deleteRows(context.client, spec, table, deletes);
   await upsertRows(context.client, spec, table, upserts);
+  await copyRows(context.client, spec, table, inserts);
 }

@@ -13,8 +13,9 @@ import type { BatchObserver, RunnerMember } from '../commit-batch';
 import { acquireLocks, lockKey } from '../projection-lock';
 import { pumpBatches } from '../pump-batches';
 import type { AnyReadModel } from './read-model';
-import { readModelProjection } from './read-model.projection';
+import { freshTableProjection, readModelProjection } from './read-model.projection';
 import { switchReaders, type SwitchResult } from './switch-readers';
+import { WrittenKeys } from './written-keys';
 import { finishVersionTable, prepareNextVersion, type NextVersion } from './versions';
 
 export interface RebuildPlan extends NextVersion {
@@ -65,7 +66,8 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Switch
   const signal = AbortSignal.any([options.signal ?? new AbortController().signal, abortOn(lock.lost)]);
   try {
     const members: RunnerMember[] = models.map((model, i) => ({
-      projection: readModelProjection(model),
+      // A table this run started empty holds only what this run writes: track its keys (see written-keys.ts).
+      projection: plan[i].resumed ? readModelProjection(model) : freshTableProjection(model, new WrittenKeys()),
       version: plan[i].version,
       state: 'building',
       mode: 'rebuild',
