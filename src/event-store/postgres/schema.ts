@@ -178,7 +178,9 @@ DECLARE
   v_found      bigint;
   v_constraint text;
 BEGIN
-  PERFORM pg_advisory_xact_lock(hashtextextended(p_stream, 0));
+  -- Two-key form in its own namespace: it cannot meet the single-key locks of migrations or the
+  -- projections' lock namespace; two streams sharing a hash merely queue behind each other.
+  PERFORM pg_advisory_xact_lock(hashtext('idem.stream'), hashtext(p_stream));
   LOOP
     v_start := NULL;
     SELECT coalesce(max(e.revision), -1) INTO v_current FROM idem_events e WHERE e.stream_name = p_stream;
