@@ -17,7 +17,6 @@ export async function seedHistory(pool: Pool, total: number, seed = 1): Promise<
   let written = 0;
   while (written < total) {
     const rows = { stream: [] as string[], revision: [] as number[], id: [] as string[], type: [] as string[], data: [] as string[], metadata: [] as string[] };
-    const last = new Map<string, number>();
     const size = Math.min(CHUNK, total - written);
     while (rows.stream.length < size) {
       while (open.length < 256) open.push({ script: scripts.next().value as StreamScript, next: 0 });
@@ -30,7 +29,6 @@ export async function seedHistory(pool: Pool, total: number, seed = 1): Promise<
       rows.type.push(event.type);
       rows.data.push(JSON.stringify(event.data));
       rows.metadata.push(JSON.stringify(event.metadata));
-      last.set(cursor.script.stream, cursor.next);
       if (++cursor.next === cursor.script.events.length) open.splice(index, 1);
     }
     const client = await pool.connect();
@@ -40,11 +38,6 @@ export async function seedHistory(pool: Pool, total: number, seed = 1): Promise<
         `INSERT INTO idem_events (stream_name, revision, event_id, event_type, data, metadata)
          SELECT s, r, i, t, d, m FROM unnest($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) WITH ORDINALITY AS u(s, r, i, t, d, m, o) ORDER BY o`,
         [rows.stream, rows.revision, rows.id, rows.type, rows.data, rows.metadata],
-      );
-      await client.query(
-        `INSERT INTO idem_streams (stream_name, revision) SELECT * FROM unnest($1::text[], $2::bigint[])
-         ON CONFLICT (stream_name) DO UPDATE SET revision = EXCLUDED.revision`,
-        [[...last.keys()], [...last.values()]],
       );
       await client.query('COMMIT');
     } finally {

@@ -1,4 +1,5 @@
 import Fastify from 'fastify';
+import { recordOutsideCharge, type OutsideCharge } from './payment-intents/outside-charge';
 import type { AddressInfo } from 'node:net';
 import { registerStripeApi } from './api/register-stripe-api';
 import { registerFaultControl } from './control/fault-control.routes';
@@ -36,6 +37,8 @@ export interface Sandbox {
   signals: SandboxSignals;
   /** What `GET /_sandbox/charges` answers: every intent the provider holds, optionally for one order. */
   charges(filter?: { orderId?: string }): PaymentIntent[];
+  /** What `POST /_sandbox/charges` does: a succeeded charge made outside the API, whatever the order holds. */
+  recordOutsideCharge(charge: OutsideCharge): PaymentIntent;
   /** What `GET /_sandbox/requests` answers. */
   requests(filter?: { orderId?: string }): RequestLogEntry[];
   /** Points webhook deliveries elsewhere (undefined stops them). */
@@ -86,6 +89,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     },
     charges: (filter = {}) =>
       filter.orderId === undefined ? state.intents.all() : state.intents.withMetadata(ORDER_ID_METADATA_KEY, filter.orderId),
+    recordOutsideCharge: (charge) => recordOutsideCharge(state, charge),
     requests: (filter = {}) => state.requestLog.list(filter),
     configureWebhook: (endpoint) => webhooks.configure(endpoint),
     webhooksIdle: () => webhooks.idle(),

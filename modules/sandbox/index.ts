@@ -14,3 +14,5 @@ export type { StripeEvent } from './webhooks/stripe-event';
 export type { WebhookEndpoint, DeliveryAttempt } from './webhooks/deliver-event';
 export type { WebhookMode } from './webhooks/webhook-dispatcher';
 export { IDEMPOTENCY_KEY_TTL_MS } from './idempotency/idempotency.store';
+export { isChargeAttempt, DUPLICATE_CHARGE_DECLINE } from './payment-intents/payment-intent';
+export type { OutsideCharge } from './payment-intents/outside-charge';

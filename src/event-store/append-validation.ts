@@ -38,26 +38,32 @@ export function prepareAppend(
   assertValidExpectation(expected);
   const data: string[] = [];
   const metadata: string[] = [];
-  const ids = new Set<string>();
   let size = 0;
   for (const event of events) {
     assertValidName('EVENT_TYPE', event.type);
     if (typeof event.id !== 'string' || !UUID.test(event.id) || event.id === NIL_UUID) {
       throw new InvalidAppend('EVENT_ID', `Event id "${String(event.id)}" is not a non-nil UUID`);
     }
-    const id = event.id.toLowerCase();
-    if (ids.has(id)) throw new InvalidAppend('EVENT_ID', `Event id ${id} appears twice in one append`);
-    ids.add(id);
     const json = JSON.stringify(event.data ?? {});
     const meta = JSON.stringify(event.metadata ?? {});
     size += Buffer.byteLength(json) + Buffer.byteLength(meta) + 2 * Buffer.byteLength(event.type);
     data.push(json);
     metadata.push(meta);
   }
+  if (events.length > 1) assertDistinctIds(events);
   if (size > maxAppendBytes) {
     throw new InvalidAppend('EVENT_TOO_LARGE', `The append is ${size} bytes; the limit is ${maxAppendBytes}`);
   }
   return { data, metadata };
+}
+
+function assertDistinctIds(events: EventToAppend[]): void {
+  const ids = new Set<string>();
+  for (const event of events) {
+    const id = event.id.toLowerCase();
+    if (ids.has(id)) throw new InvalidAppend('EVENT_ID', `Event id ${id} appears twice in one append`);
+    ids.add(id);
+  }
 }
 
 /** `order-481` → `order`; a stream without a dash is its own category. */

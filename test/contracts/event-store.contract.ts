@@ -106,6 +106,42 @@ export function describeEventStoreContract(adapter: string, subject: () => Contr
         expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
         expect((await store.readStream(name)).map((e) => e.revision)).toEqual([0, 1]);
       });
+
+      it('keeps a stream gap-free and every acknowledged append in place when every kind of expectation races on it', async () => {
+        // Single events at an exact revision, batches at an exact revision, any and stream_exists,
+        // all at once on one stream: the kinds may take different paths inside an adapter.
+        const name = stream();
+        await store.append(name, [testEvent()], 'no_stream');
+        const acknowledged: Array<{ ids: string[]; nextRevision: number }> = [];
+        for (let round = 0; round < 25; round++) {
+          const [last] = await store.readStream(name, { direction: 'backwards', maxCount: 1 });
+          const writes: Array<[EventToAppend[], ExpectedRevision]> = [
+            [[testEvent()], last.revision],
+            [[testEvent()], last.revision],
+            [testEvents(3), last.revision],
+            [[testEvent()], 'any'],
+            [testEvents(2), 'any'],
+            [[testEvent()], 'stream_exists'],
+          ];
+          const outcomes = await Promise.allSettled(writes.map(([events, expected]) => store.append(name, events, expected)));
+          outcomes.forEach((outcome, i) => {
+            const [events, expected] = writes[i];
+            if (outcome.status === 'fulfilled') {
+              acknowledged.push({ ids: events.map((e) => e.id), nextRevision: outcome.value.nextRevision });
+            } else {
+              expect(outcome.reason).toBeInstanceOf(WrongExpectedVersion);
+              expect(typeof expected).toBe('number'); // any and stream_exists never lose on an existing stream
+            }
+          });
+        }
+        const history = await store.readStream(name);
+        expect(history.map((e) => e.revision)).toEqual(history.map((_, i) => i));
+        for (const { ids, nextRevision } of acknowledged) {
+          const written = history.slice(nextRevision - ids.length + 1, nextRevision + 1).map((e) => e.id);
+          expect(written).toEqual(ids);
+        }
+        expect(history).toHaveLength(1 + acknowledged.reduce((sum, a) => sum + a.ids.length, 0));
+      });
     });
 
     describe('idempotent re-append (EventStoreDB scenario table, esdb.md §2.2)', () => {

@@ -3,7 +3,7 @@ import { Pool } from 'pg';
 import { handleCommand } from '../../../src/command-handling/handle-command';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
 import { createTestDatabase } from '../../../test/harness/test-database';
-import { createSandbox, type Sandbox } from '../../sandbox';
+import { createSandbox, isChargeAttempt, type Sandbox } from '../../sandbox';
 import { loadOrder } from '../get-order/load-order';
 import { orderStream } from '../order.events';
 import { StripePaymentGateway } from '../payment-gateway/stripe.payment-gateway';
@@ -34,7 +34,7 @@ async function requestCharge(amount = 4200): Promise<string> {
   return orderId;
 }
 const fault = (body: object) => fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const succeededAtProvider = (orderId: string) => sandbox.charges({ orderId }).filter((intent) => intent.status === 'succeeded');
+const chargeAttemptsAtProvider = (orderId: string) => sandbox.charges({ orderId }).filter(isChargeAttempt);
 const types = async (orderId: string) => (await store.readStream(orderStream(orderId))).map((e) => e.type);
 
 describe('chargeOrder', () => {
@@ -42,7 +42,7 @@ describe('chargeOrder', () => {
     const orderId = await requestCharge();
     expect(await chargeOrder(deps, orderId)).toBe('settled');
     expect(await types(orderId)).toEqual(['ChargeRequested', 'ChargeAttemptStarted', 'ChargeSucceeded']);
-    const [intent] = succeededAtProvider(orderId);
+    const [intent] = chargeAttemptsAtProvider(orderId);
     expect(intent).toMatchObject({ amount: 4200, currency: 'eur', metadata: { order_id: orderId } });
     expect(sandbox.requests({ orderId })[0].idempotencyKey).toBe(`idem-order-${orderId}-r1`);
     const { state } = await loadOrder(store, orderId);
@@ -53,7 +53,7 @@ describe('chargeOrder', () => {
     const orderId = await requestCharge(1002);
     await chargeOrder(deps, orderId);
     expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'failed', lastError: expect.stringContaining('generic_decline') });
-    expect(succeededAtProvider(orderId)).toHaveLength(0);
+    expect(chargeAttemptsAtProvider(orderId)).toHaveLength(0);
   });
 
   it('does nothing when the job is delivered again after the outcome', async () => {
@@ -72,7 +72,7 @@ describe('chargeOrder', () => {
       expect((await loadOrder(store, orderId)).state.status).toBe('unknown');
       expect(await chargeOrder(deps, orderId)).toBe('settled');
       expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'paid', recovered: true });
-      expect(succeededAtProvider(orderId)).toHaveLength(1);
+      expect(chargeAttemptsAtProvider(orderId)).toHaveLength(1);
     });
   });
 
@@ -85,7 +85,7 @@ describe('chargeOrder', () => {
     const { state } = await loadOrder(store, orderId);
     expect(state).toMatchObject({ status: 'needs_review', lastError: expect.stringContaining('5 consecutive unknown') });
     expect((await types(orderId)).filter((t) => t === 'ChargeOutcomeUnknown')).toHaveLength(5);
-    expect(succeededAtProvider(orderId)).toHaveLength(0);
+    expect(chargeAttemptsAtProvider(orderId)).toHaveLength(0);
   });
 
   it('lets only one of two workers that race on one order call the provider', async () => {
@@ -96,7 +96,7 @@ describe('chargeOrder', () => {
     expect(results.filter((r) => r === 'settled')).toHaveLength(1);
     expect(results.filter((r) => r !== 'settled')).toEqual([expect.stringMatching(/^(left_to_other_worker|nothing_to_do)$/)]);
     expect((await types(orderId)).filter((t) => t === 'ChargeAttemptStarted')).toHaveLength(1);
-    expect(succeededAtProvider(orderId)).toHaveLength(1);
+    expect(chargeAttemptsAtProvider(orderId)).toHaveLength(1);
   });
 
   it('asks for review when the provider holds a charge with another amount', async () => {
@@ -104,7 +104,7 @@ describe('chargeOrder', () => {
     await fault({ kind: 'drop_after_commit', orderId, times: 2 });
     await expect(chargeOrder(deps, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
     // Someone charged this order elsewhere with another amount: the provider's data contradicts ours.
-    await new StripePaymentGateway({ secretKey: 'sk_test_other', baseUrl: sandbox.url }).charge({ orderId, amount: 999, currency: 'EUR', customerId: 'x', idempotencyKey: `other-${orderId}` });
+    sandbox.recordOutsideCharge({ orderId, amount: 999, currency: 'EUR', customer: 'x' });
     await chargeOrder(deps, orderId);
     expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'needs_review', lastError: expect.stringContaining('2 succeeded payments') });
   });
@@ -114,6 +114,6 @@ describe('chargeOrder', () => {
     const rejecting = new StripePaymentGateway({ secretKey: 'sk_test_idem', baseUrl: sandbox.url, maxNetworkRetries: 0, paymentMethod: 'card_that_does_not_exist' });
     expect(await chargeOrder({ ...deps, gateway: rejecting }, orderId)).toBe('settled');
     expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'needs_review', lastError: expect.stringContaining('provider rejected the request') });
-    expect(succeededAtProvider(orderId)).toHaveLength(0);
+    expect(chargeAttemptsAtProvider(orderId)).toHaveLength(0);
   });
 });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { ORDER_ID_METADATA_KEY } from '../payment-intents/payment-intent';
+import { parseOutsideCharge, recordOutsideCharge } from '../payment-intents/outside-charge';
+import { ORDER_ID_METADATA_KEY, isChargeAttempt } from '../payment-intents/payment-intent';
 import { resetSandboxState, type SandboxState } from '../sandbox-state';
 
 /**
@@ -10,7 +11,17 @@ export function registerProviderState(app: FastifyInstance, state: SandboxState)
   app.get<{ Querystring: { orderId?: string; status?: string } }>('/_sandbox/charges', async (request) => {
     const { orderId, status } = request.query;
     const intents = orderId === undefined ? state.intents.all() : state.intents.withMetadata(ORDER_ID_METADATA_KEY, orderId);
-    return { data: intents.filter((intent) => status === undefined || intent.status === status) };
+    return {
+      data: intents.filter((intent) => status === undefined || intent.status === status),
+      // Succeeded intents plus second charges refused as duplicates (invariant 1 counts both).
+      charge_attempts: intents.filter(isChargeAttempt).length,
+    };
+  });
+
+  app.post('/_sandbox/charges', async (request, reply) => {
+    const parsed = parseOutsideCharge(request.body);
+    if (!parsed.ok) return reply.code(400).send({ error: parsed.message });
+    return reply.code(201).send(recordOutsideCharge(state, parsed.charge));
   });
 
   app.get<{ Querystring: { orderId?: string } }>('/_sandbox/requests', async (request) => ({

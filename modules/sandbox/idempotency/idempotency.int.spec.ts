@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import type { PaymentIntent, RequestLogEntry } from '../index';
-import { IDEMPOTENCY_KEY_TTL_MS } from '../index';
+import { DUPLICATE_CHARGE_DECLINE, IDEMPOTENCY_KEY_TTL_MS, isChargeAttempt } from '../index';
 import { chargeParams, control, failureOf, nextSignal, startSandbox, type SandboxUnderTest } from '../sandbox.fixture';
 
 describe("Stripe's idempotency layer", () => {
@@ -108,24 +108,56 @@ describe("Stripe's idempotency layer", () => {
       now += IDEMPOTENCY_KEY_TTL_MS - 1;
       const beforeExpiry = await t.stripe.paymentIntents.create(chargeParams('487'), { idempotencyKey: 'order-487' });
       now += 1;
-      const afterExpiry = await t.stripe.paymentIntents.create(chargeParams('487'), { idempotencyKey: 'order-487' });
+      // A new execution, so the one-succeeded-intent rule answers it: the order is already paid.
+      const afterExpiry = await failureOf(t.stripe.paymentIntents.create(chargeParams('487'), { idempotencyKey: 'order-487' }));
 
       expect(beforeExpiry.id).toBe(first.id);
-      expect(afterExpiry.id).not.toBe(first.id);
-      expect(afterExpiry.lastResponse.headers['idempotent-replayed']).toBeUndefined();
-      expect(t.sandbox.charges({ orderId: '487' })).toHaveLength(2);
+      expect(afterExpiry).toMatchObject({ statusCode: 402, decline_code: DUPLICATE_CHARGE_DECLINE });
+      expect(afterExpiry.headers?.['idempotent-replayed']).toBeUndefined();
+      expect(t.sandbox.charges({ orderId: '487' }).map((intent) => intent.status)).toEqual(['succeeded', 'requires_payment_method']);
     });
   });
 
-  describe('faithfulness: the provider does not protect an order on its own', () => {
-    it('charges twice when one order is sent with two different keys, and /_sandbox/charges shows both', async () => {
-      await t.stripe.paymentIntents.create(chargeParams('488'), { idempotencyKey: 'attempt-1' });
-      await t.stripe.paymentIntents.create(chargeParams('488'), { idempotencyKey: 'attempt-2' });
+  describe('at most one succeeded intent per order', () => {
+    it('refuses a second charge of one order under another key, and /_sandbox/charges counts the attempt', async () => {
+      const first = await t.stripe.paymentIntents.create(chargeParams('488'), { idempotencyKey: 'attempt-1' });
+      const second = await failureOf(t.stripe.paymentIntents.create(chargeParams('488'), { idempotencyKey: 'attempt-2' }));
 
-      const { body } = await control<{ data: PaymentIntent[] }>(t.sandbox, 'GET', '/_sandbox/charges?orderId=488&status=succeeded');
+      const { body } = await control<{ data: PaymentIntent[]; charge_attempts: number }>(t.sandbox, 'GET', '/_sandbox/charges?orderId=488');
 
-      expect(body.data).toHaveLength(2);
-      expect(new Set(body.data.map((intent) => intent.id)).size).toBe(2);
+      expect(second).toMatchObject({ type: 'StripeCardError', statusCode: 402, decline_code: DUPLICATE_CHARGE_DECLINE });
+      expect(body.data.filter((intent) => intent.status === 'succeeded').map((intent) => intent.id)).toEqual([first.id]);
+      // Invariant 1 still sees the double charge Idem attempted.
+      expect(body.charge_attempts).toBe(2);
+      expect(body.data.filter(isChargeAttempt)).toHaveLength(2);
+    });
+
+    it('replays the refusal under its key and still charges other orders and declined orders again', async () => {
+      await failureOf(t.stripe.paymentIntents.create(chargeParams('489', { payment_method: 'pm_card_chargeDeclined' }), { idempotencyKey: 'a1' }));
+      const retried = await t.stripe.paymentIntents.create(chargeParams('489'), { idempotencyKey: 'a2' });
+      const refused = await failureOf(t.stripe.paymentIntents.create(chargeParams('489'), { idempotencyKey: 'a3' }));
+      const replayed = await failureOf(t.stripe.paymentIntents.create(chargeParams('489'), { idempotencyKey: 'a3' }));
+      const other = await t.stripe.paymentIntents.create(chargeParams('489b'), { idempotencyKey: 'b1' });
+
+      expect(retried.status).toBe('succeeded');
+      expect(refused.decline_code).toBe(DUPLICATE_CHARGE_DECLINE);
+      expect(replayed).toMatchObject({ decline_code: DUPLICATE_CHARGE_DECLINE, headers: expect.objectContaining({ 'idempotent-replayed': 'true' }) });
+      expect(other.status).toBe('succeeded');
+      expect(t.sandbox.charges({ orderId: '489' }).filter(isChargeAttempt)).toHaveLength(2);
+    });
+
+    it('accepts a charge made outside the API (POST /_sandbox/charges) whatever the order holds, for stop-rule tests', async () => {
+      await t.stripe.paymentIntents.create(chargeParams('490x'));
+      const { status, body } = await control<PaymentIntent>(t.sandbox, 'POST', '/_sandbox/charges', { orderId: '490x', amount: 999, currency: 'EUR' });
+      const invalid = await control<{ error: string }>(t.sandbox, 'POST', '/_sandbox/charges', { orderId: '490x', amount: -1, currency: 'EUR' });
+
+      expect(status).toBe(201);
+      expect(body).toMatchObject({ status: 'succeeded', amount: 999, currency: 'eur', metadata: { order_id: '490x' } });
+      expect(invalid.status).toBe(400);
+      expect(t.sandbox.charges({ orderId: '490x' }).map((intent) => [intent.status, intent.amount])).toEqual([
+        ['succeeded', 4200],
+        ['succeeded', 999],
+      ]);
     });
 
     it('lists every intent of every order when /_sandbox/charges gets no orderId', async () => {

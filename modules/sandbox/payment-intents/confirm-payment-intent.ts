@@ -15,10 +15,10 @@ export interface Confirmation {
  * creates a charge (`latest_charge`), a declined one too. A decline is answered the way Stripe answers
  * it: HTTP 402 with a `card_error` that embeds the intent, so stripe-node raises `StripeCardError`.
  */
-export function confirmPaymentIntent(request: CreateIntentRequest, nowSeconds: number): Confirmation {
+export function confirmPaymentIntent(request: CreateIntentRequest, nowSeconds: number, orderAlreadyCharged: boolean): Confirmation {
   const id = newPaymentIntentId();
   const chargeId = newChargeId();
-  const decline = declineFor(request);
+  const decline = declineFor(request, orderAlreadyCharged);
   const base: PaymentIntent = {
     id,
     object: 'payment_intent',

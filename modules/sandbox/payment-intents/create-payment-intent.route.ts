@@ -99,7 +99,9 @@ function commit(
   ticket: ClaimTicket | undefined,
 ): StoredResponse {
   const nowSeconds = Math.floor(state.clock() / 1000);
-  const confirmation = confirmPaymentIntent(params, nowSeconds);
+  const orderId = params.metadata[ORDER_ID_METADATA_KEY];
+  const orderAlreadyCharged = orderId !== undefined && state.intents.hasSucceeded(orderId);
+  const confirmation = confirmPaymentIntent(params, nowSeconds, orderAlreadyCharged);
   state.intents.add(confirmation.intent);
   const response = { status: confirmation.status, body: JSON.stringify(confirmation.body), originalRequestId: requestId };
   if (ticket) state.idempotency.complete(ticket, response);

@@ -37,6 +37,21 @@ export interface LastPaymentError {
 
 export const ORDER_ID_METADATA_KEY = 'order_id';
 
+/**
+ * The decline the sandbox gives a confirmation for an order that already holds a succeeded intent
+ * (Stripe's own code for a repeated charge). The sandbox keeps at most one succeeded intent per
+ * order, but a refused second charge is still Idem trying to charge twice.
+ */
+export const DUPLICATE_CHARGE_DECLINE = 'duplicate_transaction';
+
+/**
+ * What invariant 1 counts: confirmations that took the order's money, and those refused only
+ * because the order had already paid. More than one per order means Idem tried to charge twice.
+ */
+export function isChargeAttempt(intent: Pick<PaymentIntent, 'status' | 'last_payment_error'>): boolean {
+  return intent.status === 'succeeded' || intent.last_payment_error?.decline_code === DUPLICATE_CHARGE_DECLINE;
+}
+
 export function orderIdOf(intent: Pick<PaymentIntent, 'metadata'>): string | undefined {
   return intent.metadata[ORDER_ID_METADATA_KEY];
 }

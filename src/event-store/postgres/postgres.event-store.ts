@@ -6,7 +6,7 @@
  * retried duplicate (see schema.ts).
  */
 import { EventEmitter } from 'node:events';
-import type { Pool, QueryResultRow } from 'pg';
+import type { Pool } from 'pg';
 import { DEFAULT_MAX_APPEND_BYTES, assertValidName, prepareAppend } from '../append-validation';
 import { encodeCheckpoint } from '../checkpoint';
 import { WrongExpectedVersion } from '../errors';
@@ -38,6 +38,10 @@ interface AppendRow {
   last_txid: string | null;
   last_sequence: string | null;
 }
+
+const UNIQUE_VIOLATION = '23505';
+const EVENT_ID_CONSTRAINT = 'idem_events_stream_event_id';
+const constraintOf = (error: unknown) => (error as { constraint?: string }).constraint;
 
 const EXPECTED_CODES: Record<'any' | 'no_stream' | 'stream_exists', number> = { no_stream: -1, any: -2, stream_exists: -4 };
 
@@ -71,7 +75,7 @@ export class PostgresEventStore implements EventStore {
         (await this.appendMany(stream, expectedCode, events, data, metadata));
     } catch (error) {
       // The id is already in the stream but not where this append expected it: never written twice.
-      if ((error as { constraint?: string }).constraint === 'idem_events_stream_event_id') {
+      if (constraintOf(error) === EVENT_ID_CONSTRAINT) {
         throw new WrongExpectedVersion(stream, expected, await this.currentRevision(stream));
       }
       throw error;
@@ -89,12 +93,19 @@ export class PostgresEventStore implements EventStore {
    * expectation did not hold as written, which idem_append then sorts into conflict or duplicate.
    */
   private async appendOne(stream: string, expectedCode: number, event: EventToAppend, data: string, metadata: string): Promise<AppendRow | undefined> {
-    const { rows } = await this.pool.query<AppendRow>({
-      name: expectedCode === -1 ? 'idem_append_one_new' : 'idem_append_one_at',
-      text: expectedCode === -1 ? APPEND_ONE_TO_NEW_STREAM_SQL : APPEND_ONE_AT_REVISION_SQL,
-      values: [stream, expectedCode, event.id, event.type, data, metadata],
-    });
-    return rows[0];
+    const isNew = expectedCode === -1;
+    try {
+      const { rows } = await this.pool.query<AppendRow>({
+        name: isNew ? 'idem_append_one_new' : 'idem_append_one_at',
+        text: isNew ? APPEND_ONE_TO_NEW_STREAM_SQL : APPEND_ONE_AT_REVISION_SQL,
+        values: isNew ? [stream, event.id, event.type, data, metadata] : [stream, event.id, event.type, data, metadata, expectedCode],
+      });
+      return rows[0];
+    } catch (error) {
+      // The revision or the id is taken: a conflict or a retried duplicate, which idem_append tells apart.
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION) return undefined;
+      throw error;
+    }
   }
 
   private async appendMany(stream: string, expectedCode: number, events: EventToAppend[], data: string[], metadata: string[]): Promise<AppendRow> {
@@ -131,7 +142,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   async ping(): Promise<void> {
-    await this.pool.query('SELECT 1 FROM idem_streams LIMIT 1');
+    await this.pool.query('SELECT FROM idem_events LIMIT 1');
   }
 
   async close(): Promise<void> {
@@ -139,8 +150,8 @@ export class PostgresEventStore implements EventStore {
   }
 
   private async currentRevision(stream: string): Promise<number | 'no_stream'> {
-    const { rows } = await this.pool.query<QueryResultRow>('SELECT revision FROM idem_streams WHERE stream_name = $1', [stream]);
-    return rows.length ? Number(rows[0].revision) : 'no_stream';
+    const [last] = await this.readStream(stream, { direction: 'backwards', maxCount: 1 });
+    return last ? last.revision : 'no_stream';
   }
 
   /** EventStoreDB accepts an empty append and answers with the current revision; so do we. */

@@ -1,10 +1,14 @@
 /**
  * The PostgreSQL event store's schema, as ordered migrations (never edited once shipped; add a new one).
  *
- * - `idem_streams` holds one row per stream with its last revision: the row is the lock that makes
- *   expected-revision checks hold under concurrency, and creating it is the `no_stream` check.
  * - `idem_events` has a unique (stream, revision) primary key and a unique (stream, event id) index,
  *   so neither a revision nor an event id can exist twice in one stream whatever the code above does.
+ * - Expected revisions are enforced at write time by that primary key plus a predecessor rule: an
+ *   event is written at revision N + 1 only if revision N is there (revision 0 only for a new
+ *   stream). Two writers at one revision: the second waits on the first's index entry and fails once
+ *   it commits. The general path (several events, any, stream_exists) also queues per stream on an
+ *   advisory lock. Migrations 1–2 had a stream row as the lock; migration 3 removed it (one write per
+ *   append instead of two, docs/BENCHMARKS.md "Appends").
  * - Global order is (transaction id, sequence). Readers only read transactions older than the oldest
  *   one still in flight (`pg_snapshot_xmin`), so an event that commits late can never land behind a
  *   position a subscriber already passed (the rule Emmett 0.43 adopted after losing events, see
@@ -140,44 +144,125 @@ $$;
 CREATE STATISTICS idem_events_category_stats ON (split_part(stream_name, '-', 1)) FROM idem_events;
 ANALYZE idem_events;`,
   },
+  {
+    version: 3,
+    name: 'unique key as the write-time check',
+    // The stream row of migration 1 cost every append a second write (a row update or insert, its WAL
+    // and, for new streams, an index entry) only to re-state what the events' primary key already
+    // guarantees. See the header comment for why the key alone is enough.
+    sql: `
+DROP FUNCTION idem_append(text, bigint, uuid[], text[], jsonb[], jsonb[]);
+DROP TABLE idem_streams;
+
+/*
+ * The general append (several events, or any / stream_exists), one call = one round trip = one
+ * transaction. p_expected uses EventStoreDB's encoding: -1 no_stream, -2 any, -4 stream_exists,
+ * N >= 0 exact. Outcomes:
+ *   'appended'  - written; last_revision/last_txid/last_sequence locate the last event
+ *   'duplicate' - every id already sits in the stream at the expected revisions; nothing written,
+ *                 the original last event is returned (EventStoreDB's idempotent write)
+ *   'conflict'  - the expectation does not hold; last_revision is the stream's revision (-1: no stream)
+ * Callers of this function queue behind one another per stream (advisory lock); single-event
+ * appends on the fast path do not take the lock, so a fast-path writer may still commit at the
+ * revision read here as free. The primary key then refuses our insert and we decide again on what
+ * is now committed.
+ */
+CREATE FUNCTION idem_append(
+  p_stream text, p_expected bigint, p_ids uuid[], p_types text[], p_data jsonb[], p_metadata jsonb[]
+) RETURNS TABLE (outcome text, last_revision bigint, last_txid xid8, last_sequence bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_count      bigint := cardinality(p_ids);
+  v_current    bigint;
+  v_start      bigint;
+  v_found      bigint;
+  v_constraint text;
+BEGIN
+  -- Two-key form in its own namespace: it cannot meet the single-key locks of migrations or the
+  -- projections' lock namespace; two streams sharing a hash merely queue behind each other.
+  PERFORM pg_advisory_xact_lock(hashtext('idem.stream'), hashtext(p_stream));
+  LOOP
+    v_start := NULL;
+    SELECT coalesce(max(e.revision), -1) INTO v_current FROM idem_events e WHERE e.stream_name = p_stream;
+
+    -- Where would these ids have been written the first time?
+    IF v_current >= 0 AND p_expected IN (-2, -4) THEN
+      SELECT e.revision INTO v_start FROM idem_events e WHERE e.stream_name = p_stream AND e.event_id = p_ids[1];
+    ELSIF v_current >= 0 AND p_expected < v_current THEN
+      v_start := p_expected + 1;
+    END IF;
+
+    IF v_start IS NOT NULL THEN
+      SELECT count(*) INTO v_found
+        FROM unnest(p_ids) WITH ORDINALITY AS u(id, i)
+        JOIN idem_events e ON e.stream_name = p_stream AND e.revision = v_start + u.i - 1 AND e.event_id = u.id;
+      IF v_found = v_count THEN
+        RETURN QUERY SELECT 'duplicate'::text, e.revision, e.transaction_id, e.sequence
+          FROM idem_events e WHERE e.stream_name = p_stream AND e.revision = v_start + v_count - 1;
+      ELSE
+        RETURN QUERY SELECT 'conflict'::text, v_current, NULL::xid8, NULL::bigint;
+      END IF;
+      RETURN;
+    END IF;
+
+    IF (p_expected >= 0 AND p_expected <> v_current)
+       OR (p_expected = -1 AND v_current >= 0)
+       OR (p_expected = -4 AND v_current < 0) THEN
+      RETURN QUERY SELECT 'conflict'::text, v_current, NULL::xid8, NULL::bigint;
+      RETURN;
+    END IF;
+
+    BEGIN
+      RETURN QUERY
+      WITH written AS (
+        INSERT INTO idem_events (stream_name, revision, event_id, event_type, data, metadata)
+        SELECT p_stream, v_current + u.i, u.id, u.t, u.d, u.m
+          FROM unnest(p_ids, p_types, p_data, p_metadata) WITH ORDINALITY AS u(id, t, d, m, i)
+         ORDER BY u.i
+        RETURNING revision, transaction_id, sequence
+      )
+      SELECT 'appended'::text, w.revision, w.transaction_id, w.sequence FROM written w ORDER BY w.revision DESC LIMIT 1;
+      RETURN;
+    EXCEPTION WHEN unique_violation THEN
+      GET STACKED DIAGNOSTICS v_constraint = CONSTRAINT_NAME;
+      -- An id already elsewhere in the stream is the caller's conflict; a taken revision is a race.
+      IF v_constraint <> 'idem_events_pkey' THEN
+        RAISE;
+      END IF;
+    END;
+  END LOOP;
+END
+$$;
+`,
+  },
 ];
 
 /*
- * The commonest append, one event with `no_stream` or an exact revision, as one plain statement with
- * scalar parameters: the stream row is created (no_stream) or moved from the expected revision
- * (exact) and the event inserted only if that succeeded, all in one implicit transaction. No row
- * back means the expectation did not hold as the fast path needs (a conflict, or a retried
- * duplicate): the caller then asks idem_append, which decides between the two. Parameters:
- * $1 stream, $2 expected revision (-1 for no_stream), $3 event id, $4 type, $5 data, $6 metadata.
+ * The commonest append, one event with `no_stream` or an exact revision, is one plain INSERT with
+ * scalar parameters in its own implicit transaction:
+ *   - no_stream writes revision 0;
+ *   - exact N writes revision N + 1, and only if revision N is there.
+ * The primary key (stream, revision) does the concurrency control: of two writers at one revision
+ * the second waits for the first to commit and then fails, whatever either saw before. With the
+ * predecessor rule, revisions stay gap-free, so "revision N + 1 was free and N was there" is exactly
+ * "the stream's last revision was N". A failure or an empty answer means the expectation did not
+ * hold as the fast path needs (a conflict, or a retried duplicate): the caller then asks
+ * idem_append, which decides between the two. Parameters: $1 stream, $2 event id, $3 type, $4 data,
+ * $5 metadata, and for exact appends $6 the expected revision.
  *
  * Why not a plpgsql call: for one event this costs about a quarter less server CPU per append (no
  * array literals to parse and unnest, no function frame, no RETURN QUERY tuplestore; see
  * docs/BENCHMARKS.md, "Appends").
- *
- * The checks are the ones idem_append's fast path makes: the UPDATE re-checks `revision = $2` after
- * waiting for a concurrent writer's lock (READ COMMITTED re-evaluation), and the INSERT … ON CONFLICT
- * DO NOTHING targets the *stream row* only: it waits for a concurrent creator and then writes nothing.
- * The events table keeps its unique indexes: an id already in the stream fails the whole statement.
- * Works on a database created by the previous migration 1 too (it needs no new objects).
  */
 const RETURNING_APPENDED = `RETURNING 'appended' AS outcome, revision AS last_revision, transaction_id AS last_txid, sequence AS last_sequence`;
 
 export const APPEND_ONE_TO_NEW_STREAM_SQL = `
-WITH stream AS (
-  INSERT INTO idem_streams (stream_name, revision) VALUES ($1, 0)
-  ON CONFLICT (stream_name) DO NOTHING
-  RETURNING revision
-)
 INSERT INTO idem_events (stream_name, revision, event_id, event_type, data, metadata)
-SELECT $1, stream.revision, $3, $4, $5, $6 FROM stream WHERE $2::bigint = -1
+VALUES ($1, 0, $2, $3, $4, $5)
 ${RETURNING_APPENDED}`;
 
 export const APPEND_ONE_AT_REVISION_SQL = `
-WITH stream AS (
-  UPDATE idem_streams SET revision = $2::bigint + 1
-   WHERE stream_name = $1 AND revision = $2::bigint
-  RETURNING revision
-)
 INSERT INTO idem_events (stream_name, revision, event_id, event_type, data, metadata)
-SELECT $1, stream.revision, $3, $4, $5, $6 FROM stream
+SELECT $1, $6::bigint + 1, $2, $3, $4, $5
+ WHERE EXISTS (SELECT FROM idem_events WHERE stream_name = $1 AND revision = $6::bigint)
 ${RETURNING_APPENDED}`;
