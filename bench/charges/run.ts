@@ -434,7 +434,9 @@ async function chargeRound(ctx: Context, label: string, orders: number, options:
   const ordersPaid = orders - pending.size;
   const allPaidAfterS = allPaidAt === undefined ? undefined : (allPaidAt - started) / 1000;
 
-  // What the provider really holds for these orders.
+  // What the provider really holds for these orders: succeeded intents. `charge_attempts` also counts
+  // a second charge the sandbox refused (it keeps one succeeded intent per order), so an order Idem
+  // tried to charge twice still counts as charged twice.
   let providerCharges = 0;
   let ordersChargedTwice = 0;
   let ordersNotCharged = 0;
@@ -444,9 +446,10 @@ async function chargeRound(ctx: Context, label: string, orders: number, options:
     total: orders,
     request: (i) => ({ method: 'GET', path: `/_sandbox/charges?orderId=${encodeURIComponent(ids[i])}&status=succeeded` }),
     onAnswer: (_, answer) => {
-      const n = (JSON.parse(answer.body.toString()) as { data: unknown[] }).data.length;
+      const { data, charge_attempts: attempts } = JSON.parse(answer.body.toString()) as { data: unknown[]; charge_attempts: number };
+      const n = data.length;
       providerCharges += n;
-      if (n > 1) ordersChargedTwice++;
+      if (attempts > 1) ordersChargedTwice++;
       if (n === 0) ordersNotCharged++;
     },
   });

@@ -20,25 +20,42 @@ export interface Caller {
 
 @Injectable()
 export class BearerTokenGuard implements CanActivate {
+  /** Token → caller, hashed once at start: the tokens are fixed for the life of the process. */
+  private readonly callers: Map<string, Caller>;
+  /** Roles per route handler, read from its metadata on the first request (decorators never change). */
+  private readonly allowedByHandler = new WeakMap<object, Role[] | null>();
+
   constructor(
     private readonly reflector: Reflector,
-    @Inject(TOKEN_ROLES) private readonly tokens: TokenRoles,
-  ) {}
+    @Inject(TOKEN_ROLES) tokens: TokenRoles,
+  ) {
+    this.callers = new Map([...tokens].map(([token, role]) => [token, Object.freeze({ role, tokenId: tokenId(token) })]));
+  }
 
   canActivate(context: ExecutionContext): boolean {
-    const allowed = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, [context.getHandler(), context.getClass()]);
+    const allowed = this.allowedRoles(context);
     if (!allowed) return true;
     const request = context.switchToHttp().getRequest<FastifyRequest & { caller?: Caller }>();
     const match = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '');
-    const role = match ? this.tokens.get(match[1]) : undefined;
-    if (!match || !role) {
+    const caller = match ? this.callers.get(match[1]) : undefined;
+    if (!caller) {
       throw new AppError('unauthenticated', 'AUTH.TOKEN_REQUIRED', 'A valid bearer token is required (Authorization: Bearer <token>)');
     }
-    if (!allowed.includes(role)) {
-      throw new AppError('forbidden', 'AUTH.ROLE_FORBIDDEN', `The ${role} role may not call this route (allowed: ${allowed.join(', ')})`);
+    if (!allowed.includes(caller.role)) {
+      throw new AppError('forbidden', 'AUTH.ROLE_FORBIDDEN', `The ${caller.role} role may not call this route (allowed: ${allowed.join(', ')})`);
     }
-    request.caller = { role, tokenId: tokenId(match[1]) };
+    request.caller = caller;
     return true;
+  }
+
+  private allowedRoles(context: ExecutionContext): Role[] | null {
+    const handler = context.getHandler();
+    let allowed = this.allowedByHandler.get(handler);
+    if (allowed === undefined) {
+      allowed = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, [handler, context.getClass()]) ?? null;
+      this.allowedByHandler.set(handler, allowed);
+    }
+    return allowed;
   }
 }
 

@@ -64,10 +64,15 @@ export async function startBackground(runtime: Runtime, gateway: PaymentGateway,
   };
 
   const projections = await startProjections({ store, pool, readModels: READ_MODELS, reactors: REACTORS });
+  // graphile-worker's own statements (get_job, complete_job, its LISTEN connection) get a pool with a
+  // connection per slot, so they never queue behind the api's requests in the shared pool. The jobs'
+  // event-store reads and appends still go through the runtime's store: its appends wake the
+  // projections in this process at once.
+  const jobPool = runtime.openPool({ max: config.worker.concurrency + 1, applicationName: 'idem-jobs' });
   const jobs = await startJobWorker({
-    pool,
+    pool: jobPool,
     concurrency: config.worker.concurrency,
-    pollIntervalMs: 500,
+    pollIntervalMs: config.worker.jobPollMs,
     logger: jobLogger(config.logLevel),
     taskList: {
       // An unknown outcome is recorded before the task fails; the queue's retry then verifies first.
@@ -81,6 +86,9 @@ export async function startBackground(runtime: Runtime, gateway: PaymentGateway,
       },
       [RECOVER_STUCK_CHARGES_TASK]: recoverTask,
     },
+  }).catch(async (error: unknown) => {
+    await jobPool.end();
+    throw error;
   });
   // One pending sweep at a time across every worker process: the job key deduplicates.
   const scheduleRecovery = () =>
@@ -91,7 +99,10 @@ export async function startBackground(runtime: Runtime, gateway: PaymentGateway,
   timer.unref();
   // Stopping twice (a test stops the jobs early, then the whole background) is not an error.
   let jobsStopping: Promise<void> | undefined;
-  const stoppableJobs: JobWorker = { done: jobs.done, stop: () => (jobsStopping ??= jobs.stop()) };
+  const stopJobs = async () => {
+    await jobs.stop().finally(() => jobPool.end());
+  };
+  const stoppableJobs: JobWorker = { done: jobs.done, stop: () => (jobsStopping ??= stopJobs()) };
 
   return {
     projections,

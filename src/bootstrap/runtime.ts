@@ -3,7 +3,8 @@
  * server (embedded when no DATABASE_URL is set), a pool, and the event store, migrated.
  * `close()` undoes it in reverse order.
  */
-import { Pool } from 'pg';
+import { join } from 'node:path';
+import { Pool, type PoolConfig } from 'pg';
 import type { IdemConfig } from '../config/config';
 import { ensureDatabase } from '../database/create-database';
 import { startEmbeddedPostgres, type EmbeddedCluster } from '../database/embedded-postgres';
@@ -17,6 +18,11 @@ export interface Runtime {
   pool: Pool;
   eventStore: EventStore;
   embedded: EmbeddedCluster | undefined;
+  /**
+   * Another pool on the same database and connection path, for work that must not queue behind the
+   * api's requests (the job queue). The caller ends it.
+   */
+  openPool(options: { max: number; applicationName: string }): Pool;
   close(): Promise<void>;
 }
 
@@ -25,14 +31,22 @@ const EMBEDDED_DATABASE = 'idem';
 export async function startRuntime(config: IdemConfig, options: { poolSize?: number } = {}): Promise<Runtime> {
   let embedded: EmbeddedCluster | undefined;
   let databaseUrl = config.databaseUrl;
+  let socketDir: string | undefined;
   if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir });
+    socketDir = embeddedSocketDir(config.dataDir);
+    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, settings: socketDir ? { unix_socket_directories: socketDir } : {} });
     await ensureDatabase(embedded.urlFor('postgres'), EMBEDDED_DATABASE);
     databaseUrl = embedded.urlFor(EMBEDDED_DATABASE);
   }
-  const pool = new Pool({ connectionString: databaseUrl, max: options.poolSize ?? 20, application_name: 'idem' });
-  // An idle client that loses its server must not crash the process; queries report their own errors.
-  pool.on('error', () => undefined);
+  const connection = connectionFor(databaseUrl, socketDir);
+  const openPool = ({ max, applicationName }: { max: number; applicationName: string }) => {
+    const opened = new Pool({ ...connection, max, application_name: applicationName });
+    // An idle client that loses its server must not crash the process; queries report their own errors.
+    opened.on('error', () => undefined);
+    return opened;
+  };
+  const poolSize = options.poolSize ?? 20;
+  const pool = openPool({ max: poolSize, applicationName: 'idem' });
   try {
     const eventStore = await createEventStore(config, pool);
     return {
@@ -41,6 +55,7 @@ export async function startRuntime(config: IdemConfig, options: { poolSize?: num
       pool,
       eventStore,
       embedded,
+      openPool,
       async close() {
         await eventStore.close();
         await pool.end();
@@ -54,12 +69,36 @@ export async function startRuntime(config: IdemConfig, options: { poolSize?: num
   }
 }
 
+/**
+ * The embedded cluster also listens on a Unix-domain socket in its own cluster directory (created by
+ * startEmbeddedPostgres under `<dataDir>/pg`, owned by the server's user): every query is a write and
+ * a read on this connection, and over loopback TCP both sides also run the TCP stack for each
+ * message. Socket paths are limited to 107 bytes, so a very deep data directory stays on TCP.
+ */
+function embeddedSocketDir(dataDir: string): string | undefined {
+  const dir = join(dataDir, 'pg');
+  return dir.length + '/.s.PGSQL.65535.lock'.length <= 100 ? dir : undefined;
+}
+
+/**
+ * The runtime's own pools connect through the socket when there is one (`?host=<dir>` overrides the
+ * URL's host in pg). It stays a connection string because code that opens its own clients from
+ * `pool.options` (the projection locks) only gets the password that way. `databaseUrl` stays the TCP
+ * URL: it is what the banner shows and what TypeORM, the CLI and other processes are given.
+ */
+function connectionFor(databaseUrl: string, socketDir: string | undefined): PoolConfig {
+  if (!socketDir) return { connectionString: databaseUrl };
+  const url = new URL(databaseUrl);
+  url.searchParams.set('host', socketDir);
+  return { connectionString: url.toString() };
+}
+
 async function createEventStore(config: IdemConfig, pool: Pool): Promise<EventStore> {
   if (config.eventStore.kind === 'esdb') {
     // Events live in EventStoreDB; read models, checkpoints and job rows stay in PostgreSQL.
     return EsdbEventStore.connect(config.eventStore.esdbConnectionString!, { maxAppendBytes: config.eventStore.maxAppendBytes });
   }
-  const store = new PostgresEventStore(pool, { maxAppendBytes: config.eventStore.maxAppendBytes });
+  const store = new PostgresEventStore(pool, { maxAppendBytes: config.eventStore.maxAppendBytes, pollIntervalMs: config.eventStore.subscriptionPollMs });
   await store.migrate();
   return store;
 }

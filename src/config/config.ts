@@ -15,7 +15,16 @@ export interface IdemConfig {
   /** Unset: PostgreSQL is started embedded, data under `dataDir`. */
   databaseUrl: string | undefined;
   dataDir: string;
-  eventStore: { kind: EventStoreKind; esdbConnectionString: string | undefined; maxAppendBytes: number };
+  eventStore: {
+    kind: EventStoreKind;
+    esdbConnectionString: string | undefined;
+    maxAppendBytes: number;
+    /**
+     * How often an idle PostgreSQL subscription looks for events other processes wrote (appends made
+     * in this process wake it at once).
+     */
+    subscriptionPollMs: number;
+  };
   /** Bearer token → role. Embedded mode: the `dev-<role>` tokens. */
   tokens: TokenRoles;
   devTokens: boolean;
@@ -35,6 +44,11 @@ export interface IdemConfig {
     /** `npm start` runs projections and jobs inside the api process; production runs `worker.js`. */
     inApiProcess: boolean;
     concurrency: number;
+    /**
+     * Fallback poll of each job slot. New jobs wake idle slots through LISTEN/NOTIFY at once; the poll
+     * only finds jobs scheduled for later (retries) and notifications lost in a reconnect.
+     */
+    jobPollMs: number;
     recoveryIntervalMs: number;
     recoveryThresholdMs: number;
     /** How far behind the threshold one sweep looks (keeps each sweep narrow). */
@@ -78,12 +92,22 @@ export function loadConfig(env: Env = process.env): IdemConfig {
   if (production && !databaseUrl) {
     problems.push({ variable: 'DATABASE_URL', problem: 'is required with NODE_ENV=production (embedded PostgreSQL is for development)' });
   }
+  const inApiProcess = read('IDEM_WORKER_IN_API', flag, !production);
   const config: IdemConfig = {
     production,
     http: { host: read('HOST', hostName, '127.0.0.1'), port },
     databaseUrl,
     dataDir: resolve(read('IDEM_DATA_DIR', nonEmpty, './.idem')),
-    eventStore: { kind, esdbConnectionString, maxAppendBytes: read('IDEM_MAX_APPEND_BYTES', positiveInt, 1_048_576) },
+    eventStore: {
+      kind,
+      esdbConnectionString,
+      maxAppendBytes: read('IDEM_MAX_APPEND_BYTES', positiveInt, 1_048_576),
+      // Embedded PostgreSQL belongs to this one process, so with the worker here too every append is
+      // made here and wakes the subscription at once; the poll only covers a client connecting from
+      // outside. A shared database has other writers (a separate worker sees every charge request
+      // through this poll), so it keeps polling often.
+      subscriptionPollMs: read('IDEM_SUBSCRIPTION_POLL_INTERVAL', positiveDuration, !databaseUrl && inApiProcess ? 250 : 20),
+    },
     tokens: configuredTokens ?? devTokens(),
     devTokens: !configuredTokens,
     sandbox: { enabled: read('IDEM_SANDBOX', flag, !production && !env.STRIPE_API_BASE), port: read('IDEM_SANDBOX_PORT', tcpPort, 3100) },
@@ -96,8 +120,9 @@ export function loadConfig(env: Env = process.env): IdemConfig {
     },
     logLevel: read('LOG_LEVEL', oneOf(['error', 'warn', 'info', 'debug'] as const), 'info'),
     worker: {
-      inApiProcess: read('IDEM_WORKER_IN_API', flag, !production),
+      inApiProcess,
       concurrency: read('IDEM_WORKER_CONCURRENCY', positiveInt, 8),
+      jobPollMs: read('IDEM_JOB_POLL_INTERVAL', positiveDuration, 2_000),
       recoveryIntervalMs: read('IDEM_RECOVERY_INTERVAL', parseDuration, 5 * 60_000),
       recoveryThresholdMs: read('IDEM_RECOVERY_THRESHOLD', parseDuration, 15 * 60_000),
       recoveryWindowMs: read('IDEM_RECOVERY_WINDOW', parseDuration, 24 * 3_600_000),
@@ -125,6 +150,12 @@ function tcpPort(raw: string): number {
 function positiveInt(raw: string): number {
   if (!/^[1-9]\d*$/.test(raw)) throw new Error(`must be a positive integer, got "${raw}"`);
   return Number(raw);
+}
+
+function positiveDuration(raw: string): number {
+  const ms = parseDuration(raw);
+  if (ms <= 0) throw new Error(`must be a duration above zero, like 250ms or 2s, got "${raw}"`);
+  return ms;
 }
 
 function nonEmpty(raw: string): string {

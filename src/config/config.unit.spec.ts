@@ -24,6 +24,15 @@ describe('loadConfig', () => {
       expect(config.worker).toMatchObject({ inApiProcess: true, recoveryIntervalMs: 300_000, recoveryThresholdMs: 900_000 });
     });
 
+    it('polls for other processes\' events every 250 ms and for scheduled jobs every 2 s', () => {
+      expect(loadConfig({}).eventStore.subscriptionPollMs).toBe(250);
+      expect(loadConfig({}).worker.jobPollMs).toBe(2_000);
+    });
+
+    it('polls every 20 ms on a shared database, where other processes append', () => {
+      expect(loadConfig({ DATABASE_URL: 'postgres://idem:pw@db:5432/idem' }).eventStore.subscriptionPollMs).toBe(20);
+    });
+
     it('reads durations such as IDEM_RECOVERY_INTERVAL=2m', () => {
       expect(loadConfig({ IDEM_RECOVERY_INTERVAL: '2m', IDEM_RECOVERY_THRESHOLD: '90s' }).worker).toMatchObject({ recoveryIntervalMs: 120_000, recoveryThresholdMs: 90_000 });
     });
@@ -44,6 +53,8 @@ describe('loadConfig', () => {
       ['IDEM_SANDBOX', 'maybe'],
       ['IDEM_RECOVERY_INTERVAL', 'often'],
       ['IDEM_RECOVERY_THRESHOLD', '15'],
+      ['IDEM_JOB_POLL_INTERVAL', '0s'],
+      ['IDEM_SUBSCRIPTION_POLL_INTERVAL', 'fast'],
     ])('names %s=%s in the error', (variable, value) => {
       expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`${variable} .*`));
       expect(problemsOf({ [variable]: value })).toEqual([variable]);
@@ -73,6 +84,8 @@ describe('loadConfig', () => {
         STRIPE_SECRET_KEY: 'sk_live_abc',
       });
       expect(config.sandbox.enabled).toBe(false);
+      // The worker runs in its own process and sees the api's charge requests only by polling.
+      expect(config.eventStore.subscriptionPollMs).toBe(20);
       expect(config.devTokens).toBe(false);
       expect(config.tokens.get('dev-storefront')).toBeUndefined();
       expect(config.tokens.get('0123456789abcdef0123')).toBe('storefront');

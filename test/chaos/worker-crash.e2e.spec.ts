@@ -65,7 +65,9 @@ describe('a worker killed between the provider charge and the outcome append', (
     expect(sandbox.charges({ orderId }).filter(isChargeAttempt)).toHaveLength(1);
     const types = (await api.runtime.eventStore.readStream(`order-${orderId}`)).map((e) => e.type);
     expect(types.filter((t) => t === 'ChargeSucceeded')).toHaveLength(1);
-    const { rows } = await api.runtime.pool.query(`SELECT old_status, new_status, trigger FROM payment_recovery_log WHERE order_id = $1`, [orderId]);
+    // The sweep writes its audit line just after the outcome it appended: wait for the line itself.
+    const auditLines = async () => (await api.runtime.pool.query(`SELECT old_status, new_status, trigger FROM payment_recovery_log WHERE order_id = $1`, [orderId])).rows;
+    const rows = await waitFor(auditLines, (lines) => lines.length > 0, 10_000);
     expect(rows).toContainEqual({ old_status: 'processing', new_status: 'paid', trigger: 'schedule' });
   });
 });

@@ -1,7 +1,7 @@
 /**
  * POST /v1/webhooks/payments — Stripe-style signed events. The signature (and its 300 s tolerance)
- * is checked on the raw bytes; duplicates and out-of-order deliveries are harmless because each
- * event is remembered once applied and can only move an order forward.
+ * is checked on the raw bytes; duplicates and out-of-order deliveries are harmless because an event
+ * can only move an order forward, and each is remembered once applied.
  */
 import { Controller, Headers, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
@@ -33,15 +33,18 @@ export class ReceiveWebhookController {
   @HttpCode(200)
   async receive(@Req() request: FastifyRequest & { rawBody?: Buffer }, @Headers('stripe-signature') signature: string | undefined) {
     const event = this.verify(request.rawBody, signature);
-    if (await this.deliveries.seen(event.id)) return { received: true, duplicate: true };
     if (!HANDLED_TYPES.has(event.type)) {
-      await this.deliveries.remember(event.id, event.type, undefined, 'ignored');
-      return { received: true, outcome: 'ignored' };
+      const first = await this.deliveries.remember(event.id, event.type, undefined, 'ignored');
+      return first ? { received: true, outcome: 'ignored' } : { received: true, duplicate: true };
     }
+    // No "seen before?" query first: applying is idempotent (a delivery can only move the order
+    // forward, with a deterministic event id), so a redelivery finds nothing to do, and the one insert
+    // below both remembers a first delivery and recognises a repeated one. That saves a statement on
+    // every webhook, and redeliveries are the exception.
     const payment = toProviderPayment(event.data.object as Stripe.PaymentIntent);
     const outcome = payment.orderId ? await this.apply(event.id, payment.orderId, payment) : 'no_order';
-    await this.deliveries.remember(event.id, event.type, payment.orderId, outcome);
-    return { received: true, outcome };
+    const first = await this.deliveries.remember(event.id, event.type, payment.orderId, outcome);
+    return first ? { received: true, outcome } : { received: true, duplicate: true };
   }
 
   private verify(rawBody: Buffer | undefined, signature: string | undefined): Stripe.Event {

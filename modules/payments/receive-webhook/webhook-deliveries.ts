@@ -1,7 +1,7 @@
 /**
- * Remembers every provider event id once applied, so a redelivered webhook is recognised without
- * touching the order. Applying is itself idempotent (deterministic event ids), so a crash between
- * applying and remembering only means the redelivery is applied again, harmlessly.
+ * Remembers every provider event id once applied (support can see what arrived, retention archives
+ * it). Applying is itself idempotent (deterministic event ids, forward-only decisions), so a crash
+ * between applying and remembering only means the redelivery is applied again, harmlessly.
  */
 import type { Pool } from 'pg';
 import { applyMigrations } from '../../../src/database/migrate';
@@ -63,16 +63,14 @@ export class WebhookDeliveries {
     return applyMigrations(this.pool, 'idem_payments_migrations', PAYMENTS_MIGRATIONS);
   }
 
-  async seen(providerEventId: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query('SELECT 1 FROM payment_webhook_deliveries WHERE provider_event_id = $1', [providerEventId]);
-    return (rowCount ?? 0) > 0;
-  }
-
-  async remember(providerEventId: string, eventType: string, orderId: string | undefined, outcome: string): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO payment_webhook_deliveries (provider_event_id, event_type, order_id, outcome) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (provider_event_id) DO NOTHING`,
-      [providerEventId, eventType, orderId ?? null, outcome],
-    );
+  /** Records a delivery; false when this provider event was already remembered (a redelivery). */
+  async remember(providerEventId: string, eventType: string, orderId: string | undefined, outcome: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query({
+      name: 'idem_remember_webhook',
+      text: `INSERT INTO payment_webhook_deliveries (provider_event_id, event_type, order_id, outcome) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (provider_event_id) DO NOTHING`,
+      values: [providerEventId, eventType, orderId ?? null, outcome],
+    });
+    return rowCount === 1;
   }
 }

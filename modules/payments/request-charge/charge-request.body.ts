@@ -1,9 +1,12 @@
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { BUSINESS_KEY } from '../../../src/errors/business-key';
+import { PlainBody } from '../../../src/errors/plain-body';
 
 /** ISO-4217 codes the runtime knows (ICU's list). */
 export const KNOWN_CURRENCIES: readonly string[] = Intl.supportedValuesOf('currency');
 
+/** Flat JSON (primitives only): validated by class-validator without a class-transformer pass. */
+@PlainBody()
 export class ChargeRequestBody {
   @IsInt({ message: 'amount must be an integer number of minor units (e.g. 1250 for 12.50)' })
   @Min(1, { message: 'amount must be at least 1 minor unit' })
