@@ -24,5 +24,5 @@ afterAll(async () => {
 describeEventStoreContract('EsdbEventStore', () => ({
   store,
   // EventStoreDB writes an id again when it is appended outside its slot (esdb.md §2.2).
-  capabilities: { duplicateIdOutsideItsSlot: 'appended', maxAppendBytes: 1_048_576 },
+  capabilities: { duplicateIdOutsideItsSlot: 'appended', eventIdScope: 'stream', maxAppendBytes: 1_048_576 },
 }));

@@ -15,6 +15,11 @@ export interface EventStoreCapabilities {
    * EventStoreDB writes it again ('appended'); the PostgreSQL store refuses ('conflict').
    */
   duplicateIdOutsideItsSlot: 'appended' | 'conflict';
+  /**
+   * Where an event id must be unique: EventStoreDB checks ids per stream only; the PostgreSQL store
+   * keeps them unique across the store (as Message DB and Marten do) and refuses an id another stream holds.
+   */
+  eventIdScope: 'stream' | 'store';
   /** Limit the adapter was built with. */
   maxAppendBytes: number;
 }
@@ -211,6 +216,21 @@ export function describeEventStoreContract(adapter: string, subject: () => Contr
           expect(await conflictOf(attempt)).toMatchObject({ actual: 5 });
           expect(await countInCategory()).toBe(6);
         }
+      });
+
+      it('handles an id another stream already holds as the adapter declares', async () => {
+        const other = stream();
+        const attempt = store.append(other, [original[2]], 'no_stream');
+        if (capabilities.eventIdScope === 'stream') {
+          expect((await attempt).nextRevision).toBe(0);
+        } else {
+          await expect(attempt).rejects.toMatchObject({ code: 'EVENT_STORE.INVALID_EVENT_ID' });
+          expect(await store.readStream(other)).toEqual([]);
+          // A batch with one such id is refused whole.
+          await expect(store.append(other, [testEvent(), original[3]], 'any')).rejects.toBeInstanceOf(InvalidAppend);
+          expect(await store.readStream(other)).toEqual([]);
+        }
+        expect(await countInCategory()).toBe(capabilities.eventIdScope === 'stream' ? 7 : 6);
       });
     });
 

@@ -25,5 +25,5 @@ afterAll(async () => {
 
 describeEventStoreContract('PostgresEventStore', () => ({
   store,
-  capabilities: { duplicateIdOutsideItsSlot: 'conflict', maxAppendBytes: 1_048_576 },
+  capabilities: { duplicateIdOutsideItsSlot: 'conflict', eventIdScope: 'store', maxAppendBytes: 1_048_576 },
 }));

@@ -9,7 +9,7 @@ import { EventEmitter } from 'node:events';
 import type { Pool } from 'pg';
 import { DEFAULT_MAX_APPEND_BYTES, assertValidName, prepareAppend } from '../append-validation';
 import { encodeCheckpoint } from '../checkpoint';
-import { WrongExpectedVersion } from '../errors';
+import { InvalidAppend, WrongExpectedVersion } from '../errors';
 import type {
   AppendResult,
   EventStore,
@@ -40,7 +40,7 @@ interface AppendRow {
 }
 
 const UNIQUE_VIOLATION = '23505';
-const EVENT_ID_CONSTRAINT = 'idem_events_stream_event_id';
+const EVENT_ID_CONSTRAINT = 'idem_events_event_id';
 const constraintOf = (error: unknown) => (error as { constraint?: string }).constraint;
 
 const EXPECTED_CODES: Record<'any' | 'no_stream' | 'stream_exists', number> = { no_stream: -1, any: -2, stream_exists: -4 };
@@ -74,10 +74,7 @@ export class PostgresEventStore implements EventStore {
         (events.length === 1 && expectedCode >= -1 ? await this.appendOne(stream, expectedCode, events[0], data[0], metadata[0]) : undefined) ??
         (await this.appendMany(stream, expectedCode, events, data, metadata));
     } catch (error) {
-      // The id is already in the stream but not where this append expected it: never written twice.
-      if (constraintOf(error) === EVENT_ID_CONSTRAINT) {
-        throw new WrongExpectedVersion(stream, expected, await this.currentRevision(stream));
-      }
+      if (constraintOf(error) === EVENT_ID_CONSTRAINT) throw await this.eventIdTaken(stream, expected, events);
       throw error;
     }
     const lastRevision = Number(row.last_revision);
@@ -147,6 +144,19 @@ export class PostgresEventStore implements EventStore {
 
   async close(): Promise<void> {
     this.appended.emit('closed');
+  }
+
+  /**
+   * An id of this append is already stored. In this stream but not where the append expected it: a
+   * conflict (never written twice). In another stream: event ids are unique across this store.
+   */
+  private async eventIdTaken(stream: string, expected: ExpectedRevision, events: EventToAppend[]): Promise<Error> {
+    const { rows } = await this.pool.query<{ event_id: string }>(
+      'SELECT event_id FROM idem_events WHERE event_id = ANY($1::uuid[]) AND stream_name <> $2 LIMIT 1',
+      [events.map((e) => e.id), stream],
+    );
+    if (rows.length) return new InvalidAppend('EVENT_ID', `Event id ${rows[0].event_id} is already used by another stream (event ids are unique across the store)`);
+    return new WrongExpectedVersion(stream, expected, await this.currentRevision(stream));
   }
 
   private async currentRevision(stream: string): Promise<number | 'no_stream'> {
