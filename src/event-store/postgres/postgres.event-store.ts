@@ -45,9 +45,23 @@ const constraintOf = (error: unknown) => (error as { constraint?: string }).cons
 
 const EXPECTED_CODES: Record<'any' | 'no_stream' | 'stream_exists', number> = { no_stream: -1, any: -2, stream_exists: -4 };
 
+/**
+ * Named statements are prepared once per connection, and from their sixth run PostgreSQL may keep a
+ * generic plan costed on the table's size at that moment. Made on a nearly empty events table, that
+ * plan scans the table instead of using the (stream, revision) key, and keeps scanning as the table
+ * grows until autovacuum's ANALYZE invalidates it: on a fresh database, bench:append read 36 million
+ * rows that way in its first 20 s. So the statements whose plan depends on the table's size run
+ * unnamed (planned on each call, on the table's real size) until the table is big enough for the key
+ * to win any plan: at least YOUNG_TABLE_PAGES pages when the store starts, or YOUNG_TABLE_APPENDS
+ * appends made by this process since.
+ */
+const YOUNG_TABLE_PAGES = 64;
+const YOUNG_TABLE_APPENDS = 2_000;
+
 export class PostgresEventStore implements EventStore {
   /** Wakes this process's subscribers as soon as one of its own appends commits. */
   private readonly appended = new EventEmitter().setMaxListeners(0);
+  private appendsUntilPrepared = YOUNG_TABLE_APPENDS;
   private readonly maxAppendBytes: number;
   private readonly pollIntervalMs: number;
 
@@ -62,6 +76,13 @@ export class PostgresEventStore implements EventStore {
   /** Creates or upgrades the schema; safe to call from several processes at once. */
   async migrate(): Promise<void> {
     await applyMigrations(this.pool, 'idem_event_store_migrations', EVENT_STORE_MIGRATIONS);
+    const { rows } = await this.pool.query<{ pages: string }>(`SELECT pg_relation_size('idem_events') / current_setting('block_size')::int AS pages`);
+    if (Number(rows[0].pages) >= YOUNG_TABLE_PAGES) this.appendsUntilPrepared = 0;
+  }
+
+  /** The statement name to prepare under, or undefined (unnamed) while the events table is young. */
+  private preparedName(name: string): string | undefined {
+    return this.appendsUntilPrepared > 0 ? undefined : name;
   }
 
   async append(stream: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -81,7 +102,10 @@ export class PostgresEventStore implements EventStore {
     if (row.outcome === 'conflict') {
       throw new WrongExpectedVersion(stream, expected, lastRevision < 0 ? 'no_stream' : lastRevision);
     }
-    if (row.outcome === 'appended') this.appended.emit('appended');
+    if (row.outcome === 'appended') {
+      if (this.appendsUntilPrepared > 0) this.appendsUntilPrepared--;
+      this.appended.emit('appended');
+    }
     return { nextRevision: lastRevision, position: encodeCheckpoint(row.last_txid!, row.last_sequence!) };
   }
 
@@ -93,7 +117,8 @@ export class PostgresEventStore implements EventStore {
     const isNew = expectedCode === -1;
     try {
       const { rows } = await this.pool.query<AppendRow>({
-        name: isNew ? 'idem_append_one_new' : 'idem_append_one_at',
+        // A new stream's insert has no plan to choose; the exact one checks its predecessor by key.
+        name: isNew ? 'idem_append_one_new' : this.preparedName('idem_append_one_at'),
         text: isNew ? APPEND_ONE_TO_NEW_STREAM_SQL : APPEND_ONE_AT_REVISION_SQL,
         values: isNew ? [stream, event.id, event.type, data, metadata] : [stream, event.id, event.type, data, metadata, expectedCode],
       });
@@ -121,7 +146,7 @@ export class PostgresEventStore implements EventStore {
     const from = options.fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0);
     const { rows } = await this.pool.query<EventRow>({
       ...EVENT_ROW_MODE,
-      name: backwards ? 'idem_read_stream_backwards' : 'idem_read_stream_forwards',
+      name: this.preparedName(backwards ? 'idem_read_stream_backwards' : 'idem_read_stream_forwards'),
       text: `SELECT ${EVENT_COLUMNS} FROM idem_events WHERE stream_name = $1 AND revision ${backwards ? '<=' : '>='} $2
               ORDER BY revision ${backwards ? 'DESC' : 'ASC'} LIMIT $3`,
       values: [stream, from, limit],
