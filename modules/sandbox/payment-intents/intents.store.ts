@@ -12,7 +12,10 @@ export class IntentsStore {
   add(intent: PaymentIntent): void {
     this.intents.set(intent.id, intent);
     const orderId = intent.metadata[ORDER_ID_METADATA_KEY];
-    if (orderId !== undefined) this.byOrder.set(orderId, [...(this.byOrder.get(orderId) ?? []), intent]);
+    if (orderId === undefined) return;
+    const ofOrder = this.byOrder.get(orderId);
+    if (ofOrder) ofOrder.push(intent);
+    else this.byOrder.set(orderId, [intent]);
   }
 
   get(id: string): PaymentIntent | undefined {
