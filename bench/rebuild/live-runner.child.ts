@@ -16,6 +16,8 @@ export interface LiveRunnerInput {
   measureFrom: number;
   measureUntil: number;
   stopAt: number;
+  /** false: each projection reads on its own subscription (the shared read's comparison). */
+  sharedRead?: boolean;
 }
 
 export interface LagFigures {
@@ -36,6 +38,7 @@ childMain<LiveRunnerInput, LiveRunnerResult>(async (input) => {
     pool,
     readModels: READ_MODELS,
     reactors: REACTORS,
+    sharedRead: input.sharedRead,
     observer: {
       committed: (member, events) => {
         const now = Date.now();

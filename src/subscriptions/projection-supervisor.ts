@@ -4,6 +4,10 @@
  * version is retired by a rebuild's switch, follow readers to the new version. Errors restart the
  * projection from its stored checkpoint after a backoff; nothing is skipped (a poison event stops
  * that projection and shows up as growing lag, it is never silently passed over).
+ *
+ * With a group (projection-group.ts), a projection first catches up on a read of its own, then rides
+ * the group's shared live read. Catching up alone first keeps a projection that is far behind (a
+ * fresh install, a retry after a poison event) from dragging everyone's read back through history.
  */
 import type { ClientConfig, Pool } from 'pg';
 import type { EventStore } from '../event-store/event-store.port';
@@ -11,6 +15,7 @@ import { readVersions } from './checkpoint-store';
 import { CheckpointConflict, type BatchObserver, type RunnerMember } from './commit-batch';
 import { acquireLocks, lockKey } from './projection-lock';
 import type { Projection } from './projection';
+import type { ProjectionGroup } from './projection-group';
 import { pumpBatches } from './pump-batches';
 
 export type RunnerState = 'starting' | 'standby' | 'active' | 'retrying' | 'stopped';
@@ -40,6 +45,7 @@ export function superviseProjection(
   options: SupervisorOptions,
   signal: AbortSignal,
   status: RunnerStatus,
+  group?: ProjectionGroup,
 ): Promise<void> {
   const log = options.log ?? (() => undefined);
   const { initial, max } = options.retryDelayMs ?? { initial: 500, max: 30_000 };
@@ -71,7 +77,16 @@ export function superviseProjection(
           set('active');
           log('info', `projection ${projection.name}@${live.version} active from ${current.checkpoint ?? 'the start'}`);
           const member: RunnerMember = { projection, version: live.version, state: 'live', mode: 'live', checkpoint: current.checkpoint };
-          await pumpBatches({ store: options.store, pool: options.pool, members: [member], signal: running.signal, maxBatchSize: options.maxBatchSize, observer: options.observer });
+          await pumpBatches({
+            store: options.store,
+            pool: options.pool,
+            members: [member],
+            signal: running.signal,
+            maxBatchSize: options.maxBatchSize,
+            observer: options.observer,
+            stopAfter: (batch) => group !== undefined && batch.caughtUp,
+          });
+          if (group && !running.signal.aborted) await group.ride(member, running.signal);
           delay = initial;
         } finally {
           signal.removeEventListener('abort', stop);

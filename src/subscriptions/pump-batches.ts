@@ -25,10 +25,16 @@ export interface PumpOptions {
   stopAfter?: (batch: SubscriptionBatch) => boolean | Promise<boolean>;
   observer?: BatchObserver;
   onBatchRead?: (batch: SubscriptionBatch) => void;
+  /**
+   * A member whose batch fails leaves this pump and the others go on (the shared live read, see
+   * projection-group.ts). Without it, the first failure ends the pump (a rebuild stops as a whole).
+   */
+  onMemberFailed?: (member: RunnerMember, error: unknown) => void;
 }
 
 export async function pumpBatches(options: PumpOptions): Promise<void> {
-  const { members, signal } = options;
+  const { signal } = options;
+  const members = [...options.members];
   const idleInterval = options.idleCheckpointIntervalMs ?? 1000;
   const lastCommit = new Map<RunnerMember, number>(members.map((m) => [m, 0]));
   const maxBatchSize = options.maxBatchSize ?? 1000;
@@ -40,6 +46,7 @@ export async function pumpBatches(options: PumpOptions): Promise<void> {
   const close = () => void subscription.close();
   signal.addEventListener('abort', close);
   try {
+    if (signal.aborted) return; // aborted before the listener was there: it will not fire
     for await (const batch of readAhead(subscription, maxBatchSize)) {
       if (signal.aborted) return;
       options.onBatchRead?.(batch);
@@ -53,9 +60,16 @@ export async function pumpBatches(options: PumpOptions): Promise<void> {
             const due = events.length > 0 || stop || Date.now() - lastCommit.get(member)! >= idleInterval;
             if (!due) return undefined;
             lastCommit.set(member, Date.now());
-            return commitBatch(options.pool, member, events, next, options.observer);
+            const committing = commitBatch(options.pool, member, events, next, options.observer);
+            const { onMemberFailed } = options;
+            if (!onMemberFailed) return committing;
+            return committing.catch((error: unknown) => {
+              members.splice(members.indexOf(member), 1);
+              onMemberFailed(member, error);
+            });
           }),
         );
+        if (!members.length) return;
       }
       if (stop) return;
     }

@@ -7,6 +7,7 @@
  */
 import type { Projection } from './projection';
 import { measureLag, type LagOptions, type ProjectionLag } from './projection-lag';
+import { ProjectionGroup } from './projection-group';
 import { superviseProjection, type RunnerStatus, type SupervisorOptions } from './projection-supervisor';
 import type { AnyReadModel } from './read-models/read-model';
 import { readModelProjection } from './read-models/read-model.projection';
@@ -15,6 +16,11 @@ import { installReactors, installReadModels } from './read-models/versions';
 export interface StartProjectionsOptions extends SupervisorOptions {
   readModels: AnyReadModel[];
   reactors: Projection[];
+  /**
+   * Live projections share one read of the log once caught up (default true, see
+   * projection-group.ts); false gives each its own subscription (benchmark comparisons).
+   */
+  sharedRead?: boolean;
 }
 
 export interface RunningProjections {
@@ -32,14 +38,15 @@ export async function startProjections(options: StartProjectionsOptions): Promis
   const projections = [...options.readModels.map(readModelProjection), ...options.reactors];
   const controller = new AbortController();
   const statuses: RunnerStatus[] = projections.map((p) => ({ name: p.name, state: 'starting' }));
-  const running = projections.map((projection, i) => superviseProjection(projection, options, controller.signal, statuses[i]));
+  const group = options.sharedRead === false ? undefined : new ProjectionGroup(options, controller.signal);
+  const running = projections.map((projection, i) => superviseProjection(projection, options, controller.signal, statuses[i], group));
   return {
     statuses,
     projections,
     lag: (lagOptions) => measureLag(options.store, options.pool, projections, lagOptions),
     stop: async () => {
       controller.abort();
-      await Promise.all(running);
+      await Promise.all([...running, group?.closed]);
     },
   };
 }

@@ -1,0 +1,135 @@
+/**
+ * One shared read of the log for every projection a process runs live.
+ *
+ * Why: with one subscription per projection, six projections meant six reads and six transactions
+ * per poll, and every projection's open transaction held back the others' gap-free horizon (the
+ * store reads only below the oldest transaction in flight anywhere in the cluster). Live lag p99 was
+ * 154–183 ms with six projections against 45 ms with `orders` alone (docs/BENCHMARKS.md). Here one
+ * read feeds every member, the members commit side by side, and the next read is sent only once all
+ * of them have committed, so the group's own transactions never hold back its own reads.
+ *
+ * Members still commit their own transactions and checkpoints (commit-batch.ts); the group only
+ * shares the read. Membership changes (a member joins, leaves or fails) end the current round after
+ * the batch in hand and start a new read from the earliest member checkpoint; members skip what they
+ * already committed. A member whose batch fails leaves at once and the others go on: its supervisor
+ * retries it on a read of its own (see projection-supervisor.ts), so a poison event stalls only its
+ * projection.
+ */
+import type { SupervisorOptions } from './projection-supervisor';
+import type { RunnerMember } from './commit-batch';
+import { pumpBatches } from './pump-batches';
+
+interface Seat {
+  leaving: boolean;
+  settle(error?: unknown): void;
+}
+
+export type GroupOptions = Pick<SupervisorOptions, 'store' | 'pool' | 'maxBatchSize' | 'observer'>;
+
+export class ProjectionGroup {
+  private readonly seats = new Map<RunnerMember, Seat>();
+  private round: AbortController | undefined;
+  private wakeIdle: (() => void) | undefined;
+  /** Settles once the group has stopped and no member's batch is in flight any more. */
+  readonly closed: Promise<void>;
+
+  constructor(
+    private readonly options: GroupOptions,
+    private readonly signal: AbortSignal,
+  ) {
+    this.closed = this.run();
+  }
+
+  /**
+   * Runs `member` on the shared read. Resolves once `leave` has aborted and the round it rode in has
+   * ended (no batch of it in flight); rejects as soon as one of its batches fails.
+   */
+  ride(member: RunnerMember, leave: AbortSignal): Promise<void> {
+    if (leave.aborted || this.signal.aborted) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const onLeave = () => {
+        const seat = this.seats.get(member);
+        if (!seat) return;
+        seat.leaving = true;
+        this.reform();
+      };
+      leave.addEventListener('abort', onLeave, { once: true });
+      this.seats.set(member, {
+        leaving: false,
+        settle: (error) => {
+          leave.removeEventListener('abort', onLeave);
+          if (error === undefined) resolve();
+          else reject(error);
+        },
+      });
+      this.reform();
+    });
+  }
+
+  /** How many members ride the shared read now (status, tests). */
+  get size(): number {
+    return this.seats.size;
+  }
+
+  private reform(): void {
+    this.round?.abort();
+    this.wakeIdle?.();
+  }
+
+  private settle(member: RunnerMember, error?: unknown): void {
+    const seat = this.seats.get(member);
+    if (!seat) return;
+    this.seats.delete(member);
+    seat.settle(error);
+  }
+
+  private async run(): Promise<void> {
+    const onStop = () => this.reform();
+    this.signal.addEventListener('abort', onStop);
+    try {
+      while (!this.signal.aborted) {
+        const members = [...this.seats].filter(([, seat]) => !seat.leaving).map(([member]) => member);
+        if (!members.length) {
+          await this.idle();
+          continue;
+        }
+        const round = new AbortController();
+        this.round = round;
+        try {
+          await pumpBatches({
+            store: this.options.store,
+            pool: this.options.pool,
+            maxBatchSize: this.options.maxBatchSize,
+            observer: this.options.observer,
+            members,
+            signal: round.signal,
+            onMemberFailed: (member, error) => this.settle(member, error),
+          });
+        } catch (error) {
+          // The shared read itself failed: every member still riding retries through its supervisor.
+          for (const member of members) this.settle(member, error);
+        } finally {
+          this.round = undefined;
+        }
+        for (const [member, seat] of [...this.seats]) if (seat.leaving) this.settle(member);
+      }
+    } finally {
+      this.signal.removeEventListener('abort', onStop);
+      for (const member of [...this.seats.keys()]) this.settle(member);
+    }
+  }
+
+  /** Waits for a member to join or leave, or for the group to stop. */
+  private idle(): Promise<void> {
+    if (this.signal.aborted || [...this.seats.values()].some((seat) => seat.leaving)) {
+      for (const [member, seat] of [...this.seats]) if (seat.leaving) this.settle(member);
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      this.wakeIdle = () => {
+        this.wakeIdle = undefined;
+        resolve();
+      };
+    });
+  }
+}

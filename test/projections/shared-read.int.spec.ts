@@ -1,0 +1,115 @@
+/**
+ * The shared live read (projection-group.ts): once caught up, every projection of a process rides one
+ * subscription; a projection whose batch fails leaves it, and a poison event stops that projection
+ * alone — never skipped, never holding back the others — until it is fixed and rejoins.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EventStore, EventSubscription, SubscribeOptions } from '../../src/event-store/event-store.port';
+import { readVersions } from '../../src/subscriptions/checkpoint-store';
+import { compareCheckpoints } from '../../src/event-store/checkpoint';
+import type { Projection } from '../../src/subscriptions/projection';
+import { readModelProjection } from '../../src/subscriptions/read-models/read-model.projection';
+import { verifyReadModel } from '../../src/subscriptions/read-models/verify';
+import { startProjections, type RunningProjections } from '../../src/subscriptions/start-projections';
+import { READ_MODELS, REACTORS } from '../../projections';
+import { testEvent } from '../contracts/test-events';
+import { LiveWriter } from './live-writer';
+import { createProjectionDatabase, waitFor, waitUntilCaughtUp, type ProjectionDatabase } from './projection-harness';
+
+/** The store as the runner sees it, counting the subscriptions it holds open. */
+function countingSubscriptions(store: EventStore): { store: EventStore; open: () => number } {
+  let open = 0;
+  const counted = Object.create(store) as EventStore;
+  counted.subscribeToAll = (options?: SubscribeOptions): EventSubscription => {
+    const subscription = store.subscribeToAll(options);
+    open++;
+    let closed = false;
+    return {
+      [Symbol.asyncIterator]: () => subscription[Symbol.asyncIterator](),
+      close: async () => {
+        if (!closed) open--;
+        closed = true;
+        await subscription.close();
+      },
+    };
+  };
+  return { store: counted, open: () => open };
+}
+
+describe('The shared live read', () => {
+  let db: ProjectionDatabase;
+  let running: RunningProjections | undefined;
+
+  beforeAll(async () => {
+    db = await createProjectionDatabase('shared_read');
+  });
+  afterEach(async () => {
+    await running?.stop();
+    running = undefined;
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it('feeds every caught-up projection from one subscription', async () => {
+    const all = [...READ_MODELS.map(readModelProjection), ...REACTORS];
+    const writer = new LiveWriter(db.store, 11);
+    await writer.appendCount(600);
+    const counting = countingSubscriptions(db.store);
+    running = await startProjections({ store: counting.store, pool: db.pool, readModels: READ_MODELS, reactors: REACTORS });
+    await waitUntilCaughtUp(db.store, db.pool, all);
+    await writer.appendCount(400);
+    await waitUntilCaughtUp(db.store, db.pool, all);
+
+    expect(running.statuses.map((s) => s.state)).toEqual(all.map(() => 'active'));
+    expect(counting.open()).toBe(1);
+    for (const model of READ_MODELS) {
+      expect({ name: model.name, differences: (await verifyReadModel(db.store, db.pool, model)).differences.slice(0, 3) }).toEqual({ name: model.name, differences: [] });
+    }
+  });
+
+  it('stops only the projection a poison event breaks, never skips the event, and takes it back once fixed', async () => {
+    const poisonStream = `poison-${randomUUID()}`;
+    let poisoned = true;
+    const handled: string[] = [];
+    const fragile: Projection = {
+      name: 'test_fragile_reactor',
+      kind: 'reactor',
+      filter: {},
+      async handle(events) {
+        if (poisoned && events.some((e) => e.stream === poisonStream)) throw new Error('cannot handle the poison event');
+        handled.push(...events.filter((e) => e.stream === poisonStream).map((e) => e.id));
+      },
+    };
+    const orders = READ_MODELS.find((m) => m.name === 'orders')!;
+    const counting = countingSubscriptions(db.store);
+    running = await startProjections({
+      store: counting.store,
+      pool: db.pool,
+      readModels: [orders],
+      reactors: [fragile],
+      retryDelayMs: { initial: 20, max: 100 },
+    });
+    const healthy = [readModelProjection(orders)];
+    const writer = new LiveWriter(db.store, 12);
+    await writer.appendCount(100);
+    await waitUntilCaughtUp(db.store, db.pool, [...healthy, fragile]);
+
+    const poison = await db.store.append(poisonStream, [testEvent('Poison')], 'no_stream');
+    await writer.appendCount(300);
+    await waitUntilCaughtUp(db.store, db.pool, healthy);
+    await waitFor('the fragile projection to be retrying', async () => running!.statuses.find((s) => s.name === fragile.name)?.state === 'retrying');
+
+    const stored = (await readVersions(db.pool, fragile.name))[0];
+    expect(stored.checkpoint && compareCheckpoints(stored.checkpoint, poison.position)).toBeLessThan(0);
+    expect(running.statuses.find((s) => s.name === fragile.name)?.lastError).toContain('poison');
+    expect((await verifyReadModel(db.store, db.pool, orders)).differences).toEqual([]);
+    expect(handled).toEqual([]);
+
+    poisoned = false;
+    await writer.appendCount(50);
+    await waitUntilCaughtUp(db.store, db.pool, [...healthy, fragile]);
+    await waitFor('both projections back on one read', async () => counting.open() === 1 && running!.statuses.every((s) => s.state === 'active'));
+    expect(handled).toHaveLength(1);
+  });
+});
