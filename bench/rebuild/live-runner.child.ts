@@ -18,6 +18,8 @@ export interface LiveRunnerInput {
   stopAt: number;
   /** false: each projection reads on its own subscription (the shared read's comparison). */
   sharedRead?: boolean;
+  /** false: members of the shared read commit one transaction each. */
+  commitTogether?: boolean;
 }
 
 export interface LagFigures {
@@ -39,6 +41,7 @@ childMain<LiveRunnerInput, LiveRunnerResult>(async (input) => {
     readModels: READ_MODELS,
     reactors: REACTORS,
     sharedRead: input.sharedRead,
+    commitTogether: input.commitTogether,
     observer: {
       committed: (member, events) => {
         const now = Date.now();

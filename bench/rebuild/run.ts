@@ -9,7 +9,8 @@
  *
  * Environment (defaults in brackets): BENCH_EVENTS [1000000], BENCH_RUNS [3], BENCH_LIVE_RATE [1000]
  * appends/s, BENCH_LIVE_WARMUP_S [5], BENCH_LIVE_DURATION_S [15], BENCH_LIVE_SHARED [1] (0: each
- * projection on its own subscription, the comparison for the shared live read), BENCH_DATABASE_URL (a local
+ * projection on its own subscription, the comparison for the shared live read), BENCH_LIVE_TOGETHER [1] (0: one
+ * transaction per projection and batch on the shared read), BENCH_DATABASE_URL (a local
  * server's admin URL instead of starting one; COPY uses a server-side file, so it must be local).
  *
  * Progress goes to stderr; stdout gets a summary and, as its last line, one JSON object.
@@ -80,7 +81,7 @@ async function liveLag(url: string, rate: number, warmupS: number, durationS: nu
   const measureFrom = startAt + warmupS * 1000;
   const measureUntil = measureFrom + durationS * 1000;
   const [lags, writer] = await Promise.all([
-    child<LiveRunnerInput, LiveRunnerResult>('live-runner.child.ts', { url, measureFrom, measureUntil, stopAt: measureUntil + 3000, sharedRead: numberFromEnv('BENCH_LIVE_SHARED', 1) > 0 }),
+    child<LiveRunnerInput, LiveRunnerResult>('live-runner.child.ts', { url, measureFrom, measureUntil, stopAt: measureUntil + 3000, sharedRead: numberFromEnv('BENCH_LIVE_SHARED', 1) > 0, commitTogether: numberFromEnv('BENCH_LIVE_TOGETHER', 1) > 0 }),
     child<WriterInput, { appended: number; appendsPerSecond: number }>('live-writer.child.ts', { url, appendsPerSecond: rate, startAt, stopAt: measureUntil }),
   ]);
   return { lags, writer };

@@ -72,22 +72,26 @@ export interface CheckpointAdvance {
 }
 
 /**
- * Opens the batch transaction and does the compare-and-set in the same round trip (a simple-query
- * batch; every value is escaped by the driver). Returns false when another runner moved the
- * checkpoint or the version left `state` (a rebuild switched readers away from it): the caller must
- * roll back. `synchronousCommit: false` lets the transaction commit without waiting for the WAL flush.
+ * Opens the batch transaction and does every compare-and-set in the same round trip (a simple-query
+ * batch; every value is escaped by the driver). Answers, per advance, whether it held: false when
+ * another runner moved that checkpoint or the version left `state` (a rebuild switched readers away
+ * from it), and the caller must roll back. `synchronousCommit: false` lets the transaction commit
+ * without waiting for the WAL flush.
  */
-export async function beginAndAdvanceCheckpoint(client: PoolClient, advance: CheckpointAdvance, options: { synchronousCommit: boolean }): Promise<boolean> {
+export async function beginAndAdvanceCheckpoints(client: PoolClient, advances: CheckpointAdvance[], options: { synchronousCommit: boolean }): Promise<boolean[]> {
   const literal = (value: string | undefined) => (value === undefined ? 'NULL' : client.escapeLiteral(value));
-  const results = (await client.query(
-    `BEGIN;${options.synchronousCommit ? '' : ' SET LOCAL synchronous_commit TO off;'}
+  const updates = advances.map(
+    (advance) => `
      UPDATE ${CHECKPOINT_TABLE}
         SET checkpoint = ${literal(advance.next)}, events_processed = events_processed + ${Number(advance.events)},
             last_event_at = COALESCE(${literal(advance.lastEventAt?.toISOString())}::timestamptz, last_event_at), updated_at = now()
       WHERE name = ${literal(advance.name)} AND version = ${Number(advance.version)} AND state = ${literal(advance.state)}
         AND checkpoint IS NOT DISTINCT FROM ${literal(advance.previous)}`,
+  );
+  const results = (await client.query(
+    `BEGIN;${options.synchronousCommit ? '' : ' SET LOCAL synchronous_commit TO off;'}${updates.join(';')}`,
   )) as unknown as Array<{ rowCount: number | null }>;
-  return results.at(-1)!.rowCount === 1;
+  return results.slice(-advances.length).map((result) => result.rowCount === 1);
 }
 
 function toVersionRow(row: Record<string, unknown>): ProjectionVersionRow {

@@ -24,7 +24,10 @@ interface Seat {
   settle(error?: unknown): void;
 }
 
-export type GroupOptions = Pick<SupervisorOptions, 'store' | 'pool' | 'maxBatchSize' | 'observer'>;
+export interface GroupOptions extends Pick<SupervisorOptions, 'store' | 'pool' | 'maxBatchSize' | 'observer'> {
+  /** One transaction per batch for all members (default true); false: one per member. */
+  commitTogether?: boolean;
+}
 
 export class ProjectionGroup {
   private readonly seats = new Map<RunnerMember, Seat>();
@@ -104,6 +107,7 @@ export class ProjectionGroup {
             members,
             signal: round.signal,
             onMemberFailed: (member, error) => this.settle(member, error),
+            commitTogether: this.options.commitTogether ?? true,
           });
         } catch (error) {
           // The shared read itself failed: every member still riding retries through its supervisor.

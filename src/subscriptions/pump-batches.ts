@@ -9,7 +9,7 @@
 import type { Pool } from 'pg';
 import { compareCheckpoints } from '../event-store/checkpoint';
 import type { Checkpoint, EventStore, RecordedEvent, SubscriptionBatch } from '../event-store/event-store.port';
-import { commitBatch, type BatchObserver, type RunnerMember } from './commit-batch';
+import { commitBatch, commitBatches, type BatchObserver, type BatchPart, type RunnerMember } from './commit-batch';
 import { matchesFilter, unionFilter } from './event-filter';
 import { readAhead } from './read-ahead';
 
@@ -30,6 +30,8 @@ export interface PumpOptions {
    * projection-group.ts). Without it, the first failure ends the pump (a rebuild stops as a whole).
    */
   onMemberFailed?: (member: RunnerMember, error: unknown) => void;
+  /** Members commit their parts of each batch in one transaction (see commit-batch.ts). */
+  commitTogether?: boolean;
 }
 
 export async function pumpBatches(options: PumpOptions): Promise<void> {
@@ -53,22 +55,14 @@ export async function pumpBatches(options: PumpOptions): Promise<void> {
       const stop = (await options.stopAfter?.(batch)) ?? false;
       const next = batch.checkpoint;
       if (next) {
-        await Promise.all(
-          members.map((member) => {
-            if (member.checkpoint && compareCheckpoints(next, member.checkpoint) <= 0) return undefined;
-            const events = eventsFor(member, batch.events);
-            const due = events.length > 0 || stop || Date.now() - lastCommit.get(member)! >= idleInterval;
-            if (!due) return undefined;
-            lastCommit.set(member, Date.now());
-            const committing = commitBatch(options.pool, member, events, next, options.observer);
-            const { onMemberFailed } = options;
-            if (!onMemberFailed) return committing;
-            return committing.catch((error: unknown) => {
-              members.splice(members.indexOf(member), 1);
-              onMemberFailed(member, error);
-            });
-          }),
-        );
+        const parts: BatchPart[] = [];
+        for (const member of members) {
+          if (member.checkpoint && compareCheckpoints(next, member.checkpoint) <= 0) continue;
+          const events = eventsFor(member, batch.events);
+          if (events.length > 0 || stop || Date.now() - lastCommit.get(member)! >= idleInterval) parts.push({ member, events });
+        }
+        for (const { member } of parts) lastCommit.set(member, Date.now());
+        await commitParts(options, parts, next, members);
         if (!members.length) return;
       }
       if (stop) return;
@@ -77,6 +71,33 @@ export async function pumpBatches(options: PumpOptions): Promise<void> {
     signal.removeEventListener('abort', close);
     await subscription.close();
   }
+}
+
+/**
+ * Commits each member's part of a batch: in one transaction when `commitTogether` (falling back to
+ * one transaction per member if it fails, so a failure stays with the member that caused it), else
+ * one transaction per member, side by side.
+ */
+async function commitParts(options: PumpOptions, parts: BatchPart[], next: Checkpoint, members: RunnerMember[]): Promise<void> {
+  if (options.commitTogether && parts.length > 1) {
+    try {
+      await commitBatches(options.pool, parts, next, options.observer);
+      return;
+    } catch {
+      // Rolled back as a whole: redo member by member below, where the failure surfaces on its own.
+    }
+  }
+  const { onMemberFailed } = options;
+  await Promise.all(
+    parts.map(({ member, events }) => {
+      const committing = commitBatch(options.pool, member, events, next, options.observer);
+      if (!onMemberFailed) return committing;
+      return committing.catch((error: unknown) => {
+        members.splice(members.indexOf(member), 1);
+        onMemberFailed(member, error);
+      });
+    }),
+  );
 }
 
 /** The batch's events this member wants and has not committed yet (it may have started further on). */

@@ -21,6 +21,8 @@ export interface StartProjectionsOptions extends SupervisorOptions {
    * projection-group.ts); false gives each its own subscription (benchmark comparisons).
    */
   sharedRead?: boolean;
+  /** Members of the shared read commit each batch in one transaction (default true). */
+  commitTogether?: boolean;
 }
 
 export interface RunningProjections {

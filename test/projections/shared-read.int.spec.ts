@@ -68,6 +68,22 @@ describe('The shared live read', () => {
     }
   });
 
+  it('commits every member\'s part of a batch in one transaction', async () => {
+    const seenBy = (name: string): Projection => ({ name, kind: 'reactor', filter: {}, handle: async () => undefined });
+    const pair = [seenBy('test_together_a'), seenBy('test_together_b')];
+    const counting = countingSubscriptions(db.store);
+    running = await startProjections({ store: counting.store, pool: db.pool, readModels: [], reactors: pair });
+    await db.store.append(`together-${randomUUID()}`, [testEvent()], 'no_stream');
+    await waitUntilCaughtUp(db.store, db.pool, pair);
+    await waitFor('both on the shared read', async () => counting.open() === 1 && running!.statuses.every((s) => s.state === 'active'));
+
+    await db.store.append(`together-${randomUUID()}`, [testEvent()], 'no_stream');
+    await waitUntilCaughtUp(db.store, db.pool, pair);
+    // A row's xmin is the transaction that wrote it: one batch, one transaction for both checkpoints.
+    const { rows } = await db.pool.query(`SELECT DISTINCT xmin::text FROM projection_checkpoints WHERE name = ANY($1)`, [pair.map((p) => p.name)]);
+    expect(rows).toHaveLength(1);
+  });
+
   it('stops only the projection a poison event breaks, never skips the event, and takes it back once fixed', async () => {
     const poisonStream = `poison-${randomUUID()}`;
     let poisoned = true;
