@@ -54,10 +54,10 @@ async function main() {
       await pool.end();
       const self = new Map<string, number>();
       const byId = new Map<number, ProfileNode>(profile.nodes.map((n: ProfileNode) => [n.id, n]));
-      profile.samples.forEach((id: number, i: number) => {
+      (profile.samples ?? []).forEach((id: number, i: number) => {
         const frame = byId.get(id)!.callFrame;
         const key = `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*node_modules\//, '').replace(/^.*\/work\/main\//, '')}:${frame.lineNumber}`;
-        self.set(key, (self.get(key) ?? 0) + profile.timeDeltas[i]);
+        self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas?.[i] ?? 0));
       });
       const total = [...self.values()].reduce((a, b) => a + b, 0);
       const idle = [...self].filter(([k]) => k.startsWith('(idle)')).reduce((a, [, v]) => a + v, 0);
