@@ -25,6 +25,7 @@
  * event-loop use per phase; costs some throughput), BENCH_PROFILE [0] (1: also CPU-profile the service
  * during the phases of the last round; implies BENCH_TRACE), BENCH_KEEP [0] (1: keep the temp dir),
  * BENCH_SERVICE_NODE_FLAGS [] (extra node flags for the service, e.g. "--max-old-space-size=128"),
+ * BENCH_DB_POOL_SIZE [the service's default] (IDEM_DB_POOL_SIZE of the service),
  * BENCH_WORKER_IN_API [1] (0: the service runs without its in-process worker — diagnostic, nothing is
  * charged), BENCH_SETTLED_REPLAYS [1] (0: skip the diagnostic phase 3).
  *
@@ -64,6 +65,8 @@ interface Config {
   trace: boolean;
   profile: boolean;
   keep: boolean;
+  /** IDEM_DB_POOL_SIZE for the service; 0: the service's default. */
+  dbPoolSize: number;
   /** Extra `node` flags for the service process (experiments such as --max-old-space-size=128). */
   serviceNodeFlags: string[];
 }
@@ -87,6 +90,7 @@ function configFromEnv(): Config {
     trace: profile || numberFromEnv('BENCH_TRACE', 0) > 0,
     profile,
     keep: numberFromEnv('BENCH_KEEP', 0) > 0,
+    dbPoolSize: numberFromEnv('BENCH_DB_POOL_SIZE', 0, 0),
     serviceNodeFlags: (process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean),
   };
 }
@@ -594,6 +598,7 @@ async function main(): Promise<void> {
       IDEM_DATA_DIR: join(tempDir, 'data'),
       IDEM_WORKER_CONCURRENCY: String(config.workerConcurrency),
       ...(config.workerInApi ? {} : { IDEM_WORKER_IN_API: 'false' }),
+      ...(config.dbPoolSize ? { IDEM_DB_POOL_SIZE: String(config.dbPoolSize) } : {}),
       LOG_LEVEL: 'warn',
       ...(config.trace ? { BENCH_TRACE_FILE: traceFile } : {}),
     },

@@ -45,7 +45,7 @@ export async function startRuntime(config: IdemConfig, options: { poolSize?: num
     opened.on('error', () => undefined);
     return opened;
   };
-  const poolSize = options.poolSize ?? 20;
+  const poolSize = options.poolSize ?? config.databasePoolSize;
   const pool = openPool({ max: poolSize, applicationName: 'idem' });
   try {
     const eventStore = await createEventStore(config, pool);

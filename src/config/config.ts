@@ -14,6 +14,8 @@ export interface IdemConfig {
   http: { host: string; port: number };
   /** Unset: PostgreSQL is started embedded, data under `dataDir`. */
   databaseUrl: string | undefined;
+  /** Connections of the process's main pool (api requests, projections, charge steps). */
+  databasePoolSize: number;
   dataDir: string;
   eventStore: {
     kind: EventStoreKind;
@@ -97,6 +99,7 @@ export function loadConfig(env: Env = process.env): IdemConfig {
     production,
     http: { host: read('HOST', hostName, '127.0.0.1'), port },
     databaseUrl,
+    databasePoolSize: read('IDEM_DB_POOL_SIZE', positiveInt, 20),
     dataDir: resolve(read('IDEM_DATA_DIR', nonEmpty, './.idem')),
     eventStore: {
       kind,

@@ -33,6 +33,11 @@ describe('loadConfig', () => {
       expect(loadConfig({ DATABASE_URL: 'postgres://idem:pw@db:5432/idem' }).eventStore.subscriptionPollMs).toBe(20);
     });
 
+    it('opens a main pool of 20 connections unless IDEM_DB_POOL_SIZE says otherwise', () => {
+      expect(loadConfig({}).databasePoolSize).toBe(20);
+      expect(loadConfig({ IDEM_DB_POOL_SIZE: '48' }).databasePoolSize).toBe(48);
+    });
+
     it('reads durations such as IDEM_RECOVERY_INTERVAL=2m', () => {
       expect(loadConfig({ IDEM_RECOVERY_INTERVAL: '2m', IDEM_RECOVERY_THRESHOLD: '90s' }).worker).toMatchObject({ recoveryIntervalMs: 120_000, recoveryThresholdMs: 90_000 });
     });
@@ -46,6 +51,7 @@ describe('loadConfig', () => {
       ['DATABASE_URL', 'not a url'],
       ['EVENT_STORE', 'mongo'],
       ['IDEM_MAX_APPEND_BYTES', '-5'],
+      ['IDEM_DB_POOL_SIZE', '0'],
       ['IDEM_TOKENS', 'cashier=0123456789abcdef'],
       ['LOG_LEVEL', 'loud'],
       ['STRIPE_SECRET_KEY', 'pk_test_123'],
