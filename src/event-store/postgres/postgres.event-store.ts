@@ -12,6 +12,7 @@ import { encodeCheckpoint } from '../checkpoint';
 import { InvalidAppend, WrongExpectedVersion } from '../errors';
 import type {
   AppendResult,
+  Checkpoint,
   EventStore,
   EventSubscription,
   EventToAppend,
@@ -91,9 +92,11 @@ export class PostgresEventStore implements EventStore {
     const expectedCode = typeof expected === 'number' ? expected : EXPECTED_CODES[expected];
     let row: AppendRow;
     try {
-      row =
-        (events.length === 1 && expectedCode >= -1 ? await this.appendOne(stream, expectedCode, events[0], data[0], metadata[0]) : undefined) ??
-        (await this.appendMany(stream, expectedCode, events, data, metadata));
+      if (events.length === 1 && expectedCode >= -1) {
+        const position = await this.appendOne(stream, expectedCode, events[0], data[0], metadata[0]);
+        if (position) return this.appendedAt(expectedCode + 1, position);
+      }
+      row = await this.appendMany(stream, expectedCode, events, data, metadata);
     } catch (error) {
       if (constraintOf(error) === EVENT_ID_CONSTRAINT) throw await this.eventIdTaken(stream, expected, events);
       throw error;
@@ -102,27 +105,31 @@ export class PostgresEventStore implements EventStore {
     if (row.outcome === 'conflict') {
       throw new WrongExpectedVersion(stream, expected, lastRevision < 0 ? 'no_stream' : lastRevision);
     }
-    if (row.outcome === 'appended') {
-      if (this.appendsUntilPrepared > 0) this.appendsUntilPrepared--;
-      this.appended.emit('appended');
-    }
-    return { nextRevision: lastRevision, position: encodeCheckpoint(row.last_txid!, row.last_sequence!) };
+    const position = encodeCheckpoint(row.last_txid!, row.last_sequence!);
+    return row.outcome === 'appended' ? this.appendedAt(lastRevision, position) : { nextRevision: lastRevision, position };
+  }
+
+  private appendedAt(nextRevision: number, position: Checkpoint): AppendResult {
+    if (this.appendsUntilPrepared > 0) this.appendsUntilPrepared--;
+    this.appended.emit('appended');
+    return { nextRevision, position };
   }
 
   /**
-   * One event with no_stream or an exact revision: one plain statement (schema.ts). Undefined when the
-   * expectation did not hold as written, which idem_append then sorts into conflict or duplicate.
+   * One event with no_stream or an exact revision: one plain statement (schema.ts) answering the new
+   * event's position. Undefined when the expectation did not hold as written, which idem_append then
+   * sorts into conflict or duplicate.
    */
-  private async appendOne(stream: string, expectedCode: number, event: EventToAppend, data: string, metadata: string): Promise<AppendRow | undefined> {
+  private async appendOne(stream: string, expectedCode: number, event: EventToAppend, data: string, metadata: string): Promise<Checkpoint | undefined> {
     const isNew = expectedCode === -1;
     try {
-      const { rows } = await this.pool.query<AppendRow>({
+      const { rows } = await this.pool.query<{ position: Checkpoint }>({
         // A new stream's insert has no plan to choose; the exact one checks its predecessor by key.
         name: isNew ? 'idem_append_one_new' : this.preparedName('idem_append_one_at'),
         text: isNew ? APPEND_ONE_TO_NEW_STREAM_SQL : APPEND_ONE_AT_REVISION_SQL,
         values: isNew ? [stream, event.id, event.type, data, metadata] : [stream, event.id, event.type, data, metadata, expectedCode],
       });
-      return rows[0];
+      return rows[0]?.position;
     } catch (error) {
       // The revision or the id is taken: a conflict or a retried duplicate, which idem_append tells apart.
       if ((error as { code?: string }).code === UNIQUE_VIOLATION) return undefined;
