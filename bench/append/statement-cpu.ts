@@ -2,7 +2,7 @@
  * Diagnostic for bench:append (not a benchmark): the server CPU of one append statement, free of
  * the machine's noise. One connection runs N appends back to back with `synchronous_commit = off`
  * (no fsync wait) and the CPU time of its backend process is read from /proc before and after; the
- * same for the raw ceiling's INSERT. Variants of Idem's table are set with STATEMENT_VARIANTS
+ * same for the raw ceiling's INSERT, with the WAL each append writes. Variants of Idem's table are set with STATEMENT_VARIANTS
  * (comma-separated, see VARIANTS below) to see what each part of the row and its indexes costs.
  *
  *   node -r ./bench/lib/register.js bench/append/statement-cpu.ts
@@ -50,7 +50,7 @@ const VARIANTS: Record<string, Variant> = {
   },
 };
 
-async function measure(url: string, name: string, variant: Variant, appends: number, eventsPerStream: number): Promise<number> {
+async function measure(url: string, name: string, variant: Variant, appends: number, eventsPerStream: number): Promise<{ cpuUs: number; walBytes: number }> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
@@ -73,9 +73,14 @@ async function measure(url: string, name: string, variant: Variant, appends: num
       }
     };
     await run(2000, 0); // warm-up: plans cached, pages in memory
+    const lsn = async () => (await client.query('SELECT pg_current_wal_insert_lsn()::text AS lsn')).rows[0].lsn as string;
+    const walBefore = await lsn();
     const before = backendCpuSeconds(pid);
     await run(appends, 2000);
-    return ((backendCpuSeconds(pid) - before) / appends) * 1e6;
+    const cpuUs = ((backendCpuSeconds(pid) - before) / appends) * 1e6;
+    const walAfter = await lsn();
+    const walBytes = Number((await client.query('SELECT pg_wal_lsn_diff($1, $2) AS bytes', [walAfter, walBefore])).rows[0].bytes) / appends;
+    return { cpuUs, walBytes };
   } finally {
     await client.end();
   }
@@ -88,15 +93,19 @@ async function main() {
   const server = await startBenchServer();
   try {
     const url = await server.freshDatabase('statement_cpu');
-    const results: Record<string, number[]> = {};
+    const results: Record<string, Array<{ cpuUs: number; walBytes: number }>> = {};
     for (let round = 0; round < rounds; round++) {
       for (const name of names) {
         (results[name] ??= []).push(await measure(url, name, VARIANTS[name], appends, 10));
       }
     }
-    for (const [name, values] of Object.entries(results)) {
+    for (const [name, runs] of Object.entries(results)) {
+      const values = runs.map((r) => r.cpuUs);
       const sorted = [...values].sort((a, b) => a - b);
-      console.log(`${name.padEnd(18)} server CPU per append: median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} µs (${values.map((v) => v.toFixed(1)).join(', ')})`);
+      const wal = Math.round(runs.reduce((sum, r) => sum + r.walBytes, 0) / runs.length);
+      console.log(
+        `${name.padEnd(18)} server CPU per append: median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} µs (${values.map((v) => v.toFixed(1)).join(', ')}); WAL ${wal} bytes per append`,
+      );
     }
   } finally {
     await server.stop();
