@@ -26,7 +26,8 @@ const IDEM_TABLE = `CREATE TABLE e (
   stream_name text COLLATE "C" NOT NULL, revision bigint NOT NULL, event_id uuid NOT NULL, event_type text NOT NULL,
   data jsonb NOT NULL, metadata jsonb NOT NULL, transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
   sequence bigint NOT NULL DEFAULT nextval('s'), created timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (stream_name, revision))`;
-const RETURNING = `RETURNING 'appended' AS outcome, revision, transaction_id, sequence`;
+// As the store's single-event append (schema.ts).
+const RETURNING = `RETURNING transaction_id::text || '/' || sequence::text AS position`;
 const AT = (returning: string) => `INSERT INTO e (stream_name, revision, event_id, event_type, data, metadata)
   SELECT $1, $6::bigint + 1, $2, $3, $4, $5 WHERE EXISTS (SELECT FROM e WHERE stream_name = $1 AND revision = $6::bigint) ${returning}`;
 const NEW = (returning: string) => `INSERT INTO e (stream_name, revision, event_id, event_type, data, metadata) VALUES ($1, 0, $2, $3, $4, $5) ${returning}`;
@@ -35,6 +36,12 @@ const BASE = ['CREATE SEQUENCE s AS bigint CACHE 100', IDEM_TABLE, 'CREATE UNIQU
 const VARIANTS: Record<string, Variant> = {
   idem: { setup: BASE, appendAt: AT(RETURNING), appendNew: NEW(RETURNING) },
   'no-returning': { setup: BASE, appendAt: AT(''), appendNew: NEW('') },
+  'select-from': {
+    setup: BASE,
+    appendAt: `INSERT INTO e (stream_name, revision, event_id, event_type, data, metadata)
+  SELECT $1, $6::bigint + 1, $2, $3, $4, $5 FROM e WHERE stream_name = $1 AND revision = $6::bigint ${RETURNING}`,
+    appendNew: NEW(RETURNING),
+  },
   'no-probe': { setup: BASE, appendAt: NEW(RETURNING).replace('VALUES ($1, 0,', 'VALUES ($1, $6::bigint + 1,'), appendNew: NEW(RETURNING) },
   'no-id-index': { setup: BASE.filter((s) => !s.includes('(event_id)')), appendAt: AT(RETURNING), appendNew: NEW(RETURNING) },
   'no-order-index': { setup: BASE.filter((s) => !s.includes('transaction_id, sequence')), appendAt: AT(RETURNING), appendNew: NEW(RETURNING) },
