@@ -1,63 +1,22 @@
 /**
- * One append contender, in its own process (started by run.ts through bench/lib/child.ts):
- *   idem   - Idem's PostgresEventStore.append(stream, [event], 'no_stream' | revision - 1)
- *   emmett - @event-driven-io/emmett-postgresql 0.42 appendToStream(stream, [event], { expectedStreamVersion })
- *            (a new stream's exact expectation is 0n; its versions count events, so revision r expects BigInt(r))
- *   raw    - the ceiling: one `INSERT … ON CONFLICT DO NOTHING` of the same row per commit through pg
- * All use a pg pool of `writers` connections and the same event (workload.ts).
+ * One append contender, in its own process (started by run.ts through bench/lib/child.ts); what each
+ * contender does per append is in append-one.ts. All use a pg pool of `writers` connections and the
+ * same event (workload.ts).
  */
 import { Pool } from 'pg';
 import { childMain } from '../lib/child';
 import { serverCpuSeconds } from '../lib/proc';
-import { runWorkload, type AppendInput, type AppendOne, type AppendResult } from './workload';
+import { appendOneFor } from './append-one';
+import { runWorkload, type AppendInput, type AppendResult } from './workload';
 
 export interface ContenderInput extends AppendInput {
   postmasterPid?: number;
 }
 
-async function idem(pool: Pool): Promise<AppendOne> {
-  const { PostgresEventStore } = await import('../../src/event-store/postgres/postgres.event-store');
-  const store = new PostgresEventStore(pool);
-  await store.migrate();
-  return async (stream, revision, event) => {
-    await store.append(stream, [event], revision === 0 ? 'no_stream' : revision - 1);
-  };
-}
-
-async function emmett(pool: Pool, url: string): Promise<AppendOne> {
-  const { getPostgreSQLEventStore } = await import('@event-driven-io/emmett-postgresql');
-  const store = getPostgreSQLEventStore(url, { connectionOptions: { pool } });
-  return async (stream, revision, event) => {
-    await store.appendToStream(
-      stream,
-      [{ type: event.type, data: event.data, metadata: { ...event.metadata, messageId: event.id } }],
-      { expectedStreamVersion: BigInt(revision) },
-    );
-  };
-}
-
-async function raw(pool: Pool): Promise<AppendOne> {
-  await pool.query(`CREATE TABLE IF NOT EXISTS raw_events (
-    event_id    uuid  PRIMARY KEY,
-    stream_name text  NOT NULL,
-    event_type  text  NOT NULL,
-    data        jsonb NOT NULL,
-    metadata    jsonb NOT NULL
-  )`);
-  return async (stream, _revision, event) => {
-    await pool.query({
-      name: 'raw_insert',
-      text: 'INSERT INTO raw_events (event_id, stream_name, event_type, data, metadata) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING',
-      values: [event.id, stream, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata)],
-    });
-  };
-}
-
 childMain<ContenderInput, AppendResult>(async (input) => {
   const pool = new Pool({ connectionString: input.url, max: input.writers });
   try {
-    const appendOne =
-      input.contender === 'idem' ? await idem(pool) : input.contender === 'emmett' ? await emmett(pool, input.url) : await raw(pool);
+    const appendOne = await appendOneFor(input.contender, pool, input.url);
     return await runWorkload(input, appendOne, () => serverCpuSeconds(input.postmasterPid));
   } finally {
     await pool.end();

@@ -10,30 +10,12 @@ import { Session } from 'node:inspector/promises';
 import { Pool } from 'pg';
 import { startBenchServer } from '../lib/postgres';
 import { numberFromEnv } from '../lib/env';
-import { runWorkload, type AppendOne } from './workload';
+import { appendOneFor } from './append-one';
+import { runWorkload } from './workload';
 
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
-}
-
-async function contender(name: 'idem' | 'raw', pool: Pool): Promise<AppendOne> {
-  if (name === 'idem') {
-    const { PostgresEventStore } = await import('../../src/event-store/postgres/postgres.event-store');
-    const store = new PostgresEventStore(pool);
-    await store.migrate();
-    return async (stream, revision, event) => {
-      await store.append(stream, [event], revision === 0 ? 'no_stream' : revision - 1);
-    };
-  }
-  await pool.query(`CREATE TABLE IF NOT EXISTS raw_events (event_id uuid PRIMARY KEY, stream_name text NOT NULL, event_type text NOT NULL, data jsonb NOT NULL, metadata jsonb NOT NULL)`);
-  return async (stream, _revision, event) => {
-    await pool.query({
-      name: 'raw_insert',
-      text: 'INSERT INTO raw_events (event_id, stream_name, event_type, data, metadata) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING',
-      values: [event.id, stream, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata)],
-    });
-  };
 }
 
 async function main() {
@@ -45,7 +27,7 @@ async function main() {
     for (const name of ['idem', 'raw'] as const) {
       const url = await server.freshDatabase(`profile_${name}`);
       const pool = new Pool({ connectionString: url, max: 16 });
-      const appendOne = await contender(name, pool);
+      const appendOne = await appendOneFor(name, pool, url);
       await session.post('Profiler.enable');
       await session.post('Profiler.setSamplingInterval', { interval: 100 });
       await session.post('Profiler.start');

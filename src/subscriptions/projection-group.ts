@@ -69,11 +69,6 @@ export class ProjectionGroup {
     });
   }
 
-  /** How many members ride the shared read now (status, tests). */
-  get size(): number {
-    return this.seats.size;
-  }
-
   private reform(): void {
     this.round?.abort();
     this.wakeIdle?.();
@@ -91,7 +86,9 @@ export class ProjectionGroup {
     this.signal.addEventListener('abort', onStop);
     try {
       while (!this.signal.aborted) {
-        const members = [...this.seats].filter(([, seat]) => !seat.leaving).map(([member]) => member);
+        // Members that left during the last round (or while none ran) go now: no batch of theirs is in flight.
+        for (const [member, seat] of [...this.seats]) if (seat.leaving) this.settle(member);
+        const members = [...this.seats.keys()];
         if (!members.length) {
           await this.idle();
           continue;
@@ -115,7 +112,6 @@ export class ProjectionGroup {
         } finally {
           this.round = undefined;
         }
-        for (const [member, seat] of [...this.seats]) if (seat.leaving) this.settle(member);
       }
     } finally {
       this.signal.removeEventListener('abort', onStop);
@@ -123,12 +119,9 @@ export class ProjectionGroup {
     }
   }
 
-  /** Waits for a member to join or leave, or for the group to stop. */
+  /** Waits for a member to join, or for the group to stop. */
   private idle(): Promise<void> {
-    if (this.signal.aborted || [...this.seats.values()].some((seat) => seat.leaving)) {
-      for (const [member, seat] of [...this.seats]) if (seat.leaving) this.settle(member);
-      return Promise.resolve();
-    }
+    if (this.signal.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       this.wakeIdle = () => {
         this.wakeIdle = undefined;

@@ -13,25 +13,29 @@ export class WrittenKeys {
   private readonly bits = new Int32Array(BITS >>> 5);
 
   add(key: string): void {
-    const hashes = hashPair(key);
-    let h1 = hashes[0];
-    const h2 = hashes[1];
-    for (let i = 0; i < HASHES; i++, h1 = (h1 + h2) | 0) {
-      const bit = h1 & (BITS - 1);
-      this.bits[bit >>> 5] |= 1 << (bit & 31);
-    }
+    this.probe(key, true);
   }
 
   /** False only for keys never added. */
   mayContain(key: string): boolean {
+    return this.probe(key, false);
+  }
+
+  /** Whether every bit of `key` was already set; with `set`, sets the missing ones. */
+  private probe(key: string, set: boolean): boolean {
     const hashes = hashPair(key);
     let h1 = hashes[0];
     const h2 = hashes[1];
+    let all = true;
     for (let i = 0; i < HASHES; i++, h1 = (h1 + h2) | 0) {
       const bit = h1 & (BITS - 1);
-      if ((this.bits[bit >>> 5] & (1 << (bit & 31))) === 0) return false;
+      const mask = 1 << (bit & 31);
+      if ((this.bits[bit >>> 5] & mask) !== 0) continue;
+      if (!set) return false;
+      all = false;
+      this.bits[bit >>> 5] |= mask;
     }
-    return true;
+    return all;
   }
 }
 
