@@ -5,6 +5,9 @@
  *
  *   node -r ./bench/lib/register.js bench/charges/cpu-ab.ts <a/dist/src/main.js> <b/dist/src/main.js>
  *
+ * A build may carry node flags after commas, to compare settings of one build:
+ * `dist/src/main.js dist/src/main.js,--max-old-space-size=256`.
+ *
  * Per build and repetition, on a fresh service (embedded defaults, worker in the api, sandbox at
  * 20 ms): the first request of BENCH_AB_ORDERS [1000] orders at concurrency 64, then until every
  * order is paid (= the whole pipeline per order: POST, reactor, job, Stripe SDK, sandbox, webhook,
@@ -32,10 +35,11 @@ interface Cpu {
   at: number;
 }
 
-async function measureOnce(mainJs: string): Promise<Record<string, string>> {
+async function measureOnce(build: string): Promise<Record<string, string>> {
+  const [mainJs, ...nodeFlags] = build.split(',');
   const dir = mkdtempSync(join(tmpdir(), 'idem-cpu-ab-'));
   chmodSync(dir, 0o755); // embedded PostgreSQL runs as `postgres` when we are root
-  const service = await startService(mainJs, { PORT: '0', IDEM_SANDBOX_PORT: '0', IDEM_DATA_DIR: join(dir, 'data'), IDEM_WORKER_CONCURRENCY: '32', LOG_LEVEL: 'warn' });
+  const service = await startService(mainJs, { PORT: '0', IDEM_SANDBOX_PORT: '0', IDEM_DATA_DIR: join(dir, 'data'), IDEM_WORKER_CONCURRENCY: '32', LOG_LEVEL: 'warn' }, { execArgv: nodeFlags });
   try {
     const pm = postmasterPid(join(service.dataDir, 'pg'));
     const cpu = (): Cpu => ({ service: processCpuSeconds(service.pid) ?? NaN, postgres: postgresCpuSeconds(pm) ?? NaN, at: performance.now() });
@@ -92,9 +96,9 @@ async function main(): Promise<void> {
   const mains = process.argv.slice(2);
   if (!mains.length) throw new Error('usage: cpu-ab.ts <main.js> [<main.js> …]');
   for (let r = 1; r <= repeat; r++) {
-    for (const mainJs of mains) {
-      const result = await measureOnce(mainJs);
-      process.stdout.write(`${JSON.stringify({ build: mainJs, repetition: r, ...result })}\n`);
+    for (const build of mains) {
+      const result = await measureOnce(build);
+      process.stdout.write(`${JSON.stringify({ build, repetition: r, ...result })}\n`);
     }
   }
 }

@@ -24,7 +24,7 @@
  * BENCH_RESET_SANDBOX [1], BENCH_TRACE [0] (1: count the service's SQL statements, pool waits and
  * event-loop use per phase; costs some throughput), BENCH_PROFILE [0] (1: also CPU-profile the service
  * during the phases of the last round; implies BENCH_TRACE), BENCH_KEEP [0] (1: keep the temp dir),
- * BENCH_SERVICE_NODE_FLAGS [] (extra node flags for the service, e.g. "--max-old-space-size=128"),
+ * BENCH_SERVICE_NODE_FLAGS [] (node flags for the service after those of npm start, which it always gets; e.g. "--max-old-space-size=128"),
  * BENCH_DB_POOL_SIZE [the service's default] (IDEM_DB_POOL_SIZE of the service),
  * BENCH_WORKER_IN_API [1] (0: the service runs without its in-process worker — diagnostic, nothing is
  * charged), BENCH_SETTLED_REPLAYS [1] (0: skip the diagnostic phase 3).
@@ -42,7 +42,7 @@ import { postmasterPid } from '../lib/proc';
 import { median, percentile, round, spread, formatRate } from '../lib/stats';
 import { runLoad, type LoadResult } from './http-load';
 import { summarizeProfile, type ProfileSummary } from './profile-summary';
-import { REPO, buildService, cpuPressureUs, machineCpuSeconds, memoryMb, postgresCpuSeconds, processCpuSeconds, startService, type ServiceProcess } from './service';
+import { REPO, buildService, startScriptNodeFlags, cpuPressureUs, machineCpuSeconds, memoryMb, postgresCpuSeconds, processCpuSeconds, startService, type ServiceProcess } from './service';
 import { numberFromEnv } from '../lib/env';
 
 const TARGETS = { first_charges_per_s: 1500, duplicate_replays_per_s: 4000, p99_duplicate_ms: 50, peak_rss_mb: 300 };
@@ -91,7 +91,8 @@ function configFromEnv(): Config {
     profile,
     keep: numberFromEnv('BENCH_KEEP', 0) > 0,
     dbPoolSize: numberFromEnv('BENCH_DB_POOL_SIZE', 0, 0),
-    serviceNodeFlags: (process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean),
+    // As npm start runs it (its heap limit), then any diagnostic flags, which win over those.
+    serviceNodeFlags: [...startScriptNodeFlags(), ...(process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean)],
   };
 }
 

@@ -44,6 +44,17 @@ export interface ServiceProcess {
   stop(graceMs?: number): Promise<number | null>;
 }
 
+/**
+ * The node flags `npm start` gives the service (package.json's start script, e.g. its heap limit), so
+ * that the benchmarks measure the service as users run it.
+ */
+export function startScriptNodeFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const words = scripts.start.trim().split(/\s+/);
+  if (words[0] !== 'node') throw new Error(`package.json's start script does not begin with "node": ${scripts.start}`);
+  return words.slice(1).filter((word) => word.startsWith('-'));
+}
+
 /** Variables that would take the service off its embedded defaults. */
 const NOT_DEFAULT = /^(DATABASE_URL|EVENT_STORE|EVENTSTORE_CONNECTION_STRING|IDEM_.*|STRIPE_.*|NODE_ENV|HOST|PORT|LOG_LEVEL)$/;
 

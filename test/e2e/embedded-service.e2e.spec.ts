@@ -50,6 +50,43 @@ describe('the service on embedded defaults', () => {
     }
   });
 
+  it('charges an order through its own sandbox, takes its signed webhook, and stops cleanly on SIGINT', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'idem-e2e-charge-'));
+    const service = await startService({ IDEM_DATA_DIR: dataDir, IDEM_SANDBOX_PORT: '0' });
+    const orderId = `e2e-${randomUUID()}`;
+    let code: number | null = null;
+    try {
+      expect(service.sandboxUrl).toBeDefined();
+      const charged = await fetch(`${service.apiUrl}/v1/orders/${orderId}/charge?waitMs=10000`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer dev-storefront', 'content-type': 'application/json' },
+        body: JSON.stringify({ amount: 4200, currency: 'EUR', customerId: 'cus_e2e' }),
+      });
+      expect(charged.status).toBe(200);
+      expect(await charged.json()).toMatchObject({ orderId, status: 'paid', amount: 4200 });
+      const provider = (await (await fetch(`${service.sandboxUrl}/_sandbox/charges?orderId=${orderId}`)).json()) as { data: Array<{ status: string }> };
+      expect(provider.data.map((intent) => intent.status)).toEqual(['succeeded']);
+
+      // The sandbox was told where the api listens: its signed webhook arrives and is recorded.
+      const pool = new Pool({ connectionString: embeddedUrl(service.databasePort!) });
+      try {
+        const deadline = Date.now() + 15_000;
+        let delivered = 0;
+        while (delivered === 0 && Date.now() < deadline) {
+          const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM payment_webhook_deliveries WHERE order_id = $1', [orderId]);
+          delivered = rows[0].n;
+          if (delivered === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        expect(delivered).toBeGreaterThan(0);
+      } finally {
+        await pool.end();
+      }
+    } finally {
+      code = await service.stop('SIGINT');
+    }
+    expect(code).toBe(0);
+  });
+
   it('answers unknown routes with problem+json', async () => {
     const service = await startService({ IDEM_DATA_DIR: mkdtempSync(join(tmpdir(), 'idem-e2e-404-')) });
     try {

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 export interface ServiceProcess {
   child: ChildProcess;
   apiUrl: string;
+  /** The sandbox provider's URL, when the banner shows one. */
+  sandboxUrl?: string;
   /** Embedded PostgreSQL port, when the banner shows one. */
   databasePort?: number;
   output: () => string;
@@ -36,9 +38,11 @@ export function startService(env: Record<string, string>, timeoutMs = 60_000): P
       if (!api) return;
       clearTimeout(timer);
       const db = /embedded PostgreSQL on 127\.0\.0\.1:(\d+)/.exec(output);
+      const sandbox = /sandbox at (http:\/\/\S+)/.exec(output);
       resolve({
         child,
         apiUrl: api[1],
+        sandboxUrl: sandbox?.[1],
         databasePort: db ? Number(db[1]) : undefined,
         output: () => output,
         stop: async (signal = 'SIGTERM') => {
