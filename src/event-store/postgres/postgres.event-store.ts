@@ -23,6 +23,7 @@ import type {
   SubscribeOptions,
 } from '../event-store.port';
 import { applyMigrations } from '../../database/migrate';
+import { queryKeepingConnection } from '../../database/query-keeping-connection';
 import { APPEND_ONE_AT_REVISION_SQL, APPEND_ONE_TO_NEW_STREAM_SQL, EVENT_STORE_MIGRATIONS } from './schema';
 import { EVENT_COLUMNS, EVENT_ROW_MODE, readAllQuery, toRecordedEvent, type EventRow } from './read-all.query';
 import { PostgresSubscription } from './postgres.subscription';
@@ -123,7 +124,8 @@ export class PostgresEventStore implements EventStore {
   private async appendOne(stream: string, expectedCode: number, event: EventToAppend, data: string, metadata: string): Promise<Checkpoint | undefined> {
     const isNew = expectedCode === -1;
     try {
-      const { rows } = await this.pool.query<{ position: Checkpoint }>({
+      // A refused insert is an expected answer here: keep the connection (see queryKeepingConnection).
+      const { rows } = await queryKeepingConnection<{ position: Checkpoint }>(this.pool, {
         // A new stream's insert has no plan to choose; the exact one checks its predecessor by key.
         name: isNew ? 'idem_append_one_new' : this.preparedName('idem_append_one_at'),
         text: isNew ? APPEND_ONE_TO_NEW_STREAM_SQL : APPEND_ONE_AT_REVISION_SQL,
@@ -138,7 +140,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   private async appendMany(stream: string, expectedCode: number, events: EventToAppend[], data: string[], metadata: string[]): Promise<AppendRow> {
-    const { rows } = await this.pool.query<AppendRow>({
+    const { rows } = await queryKeepingConnection<AppendRow>(this.pool, {
       name: 'idem_append',
       text: 'SELECT * FROM idem_append($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])',
       values: [stream, expectedCode, events.map((e) => e.id), events.map((e) => e.type), data, metadata],
