@@ -39,7 +39,7 @@ async function measureOnce(build: string): Promise<Record<string, string>> {
   const [mainJs, ...nodeFlags] = build.split(',');
   const dir = mkdtempSync(join(tmpdir(), 'idem-cpu-ab-'));
   chmodSync(dir, 0o755); // embedded PostgreSQL runs as `postgres` when we are root
-  const service = await startService(mainJs, { PORT: '0', IDEM_SANDBOX_PORT: '0', IDEM_DATA_DIR: join(dir, 'data'), IDEM_WORKER_CONCURRENCY: '32', LOG_LEVEL: 'warn' }, { execArgv: nodeFlags });
+  const service = await startService(mainJs, { PORT: '0', IDEM_SANDBOX_PORT: '0', IDEM_DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn' }, { execArgv: nodeFlags });
   try {
     const pm = postmasterPid(join(service.dataDir, 'pg'));
     const cpu = (): Cpu => ({ service: processCpuSeconds(service.pid) ?? NaN, postgres: postgresCpuSeconds(pm) ?? NaN, at: performance.now() });

@@ -19,7 +19,7 @@
  *
  * Environment (defaults in brackets): BENCH_ORDERS [2000], BENCH_COPIES [5] requests per order
  * including the first, BENCH_CONCURRENCY [64], BENCH_PROVIDER_LATENCY_MS [20], BENCH_WORKER_CONCURRENCY
- * [32], BENCH_ROUNDS [3], BENCH_WARMUP_ORDERS [500] (0: none), BENCH_HELLO_S [10], BENCH_SETTLE_TIMEOUT_S
+ * [the service's default, 8], BENCH_ROUNDS [3], BENCH_WARMUP_ORDERS [500] (0: none), BENCH_HELLO_S [10], BENCH_SETTLE_TIMEOUT_S
  * [180], BENCH_BUILD [1] (0: run dist/ as it is instead of compiling the current source),
  * BENCH_RESET_SANDBOX [1], BENCH_TRACE [0] (1: count the service's SQL statements, pool waits and
  * event-loop use per phase; costs some throughput), BENCH_PROFILE [0] (1: also CPU-profile the service
@@ -44,6 +44,7 @@ import { runLoad, type LoadResult } from './http-load';
 import { summarizeProfile, type ProfileSummary } from './profile-summary';
 import { REPO, buildService, startScriptNodeFlags, cpuPressureUs, machineCpuSeconds, memoryMb, postgresCpuSeconds, processCpuSeconds, startService, type ServiceProcess } from './service';
 import { numberFromEnv } from '../lib/env';
+import { loadConfig } from '../../src/config/config';
 
 const TARGETS = { first_charges_per_s: 1500, duplicate_replays_per_s: 4000, p99_duplicate_ms: 50, peak_rss_mb: 300 };
 const AUTH = { authorization: 'Bearer dev-storefront' };
@@ -78,7 +79,8 @@ function configFromEnv(): Config {
     copies: numberFromEnv('BENCH_COPIES', 5, 2),
     concurrency: numberFromEnv('BENCH_CONCURRENCY', 64, 1),
     latencyMs: numberFromEnv('BENCH_PROVIDER_LATENCY_MS', 20, 0),
-    workerConcurrency: numberFromEnv('BENCH_WORKER_CONCURRENCY', 32, 1),
+    // The service's own default (IDEM_WORKER_CONCURRENCY unset): the issue asks for embedded defaults.
+    workerConcurrency: numberFromEnv('BENCH_WORKER_CONCURRENCY', loadConfig({}).worker.concurrency, 1),
     rounds: numberFromEnv('BENCH_ROUNDS', 3, 1),
     warmupOrders: numberFromEnv('BENCH_WARMUP_ORDERS', 500, 0),
     helloS: numberFromEnv('BENCH_HELLO_S', 10, 1),
