@@ -16,6 +16,17 @@ import type { Runtime } from './runtime';
 
 export const RECOVER_STUCK_CHARGES_TASK = 'recover-stuck-charges';
 
+/**
+ * graphile-worker's get_job takes the first available job in (priority, run_at) order, which its
+ * index gives directly. But the jobs table is empty whenever statistics are taken and full during a
+ * burst, and get_job is a prepared statement: its cached plan, made for an empty table, reads every
+ * available job with a bitmap scan and sorts them, ~2 ms a call with 2,000 jobs queued against well
+ * under 1 ms for the index walk (measured; docs/BENCHMARKS.md). Without bitmap scans and sorts the
+ * planner can only walk the index. These apply to the queue's own connections only; its other
+ * statements find rows by primary key either way.
+ */
+const JOB_QUEUE_PLANNER_SETTINGS = { enable_bitmapscan: 'off', enable_sort: 'off' };
+
 export interface Background {
   projections: RunningProjections;
   jobs: JobWorker;
@@ -68,7 +79,7 @@ export async function startBackground(runtime: Runtime, gateway: PaymentGateway,
   // connection per slot, so they never queue behind the api's requests in the shared pool. The jobs'
   // event-store reads and appends still go through the runtime's store: its appends wake the
   // projections in this process at once.
-  const jobPool = runtime.openPool({ max: config.worker.concurrency + 1, applicationName: 'idem-jobs' });
+  const jobPool = runtime.openPool({ max: config.worker.concurrency + 1, applicationName: 'idem-jobs', settings: JOB_QUEUE_PLANNER_SETTINGS });
   const jobs = await startJobWorker({
     pool: jobPool,
     concurrency: config.worker.concurrency,

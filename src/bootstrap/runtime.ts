@@ -22,7 +22,7 @@ export interface Runtime {
    * Another pool on the same database and connection path, for work that must not queue behind the
    * api's requests (the job queue). The caller ends it.
    */
-  openPool(options: { max: number; applicationName: string }): Pool;
+  openPool(options: { max: number; applicationName: string; settings?: Record<string, string> }): Pool;
   close(): Promise<void>;
 }
 
@@ -39,8 +39,10 @@ export async function startRuntime(config: IdemConfig, options: { poolSize?: num
     databaseUrl = embedded.urlFor(EMBEDDED_DATABASE);
   }
   const connection = connectionFor(databaseUrl, socketDir);
-  const openPool = ({ max, applicationName }: { max: number; applicationName: string }) => {
-    const opened = new Pool({ ...connection, max, application_name: applicationName });
+  const openPool = ({ max, applicationName, settings = {} }: { max: number; applicationName: string; settings?: Record<string, string> }) => {
+    // `settings` become the sessions' own defaults (the startup packet's `-c name=value` options).
+    const options = Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`).join(' ');
+    const opened = new Pool({ ...connection, max, application_name: applicationName, ...(options && { options }) });
     // An idle client that loses its server must not crash the process; queries report their own errors.
     opened.on('error', () => undefined);
     return opened;
