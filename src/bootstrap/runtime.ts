@@ -27,6 +27,7 @@ export interface Runtime {
 }
 
 const EMBEDDED_DATABASE = 'idem';
+const SUBSCRIPTION_APPEND_WAKE_DELAY_MS = 10;
 
 export async function startRuntime(config: IdemConfig, options: { poolSize?: number } = {}): Promise<Runtime> {
   let embedded: EmbeddedCluster | undefined;
@@ -100,7 +101,13 @@ async function createEventStore(config: IdemConfig, pool: Pool): Promise<EventSt
     // Events live in EventStoreDB; read models, checkpoints and job rows stay in PostgreSQL.
     return EsdbEventStore.connect(config.eventStore.esdbConnectionString!, { maxAppendBytes: config.eventStore.maxAppendBytes });
   }
-  const store = new PostgresEventStore(pool, { maxAppendBytes: config.eventStore.maxAppendBytes, pollIntervalMs: config.eventStore.subscriptionPollMs });
+  const store = new PostgresEventStore(pool, {
+    maxAppendBytes: config.eventStore.maxAppendBytes,
+    pollIntervalMs: config.eventStore.subscriptionPollMs,
+    // 10 ms more projection lag, and in bench:charges 7–10 % less CPU per order: fewer, fuller
+    // projection batches and fewer reads that find only events still held back by the gap-free rule.
+    appendWakeDelayMs: SUBSCRIPTION_APPEND_WAKE_DELAY_MS,
+  });
   await store.migrate();
   return store;
 }

@@ -32,6 +32,8 @@ export interface PostgresEventStoreOptions {
   maxAppendBytes?: number;
   /** How often an idle subscription looks for new events written by other processes. */
   pollIntervalMs?: number;
+  /** How long a subscription waits after an append in this process before it reads (default 0). */
+  appendWakeDelayMs?: number;
 }
 
 interface AppendRow {
@@ -66,6 +68,7 @@ export class PostgresEventStore implements EventStore {
   private appendsUntilPrepared = YOUNG_TABLE_APPENDS;
   private readonly maxAppendBytes: number;
   private readonly pollIntervalMs: number;
+  private readonly appendWakeDelayMs: number;
 
   constructor(
     private readonly pool: Pool,
@@ -73,6 +76,7 @@ export class PostgresEventStore implements EventStore {
   ) {
     this.maxAppendBytes = options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES;
     this.pollIntervalMs = options.pollIntervalMs ?? 20;
+    this.appendWakeDelayMs = options.appendWakeDelayMs ?? 0;
   }
 
   /** Creates or upgrades the schema; safe to call from several processes at once. */
@@ -169,7 +173,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   subscribeToAll(options: SubscribeOptions = {}): EventSubscription {
-    return new PostgresSubscription(this.pool, this.appended, this.pollIntervalMs, options);
+    return new PostgresSubscription(this.pool, this.appended, this.pollIntervalMs, options, this.appendWakeDelayMs);
   }
 
   async ping(): Promise<void> {

@@ -1,8 +1,8 @@
 /**
  * `subscribeToAll` on PostgreSQL: pages through `readAll` from the checkpoint (catch-up, reading the
  * next page while the consumer handles the current one), then keeps polling (live). Polls are cheap
- * index range scans; an append in this process wakes the poll at once, other processes' appends are
- * seen within `pollIntervalMs`.
+ * index range scans; an append in this process wakes the poll (after `appendWakeDelayMs`, so that
+ * appends close together share a page), other processes' appends are seen within `pollIntervalMs`.
  */
 import type { EventEmitter } from 'node:events';
 import type { Pool } from 'pg';
@@ -27,17 +27,31 @@ export class PostgresSubscription implements EventSubscription {
   private closed = false;
   private readonly filtered: boolean;
   private wake: (() => void) | undefined;
-  private readonly onAppended = () => this.wake?.();
+  private wakeTimer: NodeJS.Timeout | undefined;
+  /**
+   * An append in this process wakes a waiting subscription after `appendWakeDelayMs`, not at once:
+   * appends that land meanwhile join the same page and the same projection batch, and the
+   * transactions still in flight (which hold the gap-free horizon back, so that an immediate read
+   * often finds nothing it may deliver) have time to commit.
+   */
+  private readonly onAppended = () => {
+    // An append that commits while a page is being read may have missed it: the next wait is short.
+    if (!this.wake) this.appendedWhileBusy = true;
+    else this.scheduleWake();
+  };
+  private appendedWhileBusy = false;
+  private readonly onClosed = () => this.wake?.();
 
   constructor(
     private readonly pool: Pool,
     private readonly appended: EventEmitter,
     private readonly pollIntervalMs: number,
     private readonly options: SubscribeOptions,
+    private readonly appendWakeDelayMs = 0,
   ) {
     this.filtered = Boolean(options.filter?.eventTypes?.length || options.filter?.streamCategories?.length);
     appended.on('appended', this.onAppended);
-    appended.on('closed', this.onAppended);
+    appended.on('closed', this.onClosed);
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<SubscriptionBatch> {
@@ -105,15 +119,28 @@ export class PostgresSubscription implements EventSubscription {
       const self = this;
       function done() {
         clearTimeout(timer);
+        clearTimeout(self.wakeTimer);
+        self.wakeTimer = undefined;
         self.wake = undefined;
         resolve();
       }
       this.wake = done;
+      if (this.appendedWhileBusy) {
+        this.appendedWhileBusy = false;
+        this.scheduleWake();
+      }
     });
+  }
+
+  private scheduleWake(): void {
+    if (this.wakeTimer) return;
+    if (this.appendWakeDelayMs <= 0) return this.wake?.();
+    this.wakeTimer = setTimeout(() => this.wake?.(), this.appendWakeDelayMs);
   }
 
   private detach(): void {
     this.appended.off('appended', this.onAppended);
-    this.appended.off('closed', this.onAppended);
+    this.appended.off('closed', this.onClosed);
+    clearTimeout(this.wakeTimer);
   }
 }
