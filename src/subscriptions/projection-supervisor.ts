@@ -25,6 +25,8 @@ export interface RunnerStatus {
   state: RunnerState;
   version?: number;
   lastError?: string;
+  /** While active: on a read of its own (catching up, or no group) or on the group's shared read. */
+  read?: 'own' | 'shared';
 }
 
 export interface SupervisorOptions {
@@ -50,9 +52,10 @@ export function superviseProjection(
   const log = options.log ?? (() => undefined);
   const { initial, max } = options.retryDelayMs ?? { initial: 500, max: 30_000 };
   let delay = initial;
-  const set = (state: RunnerState, version = status.version) => {
+  const set = (state: RunnerState, version = status.version, read?: RunnerStatus['read']) => {
     status.state = state;
     status.version = version;
+    status.read = read;
     options.onStatus?.(status);
   };
   return (async () => {
@@ -74,7 +77,7 @@ export function superviseProjection(
           // Re-read under the lock: the previous holder may have moved it, or a switch retired it.
           const current = (await readVersions(options.pool, projection.name)).find((v) => v.version === live.version);
           if (current?.state !== 'live') continue;
-          set('active');
+          set('active', live.version, 'own');
           log('info', `projection ${projection.name}@${live.version} active from ${current.checkpoint ?? 'the start'}`);
           const member: RunnerMember = { projection, version: live.version, state: 'live', mode: 'live', checkpoint: current.checkpoint };
           await pumpBatches({
@@ -86,7 +89,11 @@ export function superviseProjection(
             observer: options.observer,
             stopAfter: (batch) => group !== undefined && batch.caughtUp,
           });
-          if (group && !running.signal.aborted) await group.ride(member, running.signal);
+          if (group && !running.signal.aborted) {
+            const riding = group.ride(member, running.signal);
+            set('active', live.version, 'shared');
+            await riding;
+          }
           delay = initial;
         } finally {
           signal.removeEventListener('abort', stop);

@@ -75,7 +75,9 @@ describe('The shared live read', () => {
     running = await startProjections({ store: counting.store, pool: db.pool, readModels: [], reactors: pair });
     await db.store.append(`together-${randomUUID()}`, [testEvent()], 'no_stream');
     await waitUntilCaughtUp(db.store, db.pool, pair);
-    await waitFor('both on the shared read', async () => counting.open() === 1 && running!.statuses.every((s) => s.state === 'active'));
+    // Seated on the group, not merely done with their own reads: until the second one is seated, the
+    // group's read carries the first one alone and would commit the next event for it alone.
+    await waitFor('both on the shared read', async () => counting.open() === 1 && running!.statuses.every((s) => s.state === 'active' && s.read === 'shared'));
 
     await db.store.append(`together-${randomUUID()}`, [testEvent()], 'no_stream');
     await waitUntilCaughtUp(db.store, db.pool, pair);
@@ -125,7 +127,7 @@ describe('The shared live read', () => {
     poisoned = false;
     await writer.appendCount(50);
     await waitUntilCaughtUp(db.store, db.pool, [...healthy, fragile]);
-    await waitFor('both projections back on one read', async () => counting.open() === 1 && running!.statuses.every((s) => s.state === 'active'));
+    await waitFor('both projections back on one read', async () => counting.open() === 1 && running!.statuses.every((s) => s.state === 'active' && s.read === 'shared'));
     expect(handled).toHaveLength(1);
   });
 });
