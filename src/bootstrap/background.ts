@@ -78,7 +78,7 @@ export async function startBackground(runtime: Runtime, gateway: PaymentGateway,
   // graphile-worker's own statements (get_job, complete_job, its LISTEN connection) get a pool with a
   // connection per slot, so they never queue behind the api's requests in the shared pool. The jobs'
   // event-store reads and appends still go through the runtime's store: its appends wake the
-  // projections in this process at once.
+  // projections in this process (10 ms later, see runtime.ts) without waiting for a poll.
   const jobPool = runtime.openPool({ max: config.worker.concurrency + 1, applicationName: 'idem-jobs', settings: JOB_QUEUE_PLANNER_SETTINGS });
   const jobs = await startJobWorker({
     pool: jobPool,
