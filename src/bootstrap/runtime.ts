@@ -12,6 +12,13 @@ import type { EventStore } from '../event-store/event-store.port';
 import { EsdbEventStore } from '../event-store/esdb/esdb.event-store';
 import { PostgresEventStore } from '../event-store/postgres/postgres.event-store';
 
+export interface PoolOptions {
+  max: number;
+  applicationName: string;
+  /** Session defaults for every connection of the pool (planner settings and the like). */
+  settings?: Record<string, string>;
+}
+
 export interface Runtime {
   config: IdemConfig;
   databaseUrl: string;
@@ -22,7 +29,7 @@ export interface Runtime {
    * Another pool on the same database and connection path, for work that must not queue behind the
    * api's requests (the job queue). The caller ends it.
    */
-  openPool(options: { max: number; applicationName: string; settings?: Record<string, string> }): Pool;
+  openPool(options: PoolOptions): Pool;
   close(): Promise<void>;
 }
 
@@ -40,7 +47,7 @@ export async function startRuntime(config: IdemConfig, options: { poolSize?: num
     databaseUrl = embedded.urlFor(EMBEDDED_DATABASE);
   }
   const connection = connectionFor(databaseUrl, socketDir);
-  const openPool = ({ max, applicationName, settings = {} }: { max: number; applicationName: string; settings?: Record<string, string> }) => {
+  const openPool = ({ max, applicationName, settings = {} }: PoolOptions) => {
     // `settings` become the sessions' own defaults (the startup packet's `-c name=value` options).
     const options = Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`).join(' ');
     const opened = new Pool({ ...connection, max, application_name: applicationName, ...(options && { options }) });

@@ -79,8 +79,14 @@ describe('The shared live read', () => {
     // group's read carries the first one alone and would commit the next event for it alone.
     await waitFor('both on the shared read', async () => counting.open() === 1 && running!.statuses.every((s) => s.state === 'active' && s.read === 'shared'));
 
-    await db.store.append(`together-${randomUUID()}`, [testEvent()], 'no_stream');
-    await waitUntilCaughtUp(db.store, db.pool, pair);
+    const { position } = await db.store.append(`together-${randomUUID()}`, [testEvent()], 'no_stream');
+    // Past this very event: "caught up" only looks at settled history, and while another test file's
+    // transaction is open in the cluster the event is not settled yet, so both checkpoints could still
+    // be at the previous event, each written by its own catch-up.
+    await waitFor('both checkpoints past the event', async () => {
+      const stored = await Promise.all(pair.map(async (p) => (await readVersions(db.pool, p.name))[0]?.checkpoint));
+      return stored.every((checkpoint) => checkpoint !== undefined && checkpoint !== null && compareCheckpoints(checkpoint, position) >= 0);
+    });
     // A row's xmin is the transaction that wrote it: one batch, one transaction for both checkpoints.
     const { rows } = await db.pool.query(`SELECT DISTINCT xmin::text FROM projection_checkpoints WHERE name = ANY($1)`, [pair.map((p) => p.name)]);
     expect(rows).toHaveLength(1);

@@ -26,20 +26,15 @@ interface Page {
 export class PostgresSubscription implements EventSubscription {
   private closed = false;
   private readonly filtered: boolean;
+  /** Ends the current wait for an append or a poll; set only while the subscription waits. */
   private wake: (() => void) | undefined;
   private wakeTimer: NodeJS.Timeout | undefined;
-  /**
-   * An append in this process wakes a waiting subscription after `appendWakeDelayMs`, not at once:
-   * appends that land meanwhile join the same page and the same projection batch, and the
-   * transactions still in flight (which hold the gap-free horizon back, so that an immediate read
-   * often finds nothing it may deliver) have time to commit.
-   */
+  /** An append committed while no wait was set up (a page was being read, or the consumer was busy). */
+  private appendedWhileBusy = false;
   private readonly onAppended = () => {
-    // An append that commits while a page is being read may have missed it: the next wait is short.
     if (!this.wake) this.appendedWhileBusy = true;
     else this.scheduleWake();
   };
-  private appendedWhileBusy = false;
   private readonly onClosed = () => this.wake?.();
 
   constructor(
@@ -132,6 +127,12 @@ export class PostgresSubscription implements EventSubscription {
     });
   }
 
+  /**
+   * An append in this process wakes a waiting subscription after `appendWakeDelayMs`, not at once:
+   * appends that land meanwhile join the same page and the same projection batch, and the
+   * transactions still in flight (which hold the gap-free horizon back, so that an immediate read
+   * often finds nothing it may deliver) have time to commit.
+   */
   private scheduleWake(): void {
     if (this.wakeTimer) return;
     if (this.appendWakeDelayMs <= 0) return this.wake?.();
