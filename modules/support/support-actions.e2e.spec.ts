@@ -56,6 +56,23 @@ describe('POST /v1/support/orders/{orderId}/resolve', () => {
     expect(events.at(-1)).toMatchObject({ type: 'ChargeReviewResolved', data: { note: 'refunded the duplicate in the dashboard', resolution: 'paid' } });
   });
 
+  it('lets one of two people resolving the same case at once decide, and tells the other it is closed', async () => {
+    const orderId = await orderInReview();
+    const resolve = (resolution: 'paid' | 'failed') =>
+      harness.app.inject({ method: 'POST', url: `/v1/support/orders/${orderId}/resolve`, headers: auth('support'), payload: { resolution, note: `decided ${resolution}` } });
+    const answers = await Promise.all([resolve('paid'), resolve('failed')]);
+
+    const events = await harness.runtime.eventStore.readStream(`order-${orderId}`);
+    const resolved = events.filter((e) => e.type === 'ChargeReviewResolved');
+    expect(resolved).toHaveLength(1);
+    const winner = answers.find((a) => a.statusCode === 200)!;
+    const loser = answers.find((a) => a.statusCode !== 200)!;
+    // The one answered 200 is the decision the stream holds; the other learns the case is closed.
+    expect(winner.json()).toMatchObject({ status: (resolved[0].data as { resolution: string }).resolution });
+    expect(loser.statusCode).toBe(422);
+    expect(loser.json()).toMatchObject({ code: 'ORDER.NOT_IN_REVIEW' });
+  });
+
   it('refuses an order that is not waiting for review, and bad bodies, writing nothing', async () => {
     const orderId = await orderInUnknownState();
     const before = (await harness.runtime.eventStore.readStream(`order-${orderId}`)).length;

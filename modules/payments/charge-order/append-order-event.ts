@@ -6,7 +6,8 @@ export type BackgroundMetadata = Omit<EventMetadata, 'recordedAt'>;
 
 /**
  * Appends one order event at the exact revision the caller decided on. `step` names the fact
- * (e.g. `attempt-started/r1/2`) so a retried append of the same fact is recognised by the store.
+ * (e.g. `outcome/r1/2`) so a retried append of the same fact is recognised by the store; a fact
+ * only one of several racing runs may record names that run too (see chargeOrder).
  */
 export async function appendOrderEvent(
   store: EventStore,

@@ -4,6 +4,7 @@
  * order cannot both charge: the loser's append conflicts and it stops. The job is acknowledged only
  * after the outcome is recorded; an unknown outcome throws so the queue retries (verify first).
  */
+import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { WrongExpectedVersion } from '../../../src/event-store/errors';
 import type { EventStore } from '../../../src/event-store/event-store.port';
@@ -38,6 +39,12 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
   const now = deps.now ?? (() => new Date());
   const metadata: BackgroundMetadata = { correlationId: orderId, causationId: jobId, actor: { role: 'worker', tokenId: deps.workerId } };
   const record = (event: OrderEvent, step: string, revision: number) => appendOrderEvent(deps.store, orderId, event, step, revision, metadata, now());
+  // What this run claims (an attempt) or concludes from its own look at the provider (a verified
+  // outcome) is its alone. Were those events' ids the same for every run, the store would take a
+  // second run's event at the same revision for a retry of the first (same id, same place: an
+  // idempotent re-append) instead of a conflict, and both would go on: to the provider, or believing
+  // their own conclusion was recorded.
+  const claim = randomUUID();
 
   for (let round = 0; round < 4; round++) {
     const { state, revision } = await loadOrder(deps.store, orderId);
@@ -55,7 +62,7 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
       if (step.kind === 'verify') {
         const verified = decideVerification(state, await deps.gateway.findPayments(orderId));
         if (verified) {
-          await record(verified, `verified/${r}/${state.attempts}`, revision);
+          await record(verified, `verified/${r}/${state.attempts}/${claim}`, revision);
           if (verified.type === 'ChargeNeedsReview') reportNeedsReview(orderId, verified.data.reason);
           return 'settled';
         }
@@ -63,7 +70,7 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
         attempt = step.attempt;
       }
 
-      const started = await record({ type: 'ChargeAttemptStarted', data: { orderId, attempt, workerId: deps.workerId, providerKey: state.providerKey } }, `attempt-started/${r}/${attempt}`, revision);
+      const started = await record({ type: 'ChargeAttemptStarted', data: { orderId, attempt, workerId: deps.workerId, providerKey: state.providerKey } }, `attempt-started/${r}/${attempt}/${claim}`, revision);
       const outcome = await deps.gateway.charge({
         orderId,
         amount: state.amount,

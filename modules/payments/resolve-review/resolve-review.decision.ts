@@ -12,6 +12,8 @@ export interface ResolveReview {
   actor: string;
   note: string;
   resolution: 'paid' | 'failed';
+  /** The HTTP request's id: two people resolving at once must conflict, not look like one retry. */
+  requestId: string;
 }
 
 export function decideResolveReview(command: ResolveReview, state: OrderState): NewEvent<OrderEvent>[] {
@@ -22,7 +24,10 @@ export function decideResolveReview(command: ResolveReview, state: OrderState): 
   return [
     {
       event: { type: 'ChargeReviewResolved', data: { orderId: command.orderId, actor: command.actor, note: command.note, resolution: command.resolution } },
-      key: `review-resolved/r${state.requestNumber}/${state.attempts}/${state.consecutiveUnknown}`,
+      // With the request id in the event id, a second resolution decided on the same state is a
+      // conflict (its author re-reads and is told the case is closed) rather than an idempotent
+      // re-append of the first, which would answer 200 with a decision the stream does not hold.
+      key: `review-resolved/r${state.requestNumber}/${state.attempts}/${state.consecutiveUnknown}/${command.requestId}`,
     },
   ];
 }

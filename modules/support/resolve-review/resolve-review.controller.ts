@@ -19,7 +19,7 @@ export class ResolveReviewController {
   async resolve(@Param('orderId') orderId: string, @Body() body: ResolveReviewBody, @CommandMetadata() metadata: CommandContext['metadata']) {
     assertBusinessKey('orderId', orderId);
     const actor = `${metadata.actor.role}:${metadata.actor.tokenId}`;
-    const { state, revision } = await handleCommand(this.store, orderStream(orderId), resolveReviewDecider, { orderId, actor, note: body.note, resolution: body.resolution }, { metadata });
+    const { state, revision } = await handleCommand(this.store, orderStream(orderId), resolveReviewDecider, { orderId, actor, note: body.note, resolution: body.resolution, requestId: String(metadata.requestId ?? metadata.correlationId) }, { metadata });
     return toOrderView(state, revision);
   }
 }

@@ -27,6 +27,7 @@ import { queryKeepingConnection } from '../../database/query-keeping-connection'
 import { APPEND_ONE_AT_REVISION_SQL, APPEND_ONE_TO_NEW_STREAM_SQL, EVENT_STORE_MIGRATIONS } from './schema';
 import { EVENT_COLUMNS, EVENT_ROW_MODE, readAllQuery, toRecordedEvent, type EventRow } from './read-all.query';
 import { PostgresSubscription } from './postgres.subscription';
+import { WholeStreamReads } from './whole-stream-reads';
 
 export interface PostgresEventStoreOptions {
   maxAppendBytes?: number;
@@ -69,6 +70,10 @@ export class PostgresEventStore implements EventStore {
   private readonly maxAppendBytes: number;
   private readonly pollIntervalMs: number;
   private readonly appendWakeDelayMs: number;
+  private readonly wholeStreamReads = new WholeStreamReads(
+    (stream) => this.readStreamAlone(stream, {}),
+    (streams) => this.readWholeStreams(streams),
+  );
 
   constructor(
     private readonly pool: Pool,
@@ -154,6 +159,11 @@ export class PostgresEventStore implements EventStore {
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     assertValidName('STREAM_NAME', stream);
+    const whole = options.direction !== 'backwards' && !options.fromRevision && options.maxCount === undefined;
+    return whole ? this.wholeStreamReads.read(stream) : this.readStreamAlone(stream, options);
+  }
+
+  private async readStreamAlone(stream: string, options: ReadStreamOptions): Promise<RecordedEvent[]> {
     const backwards = options.direction === 'backwards';
     const limit = options.maxCount ?? Number.MAX_SAFE_INTEGER;
     const from = options.fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0);
@@ -165,6 +175,24 @@ export class PostgresEventStore implements EventStore {
       values: [stream, from, limit],
     });
     return rows.map(toRecordedEvent);
+  }
+
+  /** Several whole streams in one query (see whole-stream-reads.ts). */
+  private async readWholeStreams(streams: string[]): Promise<Map<string, RecordedEvent[]>> {
+    const { rows } = await this.pool.query<EventRow>({
+      ...EVENT_ROW_MODE,
+      name: this.preparedName('idem_read_whole_streams'),
+      text: `SELECT ${EVENT_COLUMNS} FROM idem_events WHERE stream_name = ANY($1::text[]) ORDER BY stream_name, revision`,
+      values: [streams],
+    });
+    const byStream = new Map<string, RecordedEvent[]>();
+    for (const row of rows) {
+      const event = toRecordedEvent(row);
+      const events = byStream.get(event.stream);
+      if (events) events.push(event);
+      else byStream.set(event.stream, [event]);
+    }
+    return byStream;
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
