@@ -29,6 +29,12 @@ export interface OrderState {
   updatedAt?: string;
 }
 
+/**
+ * Every field is present from the start, optional ones as undefined, so every state object has one
+ * shape: copying a state is then V8's fast clone. The fold runs on every command and every
+ * duplicate (a replay folds the whole stream), where spreads of differently shaped objects were
+ * the service's single hottest function.
+ */
 export const initialOrderState = (): OrderState => ({
   exists: false,
   orderId: '',
@@ -36,70 +42,95 @@ export const initialOrderState = (): OrderState => ({
   amount: 0,
   currency: '',
   customerId: '',
+  description: undefined,
   requestFingerprint: '',
   idempotencyKeys: {},
   providerKey: '',
   requestNumber: 0,
   attempts: 0,
   consecutiveUnknown: 0,
+  paymentIntentId: undefined,
+  providerChargeId: undefined,
+  recovered: undefined,
+  lastError: undefined,
+  lastAttemptAt: undefined,
+  updatedAt: undefined,
 });
 
 /** Terminal for the storefront: the answer will not change without a new request or a human. */
 export const isSettled = (status: OrderStatus) => status === 'paid' || status === 'failed' || status === 'needs_review';
 
+const ORDER_EVENT_TYPES = new Set<string>([
+  'ChargeRequested',
+  'ChargeAttemptStarted',
+  'ChargeSucceeded',
+  'ChargeFailed',
+  'ChargeOutcomeUnknown',
+  'ChargeNeedsReview',
+  'ChargeReviewResolved',
+]);
+
+/** Pure: returns a new state (or `state` itself for an event that means nothing to an order). */
 export function evolveOrder(state: OrderState, event: OrderEvent & { metadata?: { recordedAt: string } }): OrderState {
+  if (!ORDER_EVENT_TYPES.has(event.type)) return state;
+  const next = { ...state };
+  applyOrderEvent(next, event);
   const at = event.metadata?.recordedAt;
-  const next = applyOrderEvent(state, event);
-  if (next === state) return state;
-  return {
-    ...next,
-    updatedAt: at ?? next.updatedAt,
-    lastAttemptAt: event.type === 'ChargeAttemptStarted' ? (at ?? next.lastAttemptAt) : next.lastAttemptAt,
-  };
+  if (at !== undefined) {
+    next.updatedAt = at;
+    if (event.type === 'ChargeAttemptStarted') next.lastAttemptAt = at;
+  }
+  return next;
 }
 
-function applyOrderEvent(state: OrderState, event: OrderEvent): OrderState {
+/** Writes what `event` means into `next`, a copy made for this event alone. */
+function applyOrderEvent(next: OrderState, event: OrderEvent): void {
   switch (event.type) {
     case 'ChargeRequested': {
       const { data } = event;
-      return {
-        ...state,
-        exists: true,
-        orderId: data.orderId,
-        status: 'pending',
-        amount: data.amount,
-        currency: data.currency,
-        customerId: data.customerId,
-        description: data.description,
-        requestFingerprint: data.requestFingerprint,
-        idempotencyKeys: data.idempotencyKey ? { ...state.idempotencyKeys, [data.idempotencyKey]: data.requestFingerprint } : state.idempotencyKeys,
-        providerKey: data.providerKey,
-        requestNumber: data.requestNumber,
-        attempts: 0,
-        consecutiveUnknown: 0,
-        lastError: undefined,
-      };
+      next.exists = true;
+      next.orderId = data.orderId;
+      next.status = 'pending';
+      next.amount = data.amount;
+      next.currency = data.currency;
+      next.customerId = data.customerId;
+      next.description = data.description;
+      next.requestFingerprint = data.requestFingerprint;
+      if (data.idempotencyKey) next.idempotencyKeys = { ...next.idempotencyKeys, [data.idempotencyKey]: data.requestFingerprint };
+      next.providerKey = data.providerKey;
+      next.requestNumber = data.requestNumber;
+      next.attempts = 0;
+      next.consecutiveUnknown = 0;
+      next.lastError = undefined;
+      return;
     }
     case 'ChargeAttemptStarted':
-      return { ...state, status: 'processing', attempts: event.data.attempt };
+      next.status = 'processing';
+      next.attempts = event.data.attempt;
+      return;
     case 'ChargeSucceeded':
-      return {
-        ...state,
-        status: 'paid',
-        paymentIntentId: event.data.paymentIntentId,
-        providerChargeId: event.data.providerChargeId,
-        recovered: event.data.recovered,
-        consecutiveUnknown: 0,
-      };
+      next.status = 'paid';
+      next.paymentIntentId = event.data.paymentIntentId;
+      next.providerChargeId = event.data.providerChargeId;
+      next.recovered = event.data.recovered;
+      next.consecutiveUnknown = 0;
+      return;
     case 'ChargeFailed':
-      return { ...state, status: 'failed', lastError: `${event.data.declineCode}: ${event.data.reason}`, paymentIntentId: event.data.paymentIntentId ?? state.paymentIntentId };
+      next.status = 'failed';
+      next.lastError = `${event.data.declineCode}: ${event.data.reason}`;
+      next.paymentIntentId = event.data.paymentIntentId ?? next.paymentIntentId;
+      return;
     case 'ChargeOutcomeUnknown':
-      return { ...state, status: 'unknown', lastError: event.data.error, consecutiveUnknown: state.consecutiveUnknown + 1 };
+      next.status = 'unknown';
+      next.lastError = event.data.error;
+      next.consecutiveUnknown += 1;
+      return;
     case 'ChargeNeedsReview':
-      return { ...state, status: 'needs_review', lastError: event.data.reason };
+      next.status = 'needs_review';
+      next.lastError = event.data.reason;
+      return;
     case 'ChargeReviewResolved':
-      return { ...state, status: event.data.resolution === 'paid' ? 'paid' : 'failed', lastError: state.lastError };
-    default:
-      return state;
+      next.status = event.data.resolution === 'paid' ? 'paid' : 'failed';
+      return;
   }
 }

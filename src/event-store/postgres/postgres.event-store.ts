@@ -24,10 +24,11 @@ import type {
 } from '../event-store.port';
 import { applyMigrations } from '../../database/migrate';
 import { queryKeepingConnection } from '../../database/query-keeping-connection';
-import { APPEND_ONE_AT_REVISION_SQL, APPEND_ONE_TO_NEW_STREAM_SQL, EVENT_STORE_MIGRATIONS } from './schema';
+import { APPEND_GROUP_SQL, APPEND_ONE_AT_REVISION_SQL, APPEND_ONE_TO_NEW_STREAM_SQL, EVENT_STORE_MIGRATIONS } from './schema';
+import { groupKey, groupedAppends, type OneAppend } from './grouped-appends';
 import { EVENT_COLUMNS, EVENT_ROW_MODE, readAllQuery, toRecordedEvent, type EventRow } from './read-all.query';
 import { PostgresSubscription } from './postgres.subscription';
-import { WholeStreamReads } from './whole-stream-reads';
+import { wholeStreamReads } from './whole-stream-reads';
 
 export interface PostgresEventStoreOptions {
   maxAppendBytes?: number;
@@ -35,6 +36,11 @@ export interface PostgresEventStoreOptions {
   pollIntervalMs?: number;
   /** How long a subscription waits after an append in this process before it reads (default 0). */
   appendWakeDelayMs?: number;
+  /**
+   * Write the single-event appends made in one turn of the event loop as one statement and one
+   * commit (grouped-appends.ts; default true). False: every append commits on its own.
+   */
+  groupAppends?: boolean;
 }
 
 interface AppendRow {
@@ -70,7 +76,12 @@ export class PostgresEventStore implements EventStore {
   private readonly maxAppendBytes: number;
   private readonly pollIntervalMs: number;
   private readonly appendWakeDelayMs: number;
-  private readonly wholeStreamReads = new WholeStreamReads(
+  private readonly groupAppends: boolean;
+  private readonly groupedAppends = groupedAppends(
+    (append) => this.appendOne(append),
+    (json) => this.writeGroup(json),
+  );
+  private readonly wholeStreamReads = wholeStreamReads(
     (stream) => this.readStreamAlone(stream, {}),
     (streams) => this.readWholeStreams(streams),
   );
@@ -82,6 +93,7 @@ export class PostgresEventStore implements EventStore {
     this.maxAppendBytes = options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES;
     this.pollIntervalMs = options.pollIntervalMs ?? 20;
     this.appendWakeDelayMs = options.appendWakeDelayMs ?? 0;
+    this.groupAppends = options.groupAppends ?? true;
   }
 
   /** Creates or upgrades the schema; safe to call from several processes at once. */
@@ -103,7 +115,8 @@ export class PostgresEventStore implements EventStore {
     let row: AppendRow;
     try {
       if (events.length === 1 && expectedCode >= -1) {
-        const position = await this.appendOne(stream, expectedCode, events[0], data[0], metadata[0]);
+        const one = { stream, expectedCode, event: events[0], data: data[0], metadata: metadata[0] };
+        const position = await (this.groupAppends ? this.groupedAppends.submit(one) : this.appendOne(one));
         if (position) return this.appendedAt(expectedCode + 1, position);
       }
       row = await this.appendMany(stream, expectedCode, events, data, metadata);
@@ -130,7 +143,7 @@ export class PostgresEventStore implements EventStore {
    * event's position. Undefined when the expectation did not hold as written, which idem_append then
    * sorts into conflict or duplicate.
    */
-  private async appendOne(stream: string, expectedCode: number, event: EventToAppend, data: string, metadata: string): Promise<Checkpoint | undefined> {
+  private async appendOne({ stream, expectedCode, event, data, metadata }: OneAppend): Promise<Checkpoint | undefined> {
     const isNew = expectedCode === -1;
     try {
       // A refused insert is an expected answer here: keep the connection (see queryKeepingConnection).
@@ -148,6 +161,16 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
+  /** Several single-event appends in one statement (schema.ts, APPEND_GROUP_SQL): the rows it wrote. */
+  private async writeGroup(json: string): Promise<Map<string, Checkpoint>> {
+    const { rows } = await queryKeepingConnection<{ stream_name: string; event_id: string; position: Checkpoint }>(this.pool, {
+      name: this.preparedName('idem_append_group'),
+      text: APPEND_GROUP_SQL,
+      values: [json],
+    });
+    return new Map(rows.map((row) => [groupKey(row.stream_name, row.event_id), row.position]));
+  }
+
   private async appendMany(stream: string, expectedCode: number, events: EventToAppend[], data: string[], metadata: string[]): Promise<AppendRow> {
     const { rows } = await queryKeepingConnection<AppendRow>(this.pool, {
       name: 'idem_append',
@@ -160,7 +183,7 @@ export class PostgresEventStore implements EventStore {
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     assertValidName('STREAM_NAME', stream);
     const whole = options.direction !== 'backwards' && !options.fromRevision && options.maxCount === undefined;
-    return whole ? this.wholeStreamReads.read(stream) : this.readStreamAlone(stream, options);
+    return whole ? this.wholeStreamReads.submit(stream) : this.readStreamAlone(stream, options);
   }
 
   private async readStreamAlone(stream: string, options: ReadStreamOptions): Promise<RecordedEvent[]> {

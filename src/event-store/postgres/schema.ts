@@ -277,3 +277,19 @@ INSERT INTO idem_events (stream_name, revision, event_id, event_type, data, meta
 SELECT $1, $6::bigint + 1, $2, $3, $4, $5
  WHERE EXISTS (SELECT FROM idem_events WHERE stream_name = $1 AND revision = $6::bigint)
 ${RETURNING_APPENDED}`;
+
+/*
+ * Single-event appends made in the same turn of the event loop, as one statement and one commit
+ * (see grouped-appends.ts): each row obeys exactly the rules of the two statements above (revision
+ * 0 for no_stream, N + 1 only after N), and the primary key still does the concurrency control.
+ * ON CONFLICT DO NOTHING here only keeps one append's refusal from failing the others: a row not
+ * returned is NOT taken as written, its caller asks idem_append, as after a refused single INSERT.
+ * $1 is a JSON array of {stream_name, expected (-1: no_stream), event_id, event_type, data, metadata}.
+ */
+export const APPEND_GROUP_SQL = `
+INSERT INTO idem_events (stream_name, revision, event_id, event_type, data, metadata)
+SELECT a.stream_name, a.expected + 1, a.event_id, a.event_type, a.data, a.metadata
+  FROM jsonb_to_recordset($1::jsonb) AS a(stream_name text, expected bigint, event_id uuid, event_type text, data jsonb, metadata jsonb)
+ WHERE a.expected = -1 OR EXISTS (SELECT FROM idem_events e WHERE e.stream_name = a.stream_name AND e.revision = a.expected)
+ON CONFLICT DO NOTHING
+RETURNING stream_name, event_id::text AS event_id, transaction_id::text || '/' || sequence::text AS position`;

@@ -1,0 +1,128 @@
+/**
+ * Single-event appends made in one turn of the event loop are written by one statement in one
+ * transaction (grouped-appends.ts), and each append still gets its own answer: written, conflict,
+ * duplicate or refused. Statements are counted on the real pool the store uses.
+ */
+import { Pool } from 'pg';
+import { testEvent } from '../../../test/contracts/test-events';
+import { createTestDatabase } from '../../../test/harness/test-database';
+import { decodeCheckpoint } from '../checkpoint';
+import { InvalidAppend, WrongExpectedVersion } from '../errors';
+import { PostgresEventStore } from './postgres.event-store';
+
+let pool: Pool;
+let store: PostgresEventStore;
+let statements: string[] = [];
+
+beforeAll(async () => {
+  pool = new Pool({ connectionString: await createTestDatabase('grouped_appends'), max: 4 });
+  store = new PostgresEventStore(pool);
+  await store.migrate();
+  // Appends check their connection out (queryKeepingConnection): count what each client runs.
+  pool.on('acquire', (client) => {
+    const counted = client as typeof client & { counted?: boolean };
+    if (counted.counted) return;
+    counted.counted = true;
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    client.query = ((config: unknown, ...rest: unknown[]) => {
+      statements.push(typeof config === 'string' ? config : (config as { text: string }).text);
+      return query(config, ...rest);
+    }) as typeof client.query;
+  });
+});
+afterAll(() => pool.end());
+beforeEach(() => {
+  statements = [];
+});
+
+const transactionOf = (position: string) => decodeCheckpoint(position as never).major;
+const inserts = () => statements.filter((text) => text.includes('INSERT INTO idem_events')).length;
+
+it('writes the appends of one turn with one statement, in one transaction', async () => {
+  await store.append('order-grp-old', [testEvent()], 'no_stream');
+  statements = [];
+  const results = await Promise.all([
+    store.append('order-grp-1', [testEvent()], 'no_stream'),
+    store.append('order-grp-2', [testEvent()], 'no_stream'),
+    store.append('order-grp-old', [testEvent()], 0),
+  ]);
+
+  expect(inserts()).toBe(1);
+  expect(results.map((r) => r.nextRevision)).toEqual([0, 0, 1]);
+  expect(new Set(results.map((r) => transactionOf(r.position))).size).toBe(1);
+  for (const [stream, result] of [['order-grp-1', results[0]], ['order-grp-old', results[2]]] as const) {
+    const events = await store.readStream(stream);
+    expect(events.at(-1)!.position).toBe(result.position);
+  }
+});
+
+it('gives each append of a group its own answer: written, conflict, duplicate, refused id', async () => {
+  const stored = testEvent();
+  await store.append('order-grp-a', [stored], 'no_stream');
+  const [original] = await store.readStream('order-grp-a');
+  const elsewhere = testEvent();
+  await store.append('order-grp-b', [elsewhere], 'no_stream');
+  statements = [];
+
+  const outcomes = await Promise.allSettled([
+    store.append('order-grp-c', [testEvent()], 'no_stream'), // written
+    store.append('order-grp-a', [testEvent()], 'no_stream'), // conflict: revision 0 is taken
+    store.append('order-grp-a', [stored], 'no_stream'), // a retried duplicate
+    store.append('order-grp-d', [elsewhere], 'no_stream'), // an id another stream holds
+    store.append('order-grp-e', [testEvent()], 'no_stream'), // two appends racing for one revision…
+    store.append('order-grp-e', [testEvent()], 'no_stream'), // …in the same group
+  ]);
+
+  expect(outcomes[0]).toMatchObject({ status: 'fulfilled', value: { nextRevision: 0 } });
+  expect(outcomes[1]).toMatchObject({ status: 'rejected', reason: expect.any(WrongExpectedVersion) });
+  expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ actual: 0 });
+  expect(outcomes[2]).toEqual({ status: 'fulfilled', value: { nextRevision: 0, position: original.position } });
+  expect(outcomes[3]).toMatchObject({ status: 'rejected', reason: expect.any(InvalidAppend) });
+  expect(outcomes.slice(4).map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+  expect(await store.readStream('order-grp-e')).toHaveLength(1);
+  expect(await store.readStream('order-grp-d')).toEqual([]);
+  expect((await store.readStream('order-grp-a')).map((e) => e.id)).toEqual([stored.id]);
+});
+
+it('fails only the append PostgreSQL refuses when a group fails as a whole', async () => {
+  // JSON may hold \u0000; PostgreSQL's jsonb may not, so this event fails the group's statement.
+  const refused = testEvent('Happened', { text: 'nul \u0000 here' });
+  const outcomes = await Promise.allSettled([
+    store.append('order-grp-f', [testEvent()], 'no_stream'),
+    store.append('order-grp-g', [refused], 'no_stream'),
+    store.append('order-grp-h', [testEvent()], 'no_stream'),
+  ]);
+  expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ code: '22P05' });
+  expect(await store.readStream('order-grp-g')).toEqual([]);
+  expect(await store.readStream('order-grp-f')).toHaveLength(1);
+});
+
+it('commits every append on its own when grouping is off', async () => {
+  const ungrouped = new PostgresEventStore(pool, { groupAppends: false });
+  const results = await Promise.all([1, 2, 3].map((i) => ungrouped.append(`order-grp-solo-${i}`, [testEvent()], 'no_stream')));
+  expect(inserts()).toBe(3);
+  expect(new Set(results.map((r) => transactionOf(r.position))).size).toBe(3);
+});
+
+it('never deadlocks two groups that write the same streams in opposite orders', async () => {
+  const other = new Pool({ connectionString: (pool as unknown as { options: { connectionString: string } }).options.connectionString, max: 4 });
+  const second = new PostgresEventStore(other);
+  const deadlocks = async () => Number((await pool.query(`SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()`)).rows[0].deadlocks);
+  try {
+    const before = await deadlocks();
+    for (let round = 0; round < 20; round++) {
+      const streams = Array.from({ length: 30 }, (_, i) => `order-grp-dl-${round}-${i}`);
+      // The same new streams from two processes' stores at once, listed in opposite orders.
+      const outcomes = await Promise.allSettled([
+        ...streams.map((s) => store.append(s, [testEvent()], 'no_stream')),
+        ...[...streams].reverse().map((s) => second.append(s, [testEvent()], 'no_stream')),
+      ]);
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(streams.length);
+      expect(outcomes.filter((o) => o.status === 'rejected').every((o) => (o as PromiseRejectedResult).reason instanceof WrongExpectedVersion)).toBe(true);
+    }
+    expect(await deadlocks()).toBe(before);
+  } finally {
+    await other.end();
+  }
+});
