@@ -9,7 +9,7 @@
  *
  * Environment (defaults in brackets): BENCH_DURATION_S [15] measuring window per contender and round,
  * BENCH_WARMUP_S [5], BENCH_ROUNDS [5], BENCH_WRITERS [16], BENCH_EVENTS_PER_STREAM [10],
- * BENCH_CONTENDERS [idem,emmett,raw], BENCH_CATCHUP_EVENTS [200000] (0 skips), BENCH_CATCHUP_RUNS [3],
+ * BENCH_CONTENDERS [idem,idem_per_commit,emmett,raw], BENCH_CATCHUP_EVENTS [200000] (0 skips), BENCH_CATCHUP_RUNS [3],
  * BENCH_DATABASE_URL (use that server instead of starting one).
  *
  * Progress goes to stderr; stdout gets a human summary and, as its last line, one JSON object.
@@ -26,10 +26,11 @@ import { seedCatchUp } from './seed';
 import { eventSizes, type AppendResult } from './workload';
 import { numberFromEnv } from '../lib/env';
 
-type Contender = 'idem' | 'emmett' | 'raw';
-const ALL: Contender[] = ['idem', 'emmett', 'raw'];
+type Contender = 'idem' | 'idem_per_commit' | 'emmett' | 'raw';
+const ALL: Contender[] = ['idem', 'idem_per_commit', 'emmett', 'raw'];
 const LABEL: Record<Contender, string> = {
   idem: 'Idem PostgresEventStore',
+  idem_per_commit: 'Idem, a commit per append',
   emmett: 'Emmett 0.42 PostgreSQL',
   raw: 'raw INSERT (ceiling)',
 };
@@ -71,7 +72,7 @@ async function main(): Promise<void> {
     const urls = {} as Record<Contender, string>;
     for (const contender of config.contenders) urls[contender] = await server.freshDatabase(`bench_append_${contender}`);
 
-    const results: Record<Contender, AppendResult[]> = { idem: [], emmett: [], raw: [] };
+    const results: Record<Contender, AppendResult[]> = { idem: [], idem_per_commit: [], emmett: [], raw: [] };
     for (let roundNo = 1; roundNo <= config.rounds; roundNo += 1) {
       for (const contender of config.contenders) {
         progress(`round ${roundNo}/${config.rounds}: ${LABEL[contender]} (warm-up ${config.warmupS}s, measure ${config.durationS}s)`);
@@ -129,8 +130,8 @@ function report(
   const med = (contender: Contender) => rates[contender]?.median;
   const ratio = (a?: number, b?: number) => (a !== undefined && b !== undefined && b > 0 ? a / b : undefined);
   // The same ratio within each round (both measured minutes apart under the same background load).
-  const perRound = (other: Contender) =>
-    results.idem.length && results[other].length ? results.idem.map((r, i) => r.appendsPerSecond / results[other][i].appendsPerSecond) : [];
+  const perRound = (other: Contender, of: Contender = 'idem') =>
+    results[of]?.length && results[other]?.length ? results[of].map((r, i) => r.appendsPerSecond / results[other][i].appendsPerSecond) : [];
   const catchUpRates = catchUp.map((r) => r.eventsPerSecond);
   const catchUpSpread = catchUpRates.length ? spread(catchUpRates) : undefined;
 
@@ -160,9 +161,13 @@ function report(
   }
   const vsEmmett = ratio(med('idem'), med('emmett'));
   const vsRaw = ratio(med('idem'), med('raw'));
+  const perCommitVsRaw = ratio(med('idem_per_commit'), med('raw'));
   lines.push('');
   if (vsEmmett !== undefined) lines.push(`Idem / Emmett: ${vsEmmett.toFixed(2)} (target ≥ ${TARGETS.ratio_vs_emmett}); per round ${perRound('emmett').map((v) => v.toFixed(2)).join(', ')}`);
   if (vsRaw !== undefined) lines.push(`Idem / raw:    ${vsRaw.toFixed(2)} (target ≥ ${TARGETS.ratio_vs_raw}); per round ${perRound('raw').map((v) => v.toFixed(2)).join(', ')}`);
+  if (perCommitVsRaw !== undefined) {
+    lines.push(`Idem with a commit per append / raw: ${perCommitVsRaw.toFixed(2)}; per round ${perRound('raw', 'idem_per_commit').map((v) => v.toFixed(2)).join(', ')}`);
+  }
   if (catchUpSpread) {
     lines.push(
       `Catch-up: subscribeToAll over ${config.catchUpEvents.toLocaleString('en-US')} events: median ${formatRate(catchUpSpread.median)} events/s ` +
@@ -188,7 +193,10 @@ function report(
     },
     ratio_vs_emmett_per_round: perRound('emmett').map((v) => round(v, 3)),
     ratio_vs_raw_per_round: perRound('raw').map((v) => round(v, 3)),
-    spread: { idem: spreadJson(rates.idem), emmett: spreadJson(rates.emmett), raw: spreadJson(rates.raw), catchup: spreadJson(catchUpSpread) },
+    idem_per_commit_appends_per_s: r(med('idem_per_commit')),
+    ratio_per_commit_vs_raw: r(perCommitVsRaw, 3),
+    ratio_per_commit_vs_raw_per_round: perRound('raw', 'idem_per_commit').map((v) => round(v, 3)),
+    spread: { idem: spreadJson(rates.idem), idem_per_commit: spreadJson(rates.idem_per_commit), emmett: spreadJson(rates.emmett), raw: spreadJson(rates.raw), catchup: spreadJson(catchUpSpread) },
     latency_p99_ms: Object.fromEntries(config.contenders.map((c) => [c, round(median(results[c].map((x) => x.latencyMs.p99)), 2)])),
     client_cpu_us_per_append: Object.fromEntries(config.contenders.map((c) => [c, round(median(results[c].map((x) => x.clientCpuUsPerAppend)))])),
     server_cpu_us_per_append: Object.fromEntries(

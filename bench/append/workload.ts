@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { percentile } from '../lib/stats';
 
 export interface AppendInput {
-  contender: 'idem' | 'emmett' | 'raw';
+  contender: 'idem' | 'idem_per_commit' | 'emmett' | 'raw';
   url: string;
   round: number;
   writers: number;
