@@ -39,17 +39,19 @@ const recordset = (columns: ColumnSpec[]) =>
 const list = (columns: ColumnSpec[], prefix = '') => columns.map((c) => `${prefix}${c.column}`).join(', ');
 
 /**
- * One index probe per key, through a LATERAL join. Written as `pk IN (keys)`, the planner costs the
- * keys at jsonb_array_elements' default guess of 100 rows and, on tables of a few thousand rows,
- * hashes them and reads the whole table instead: `orders_v1`'s select cost 2.1 ms a batch that way
- * against 1.0 ms with the probes, in bench:charges (docs/BENCHMARKS.md).
+ * One index probe per key, through a LATERAL join whose LIMIT 1 (one row per key: it is the primary
+ * key) keeps the planner from flattening it into a plain join. Written as `pk IN (keys)`, or as the
+ * join without the LIMIT, the planner costs the keys at jsonb_array_elements' default guess of 100
+ * rows and, with statistics a little behind a growing table, hashes them and reads the whole table
+ * on every batch (select-rows-plan.int.spec.ts; `orders_v1`'s select cost 2.1 ms a batch in
+ * bench:charges, docs/BENCHMARKS.md).
  */
 export async function selectRows(client: PoolClient, spec: TableSpec, table: string, keys: Row[]): Promise<Row[]> {
   if (!keys.length) return [];
   const query: QueryConfig = {
     name: `rm:${assertIdentifier(table)}:select`,
     text: `SELECT ${list(spec.columns, 't.')} FROM (SELECT DISTINCT ${list(spec.primary)} FROM ${recordset(spec.primary)}) k
-             CROSS JOIN LATERAL (SELECT ${list(spec.columns)} FROM ${table} x WHERE ${spec.primary.map((c) => `x.${c.column} = k.${c.column}`).join(' AND ')}) t`,
+             CROSS JOIN LATERAL (SELECT ${list(spec.columns)} FROM ${table} x WHERE ${spec.primary.map((c) => `x.${c.column} = k.${c.column}`).join(' AND ')} LIMIT 1) t`,
     values: [toJson(spec.primary, keys)],
   };
   const { rows } = await client.query(query);
