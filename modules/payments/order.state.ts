@@ -60,21 +60,10 @@ export const initialOrderState = (): OrderState => ({
 /** Terminal for the storefront: the answer will not change without a new request or a human. */
 export const isSettled = (status: OrderStatus) => status === 'paid' || status === 'failed' || status === 'needs_review';
 
-const ORDER_EVENT_TYPES = new Set<string>([
-  'ChargeRequested',
-  'ChargeAttemptStarted',
-  'ChargeSucceeded',
-  'ChargeFailed',
-  'ChargeOutcomeUnknown',
-  'ChargeNeedsReview',
-  'ChargeReviewResolved',
-]);
-
 /** Pure: returns a new state (or `state` itself for an event that means nothing to an order). */
 export function evolveOrder(state: OrderState, event: OrderEvent & { metadata?: { recordedAt: string } }): OrderState {
-  if (!ORDER_EVENT_TYPES.has(event.type)) return state;
   const next = { ...state };
-  applyOrderEvent(next, event);
+  if (!applyOrderEvent(next, event)) return state;
   const at = event.metadata?.recordedAt;
   if (at !== undefined) {
     next.updatedAt = at;
@@ -83,8 +72,8 @@ export function evolveOrder(state: OrderState, event: OrderEvent & { metadata?: 
   return next;
 }
 
-/** Writes what `event` means into `next`, a copy made for this event alone. */
-function applyOrderEvent(next: OrderState, event: OrderEvent): void {
+/** Writes what `event` means into `next`, a copy made for this event alone; false if it means nothing. */
+function applyOrderEvent(next: OrderState, event: OrderEvent): boolean {
   switch (event.type) {
     case 'ChargeRequested': {
       const { data } = event;
@@ -102,35 +91,37 @@ function applyOrderEvent(next: OrderState, event: OrderEvent): void {
       next.attempts = 0;
       next.consecutiveUnknown = 0;
       next.lastError = undefined;
-      return;
+      return true;
     }
     case 'ChargeAttemptStarted':
       next.status = 'processing';
       next.attempts = event.data.attempt;
-      return;
+      return true;
     case 'ChargeSucceeded':
       next.status = 'paid';
       next.paymentIntentId = event.data.paymentIntentId;
       next.providerChargeId = event.data.providerChargeId;
       next.recovered = event.data.recovered;
       next.consecutiveUnknown = 0;
-      return;
+      return true;
     case 'ChargeFailed':
       next.status = 'failed';
       next.lastError = `${event.data.declineCode}: ${event.data.reason}`;
       next.paymentIntentId = event.data.paymentIntentId ?? next.paymentIntentId;
-      return;
+      return true;
     case 'ChargeOutcomeUnknown':
       next.status = 'unknown';
       next.lastError = event.data.error;
       next.consecutiveUnknown += 1;
-      return;
+      return true;
     case 'ChargeNeedsReview':
       next.status = 'needs_review';
       next.lastError = event.data.reason;
-      return;
+      return true;
     case 'ChargeReviewResolved':
       next.status = event.data.resolution === 'paid' ? 'paid' : 'failed';
-      return;
+      return true;
+    default:
+      return false;
   }
 }

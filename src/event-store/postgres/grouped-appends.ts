@@ -37,9 +37,9 @@ export const groupKey = (stream: string, eventId: string) => `${stream}\u0000${e
 
 export function groupedAppends(appendAlone: (append: OneAppend) => Promise<OneAppendAnswer>, writeGroup: WriteGroup): PerTurnBatcher<OneAppend, OneAppendAnswer> {
   return new PerTurnBatcher<OneAppend, OneAppendAnswer>((appends) => {
-    if (appends.length === 1) return [appendAlone(appends[0])];
     const answers = new Map<OneAppend, Promise<OneAppendAnswer>>();
     for (const group of groupsOf(appends)) {
+      // An append alone in its turn (or its group) keeps its own single-row statement.
       if (group.length === 1) {
         answers.set(group[0], appendAlone(group[0]));
         continue;

@@ -23,16 +23,15 @@ export const MAX_STREAMS_PER_READ = 64;
 export function wholeStreamReads(readOne: (stream: string) => Promise<RecordedEvent[]>, readMany: ReadWholeStreams): PerTurnBatcher<string, RecordedEvent[]> {
   return new PerTurnBatcher<string, RecordedEvent[]>((streams) => {
     const distinct = [...new Set(streams)];
-    if (distinct.length === 1) {
-      const read = readOne(distinct[0]);
-      // Two callers of one stream get arrays of their own (the events themselves are shared).
-      return streams.map((_, i) => (i === 0 ? read : read.then((events) => events.slice())));
-    }
     const answered = new Map<string, Promise<RecordedEvent[]>>();
-    for (const chunk of chunks(distinct, MAX_STREAMS_PER_READ)) {
-      const read = readMany(chunk);
-      for (const stream of chunk) answered.set(stream, read.then((byStream) => byStream.get(stream) ?? []));
+    if (distinct.length === 1) answered.set(distinct[0], readOne(distinct[0]));
+    else {
+      for (const chunk of chunks(distinct, MAX_STREAMS_PER_READ)) {
+        const read = readMany(chunk);
+        for (const stream of chunk) answered.set(stream, read.then((byStream) => byStream.get(stream) ?? []));
+      }
     }
+    // Two callers of one stream get arrays of their own (the events themselves are shared).
     const given = new Set<string>();
     return streams.map((stream) => {
       const events = answered.get(stream)!;
