@@ -73,6 +73,35 @@ describe('POST /v1/support/orders/{orderId}/resolve', () => {
     expect(loser.json()).toMatchObject({ code: 'ORDER.NOT_IN_REVIEW' });
   });
 
+  describe('when two resolutions reuse one X-Request-Id with different notes', () => {
+    const resolveAs = (orderId: string, requestId: string, note: string) =>
+      harness.app.inject({ method: 'POST', url: `/v1/support/orders/${orderId}/resolve`, headers: { ...auth('support'), 'x-request-id': requestId }, payload: { resolution: 'paid', note } });
+    const notesOf = async (orderId: string) =>
+      (await harness.runtime.eventStore.readStream(`order-${orderId}`)).filter((e) => e.type === 'ChargeReviewResolved').map((e) => e.data.note);
+
+    it('records one, answers it 200 and tells the other the case is closed (at once)', async () => {
+      const orderId = await orderInReview();
+      const requestId = `req-${randomUUID()}`;
+      const answers = await Promise.all([resolveAs(orderId, requestId, 'first note'), resolveAs(orderId, requestId, 'second note')]);
+      const notes = await notesOf(orderId);
+      expect(notes).toHaveLength(1);
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 422]);
+      expect(answers.find((a) => a.statusCode === 422)!.json()).toMatchObject({ code: 'ORDER.NOT_IN_REVIEW' });
+      // The 200 went to the request whose note the stream holds.
+      const winner = answers.findIndex((a) => a.statusCode === 200);
+      expect(notes[0]).toBe(winner === 0 ? 'first note' : 'second note');
+    });
+
+    it('refuses the second with 422 when they come one after the other', async () => {
+      const orderId = await orderInReview();
+      const requestId = `req-${randomUUID()}`;
+      expect((await resolveAs(orderId, requestId, 'first note')).statusCode).toBe(200);
+      const second = await resolveAs(orderId, requestId, 'second note');
+      expect(second.statusCode).toBe(422);
+      expect(await notesOf(orderId)).toEqual(['first note']);
+    });
+  });
+
   it('refuses an order that is not waiting for review, and bad bodies, writing nothing', async () => {
     const orderId = await orderInUnknownState();
     const before = (await harness.runtime.eventStore.readStream(`order-${orderId}`)).length;

@@ -4,12 +4,24 @@ import { createHash } from 'node:crypto';
 const IDEM_NAMESPACE = Buffer.from('5a7c0a8e2f3b4d1e9c6b1f0e8d7a6c5b', 'hex');
 
 /**
- * The same (stream, key) always yields the same UUID, so a retried command appends events with the
- * same ids and the store recognises the retry instead of writing the facts twice.
- * `key` names the command's business key and the step, e.g. `charge-requested/1`.
+ * The same (stream, step, content) always yields the same UUID, so a retried command appends events
+ * with the same ids and the store recognises the retry instead of writing the facts twice.
+ * `step` names the command's business key and the step, e.g. `charge-requested/1/<request id>`.
+ *
+ * The event's type and data are part of the name. The store answers a re-append of ids it already
+ * holds at those revisions with the original result and writes nothing; were the id the step's
+ * alone, a "retry" carrying other facts under the same step (a client reusing its request id with
+ * another amount, two runs concluding differently at one revision) would be told it was written
+ * while the stream holds the first version. With the content in the id, only a true retry — the
+ * same facts — is recognised as one; anything else is a conflict, re-read and decided again.
+ * (Metadata stays out: a retry's recordedAt differs, and it describes the fact, not the fact itself.)
  */
-export function deterministicEventId(stream: string, key: string): string {
-  const hash = createHash('sha1').update(IDEM_NAMESPACE).update(`${stream}\u0000${key}`).digest();
+export function deterministicEventId(stream: string, step: string, event: { type: string; data: object }): string {
+  const hash = createHash('sha1')
+    .update(IDEM_NAMESPACE)
+    .update(`${stream}\u0000${step}\u0000${event.type}\u0000`)
+    .update(JSON.stringify(event.data))
+    .digest();
   hash[6] = (hash[6] & 0x0f) | 0x50; // version 5
   hash[8] = (hash[8] & 0x3f) | 0x80; // RFC variant
   const hex = hash.subarray(0, 16).toString('hex');

@@ -66,6 +66,23 @@ describe('handleCommand', () => {
     });
   });
 
+  describe('when two commands decide different facts under one step at once', () => {
+    // The decider's step names the key only, not the amount: the event id must still tell them apart,
+    // or the store would take the second for a retry of the first and answer it as written.
+    it('writes one and refuses the other as a mismatch, never answering both as written', async () => {
+      for (let round = 0; round < 10; round++) {
+        const stream = `ledger-${randomUUID()}`;
+        const outcomes = await Promise.allSettled([5, 6].map((amount) => handleCommand(store, stream, reservations, { key: 'a', amount }, context)));
+        const events = await store.readStream(stream);
+        expect(events).toHaveLength(1);
+        const written = outcomes.filter((o) => o.status === 'fulfilled');
+        expect(written).toHaveLength(1);
+        expect((written[0] as PromiseFulfilledResult<{ state: State }>).value.state.get('a')).toBe(events[0].data.amount);
+        expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({ reason: { code: 'TEST.MISMATCH' } });
+      }
+    });
+  });
+
   describe('when different commands keep conflicting', () => {
     it('re-decides each time and gives up after the bounded number of attempts', async () => {
       const stream = `ledger-${randomUUID()}`;

@@ -2,7 +2,9 @@
  * The one generic command path: load the stream → fold → decide → append with the expectation from
  * the load. A conflict means someone else wrote in between: re-load and decide again, a bounded number
  * of times. A duplicate command therefore either finds its work done (decide returns nothing) or is
- * recognised by the store through its deterministic event ids.
+ * recognised by the store through its deterministic event ids. Those ids name the facts as well as
+ * the step (deterministic-event-id.ts), so the store recognises only a true retry; a command that
+ * decided other facts under the same step conflicts, re-loads and is decided again.
  */
 import { WrongExpectedVersion } from '../event-store/errors';
 import type { Checkpoint, EventMetadata, EventStore } from '../event-store/event-store.port';
@@ -20,7 +22,7 @@ export interface CommandOutcome<State> {
   state: State;
   /** Last revision of the stream after the command (-1: still no stream). */
   revision: number;
-  /** How many events the decision appended (0: already done). A store-recognised retry counts too: it is the same write. */
+  /** How many events the decision appended (0: already done). A store-recognised retry counts too: it is the same facts. */
   appended: number;
   /** Global position of the last event written by this call. */
   position?: Checkpoint;
@@ -43,7 +45,7 @@ export async function handleCommand<Command, State, E extends DomainEvent>(
 
     const recordedAt = (context.now?.() ?? new Date()).toISOString();
     const toAppend = decided.map(({ event, key }) => ({
-      id: deterministicEventId(stream, key),
+      id: deterministicEventId(stream, key, event),
       type: event.type,
       data: event.data as Record<string, unknown>,
       metadata: { ...context.metadata, recordedAt },

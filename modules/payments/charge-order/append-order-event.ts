@@ -21,7 +21,7 @@ export async function appendOrderEvent(
   const stream = orderStream(orderId);
   const result = await store.append(
     stream,
-    [{ id: deterministicEventId(stream, step), type: event.type, data: event.data as unknown as Record<string, unknown>, metadata: { ...metadata, recordedAt: now.toISOString() } as EventMetadata }],
+    [{ id: deterministicEventId(stream, step, event), type: event.type, data: event.data as unknown as Record<string, unknown>, metadata: { ...metadata, recordedAt: now.toISOString() } as EventMetadata }],
     expectedRevision,
   );
   return result.nextRevision;
