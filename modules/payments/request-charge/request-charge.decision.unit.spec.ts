@@ -1,0 +1,110 @@
+import { deciderSpec } from '../../../test/harness/decider-spec';
+import type { ChargeFailed, ChargeRequested, ChargeSucceeded, OrderEvent } from '../order.events';
+import { chargeFingerprint, type RequestCharge } from './request-charge.decision';
+import { requestChargeDecider } from './request-charge.decider';
+
+const spec = deciderSpec(requestChargeDecider);
+const pay: RequestCharge = { orderId: '481', amount: 1250, currency: 'EUR', customerId: 'cus_42', requestId: 'req-1' };
+
+/** The ChargeRequested a request decides as request number n of the order. */
+const requested = (command: RequestCharge, requestNumber = 1): ChargeRequested => ({
+  type: 'ChargeRequested',
+  data: {
+    orderId: command.orderId,
+    amount: command.amount,
+    currency: command.currency,
+    customerId: command.customerId,
+    ...(command.description !== undefined ? { description: command.description } : {}),
+    requestFingerprint: chargeFingerprint(command),
+    ...(command.idempotencyKey ? { idempotencyKey: command.idempotencyKey } : {}),
+    providerKey: `idem-order-${command.orderId}-r${requestNumber}`,
+    requestNumber,
+  },
+});
+const declined: ChargeFailed = { type: 'ChargeFailed', data: { orderId: '481', attempt: 1, declineCode: 'card_declined', reason: 'declined' } };
+const paid: ChargeSucceeded = { type: 'ChargeSucceeded', data: { orderId: '481', paymentIntentId: 'pi_1', amount: 1250, currency: 'EUR', recovered: false } };
+
+describe('chargeFingerprint', () => {
+  it('is 32 hex characters, the same for the same charge, different when any charge-defining field differs', () => {
+    const base = chargeFingerprint(pay);
+    expect(base).toMatch(/^[0-9a-f]{32}$/);
+    expect(chargeFingerprint({ ...pay, requestId: 'another request' })).toBe(base);
+    const changes = [{ amount: 1 }, { currency: 'USD' }, { customerId: 'c' }, { description: 'd' }];
+    expect(new Set([base, ...changes.map((change) => chargeFingerprint({ ...pay, ...change }))]).size).toBe(5);
+  });
+});
+
+describe('RequestCharge', () => {
+  describe('when the order has no charge yet', () => {
+    it('requests the charge as request 1 under the provider key of request 1', () => {
+      spec.given([]).when(pay).then([requested(pay, 1)]);
+    });
+
+    it('keeps the Idempotency-Key and the description with the request', () => {
+      const command = { ...pay, idempotencyKey: 'key-1', description: 'two books' };
+      spec.given([]).when(command).then([requested(command, 1)]);
+    });
+
+    it('names the step with the request number and the request id, so two requests never share an event id', () => {
+      const [decided] = spec.given([]).when(pay).decided();
+      expect(decided.key).toBe('charge-requested/1/req-1');
+    });
+  });
+
+  describe('when the same charge was already requested', () => {
+    it.each<[string, OrderEvent[]]>([
+      ['pending', [requested(pay)]],
+      ['paid', [requested(pay), paid]],
+    ])('decides nothing while it is %s (a duplicate is answered from the stream)', (_status, history) => {
+      spec.given(history).when({ ...pay, requestId: 'req-2' }).thenNothing();
+    });
+  });
+
+  describe('when a request contradicts the recorded charge', () => {
+    it.each<[string, Partial<RequestCharge>]>([
+      ['amount', { amount: 1300 }],
+      ['currency', { currency: 'USD' }],
+      ['customer', { customerId: 'cus_other' }],
+      ['description', { description: 'something else' }],
+    ])('refuses another %s with ORDER.CHARGE_MISMATCH, saying what was recorded', (_field, change) => {
+      spec
+        .given([requested(pay)])
+        .when({ ...pay, ...change })
+        .thenRefuses('ORDER.CHARGE_MISMATCH', {
+          kind: 'unprocessable',
+          message: expect.stringContaining('different amount, currency, customer or description'),
+          details: { orderId: '481', recorded: { amount: 1250, currency: 'EUR', customerId: 'cus_42' } },
+        });
+    });
+
+    it('refuses a mismatch on a paid order too', () => {
+      spec.given([requested(pay), paid]).when({ ...pay, amount: 1 }).thenRefuses('ORDER.CHARGE_MISMATCH');
+    });
+  });
+
+  describe('when an Idempotency-Key comes again', () => {
+    const keyed = { ...pay, idempotencyKey: 'key-1' };
+
+    it('refuses it with another body (IDEMPOTENCY_KEY.REUSED), whatever the order status', () => {
+      spec
+        .given([requested(keyed), declined])
+        .when({ ...keyed, amount: 99 })
+        .thenRefuses('IDEMPOTENCY_KEY.REUSED', { kind: 'unprocessable', message: expect.stringContaining('different request body'), details: { orderId: '481' } });
+    });
+
+    it('answers the same body with what that request led to, even a decline (no new request)', () => {
+      spec.given([requested(keyed), declined]).when(keyed).thenNothing();
+    });
+  });
+
+  describe('when the last request was declined', () => {
+    it('requests again as the next request number under a new provider key', () => {
+      spec.given([requested(pay), declined]).when(pay).then([requested(pay, 2)]);
+    });
+
+    it('takes another amount then: a decline ends the earlier request', () => {
+      const other = { ...pay, amount: 999 };
+      spec.given([requested(pay), declined]).when(other).then([requested(other, 2)]);
+    });
+  });
+});
