@@ -6,7 +6,7 @@ export { toOrderView, type OrderView } from './order.view';
 export { foldOrder, loadOrder } from './get-order/load-order';
 export { PAYMENT_GATEWAY, type PaymentGateway, type ProviderPayment } from './payment-gateway/payment-gateway.port';
 export { StripePaymentGateway } from './payment-gateway/stripe.payment-gateway';
-export { chargeOrder, ChargeOutcomeStillUnknown, type ChargeOrderDeps } from './charge-order/charge-order.job';
+export { chargeOrder, ChargeOutcomeStillUnknown, runChargeOrderJob, type ChargeOrderDeps } from './charge-order/charge-order.job';
 export { reconcileOrder, type ReconcileResult } from './recover-stuck-charges/reconcile-order';
 export { resolveReviewDecider } from './resolve-review/resolve-review.decider';
 export { recoverStuckCharges, type FindStuckOrders } from './recover-stuck-charges/recover-stuck-charges.job';

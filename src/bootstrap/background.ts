@@ -6,7 +6,7 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Logger as JobLogger, type LogLevel, type Task } from 'graphile-worker';
-import { chargeOrder, ChargeOutcomeStillUnknown, recoverStuckCharges, type PaymentGateway } from '../../modules/payments';
+import { ChargeOutcomeStillUnknown, recoverStuckCharges, runChargeOrderJob, type PaymentGateway } from '../../modules/payments';
 import { CHARGE_ORDER_TASK, READ_MODELS, REACTORS, type ChargeOrderPayload } from '../../projections';
 import { installJobQueue } from '../jobs/install-job-queue';
 import { startJobWorker, type JobWorker } from '../jobs/job-worker';
@@ -62,7 +62,7 @@ export async function startBackground(runtime: Runtime, gateway: PaymentGateway,
 
   const chargeOrderTask: Task = async (payload, helpers) => {
     const { orderId } = payload as ChargeOrderPayload;
-    const result = await chargeOrder(deps, orderId, `job:${helpers.job.id}`);
+    const result = await runChargeOrderJob(deps, orderId, `job:${helpers.job.id}`);
     helpers.logger.debug(`order ${orderId}: ${result}`);
   };
   const recoverTask: Task = async () => {

@@ -35,6 +35,20 @@ export class ChargeOutcomeStillUnknown extends Error {
 
 const logger = new Logger('ChargeOrder');
 
+/**
+ * The queue's entry for a charge job: the job ends only when the order's outcome is recorded (or
+ * there was nothing to charge). An attempt still inside its lease with no outcome looks the same in
+ * the stream whether its run is alive or already over — this job's own earlier run, say, whose
+ * outcome append failed with something other than a conflict — so nothing proves another run holds
+ * it. The job therefore fails and the queue retries it; once the lease has passed, a retry verifies
+ * with the provider and records what it finds.
+ */
+export async function runChargeOrderJob(deps: ChargeOrderDeps, orderId: string, jobId: string): Promise<Exclude<ChargeOrderResult, 'left_to_other_worker'>> {
+  const result = await chargeOrder(deps, orderId, jobId);
+  if (result === 'left_to_other_worker') throw new ChargeOutcomeStillUnknown(orderId, 'an attempt without a recorded outcome is still inside its lease');
+  return result;
+}
+
 export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId = 'inline'): Promise<ChargeOrderResult> {
   const now = deps.now ?? (() => new Date());
   const metadata: BackgroundMetadata = { correlationId: orderId, causationId: jobId, actor: { role: 'worker', tokenId: deps.workerId } };

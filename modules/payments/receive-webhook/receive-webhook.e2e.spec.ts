@@ -74,6 +74,35 @@ describe('POST /v1/webhooks/payments', () => {
     expect((await loadOrder(harness.runtime.eventStore, orderId)).state.status).toBe('paid');
   });
 
+  it('hands a charge made outside Idem to review instead of marking the order paid under it', async () => {
+    const orderId = await requestedOrder();
+    const outside = sandbox.recordOutsideCharge({ orderId, amount: 4200, currency: 'EUR', customer: 'c1' });
+    await sandbox.webhooksIdle();
+    const { state } = await loadOrder(harness.runtime.eventStore, orderId);
+    expect(state).toMatchObject({ status: 'needs_review', lastError: expect.stringContaining(`payment ${outside.id}`) });
+    expect(state.paymentIntentId).toBeUndefined();
+    expect(await orderTypes(orderId)).toEqual(['ChargeRequested', 'ChargeNeedsReview']);
+  });
+
+  describe('when a decline under the order\'s own key arrives after the order settled', () => {
+    it.each([
+      ['paid', 4200],
+      ['failed', 1002],
+    ])('appends nothing to a %s order', async (status, amount) => {
+      const orderId = await requestedOrder(amount);
+      await chargeOrder(deps, orderId);
+      await sandbox.webhooksIdle();
+      const before = await orderTypes(orderId);
+      expect((await loadOrder(harness.runtime.eventStore, orderId)).state.status).toBe(status);
+      const intent = { id: 'pi_same_key', object: 'payment_intent', amount, currency: 'eur', status: 'requires_payment_method', metadata: { order_id: orderId, provider_key: `idem-order-${orderId}-r1` }, latest_charge: null, last_payment_error: { decline_code: 'generic_decline' } };
+      const payload = JSON.stringify({ id: `evt_${randomUUID()}`, object: 'event', type: 'payment_intent.payment_failed', data: { object: intent } });
+      const response = await postSigned(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }));
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ outcome: `unchanged_${status}` });
+      expect(await orderTypes(orderId)).toEqual(before);
+    });
+  });
+
   describe('refuses and records nothing for', () => {
     const payloadFor = (orderId: string) =>
       JSON.stringify({ id: `evt_${randomUUID()}`, object: 'event', type: 'payment_intent.succeeded', data: { object: { id: 'pi_forged', amount: 4200, currency: 'eur', status: 'succeeded', metadata: { order_id: orderId } } } });

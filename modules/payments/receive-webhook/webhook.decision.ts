@@ -1,30 +1,42 @@
 /**
  * What a provider webhook may change: only forward transitions. A `succeeded` webhook can close an
- * order whose outcome we do not know yet; nothing moves a paid order back; a failure only counts for
- * the request whose provider key it carries.
+ * order whose outcome we do not know yet — but only for the charge Idem asked for: the order's own
+ * id and its current provider key (both in the intent's metadata). Anything else that succeeded (a
+ * charge made outside Idem, one under an earlier request's key, one after the order was recorded as
+ * failed) is money we did not expect to move, so a human looks at it. Nothing moves a paid, failed or
+ * in-review order back; a failure only counts for the request whose provider key it carries.
  */
-import type { OrderEvent } from '../order.events';
+import type { ChargeNeedsReview, OrderEvent } from '../order.events';
 import type { OrderState } from '../order.state';
 import type { ProviderPayment } from '../payment-gateway/payment-gateway.port';
 
 export function decideWebhook(state: OrderState, payment: ProviderPayment): OrderEvent | undefined {
   if (!state.exists) return undefined;
-  const orderId = state.orderId;
-  if (payment.status === 'succeeded') {
-    if (state.status === 'paid' || state.status === 'needs_review') return undefined;
-    if (state.status === 'failed') {
-      return { type: 'ChargeNeedsReview', data: { orderId, reason: `provider reports payment ${payment.paymentIntentId} succeeded, but the order is recorded as failed` } };
-    }
-    if (payment.amount !== state.amount || payment.currency !== state.currency) {
-      return { type: 'ChargeNeedsReview', data: { orderId, reason: `provider payment ${payment.paymentIntentId} is ${payment.amount} ${payment.currency}, the order is ${state.amount} ${state.currency}` } };
-    }
-    return {
-      type: 'ChargeSucceeded',
-      data: { orderId, paymentIntentId: payment.paymentIntentId, providerChargeId: payment.chargeId, amount: payment.amount, currency: payment.currency, recovered: true },
-    };
-  }
+  if (payment.status === 'succeeded') return decideSucceeded(state, payment);
   if (payment.status === 'failed' && payment.providerKey === state.providerKey && (state.status === 'processing' || state.status === 'unknown')) {
-    return { type: 'ChargeFailed', data: { orderId, attempt: state.attempts, declineCode: payment.declineCode ?? 'card_declined', reason: 'declined (provider webhook)', paymentIntentId: payment.paymentIntentId } };
+    return {
+      type: 'ChargeFailed',
+      data: { orderId: state.orderId, attempt: state.attempts, declineCode: payment.declineCode ?? 'card_declined', reason: 'declined (provider webhook)', paymentIntentId: payment.paymentIntentId },
+    };
   }
   return undefined;
 }
+
+function decideSucceeded(state: OrderState, payment: ProviderPayment): OrderEvent | undefined {
+  if (state.status === 'paid' || state.status === 'needs_review') return undefined;
+  const intent = payment.paymentIntentId;
+  if (state.status === 'failed') return review(state, `provider reports payment ${intent} succeeded, but the order is recorded as failed`);
+  if (payment.orderId !== state.orderId || payment.providerKey !== state.providerKey) {
+    const madeUnder = payment.providerKey ? `under key ${payment.providerKey}` : 'without an Idem provider key (a charge made outside Idem)';
+    return review(state, `provider reports payment ${intent} for order ${payment.orderId ?? '(none)'} succeeded ${madeUnder}; the order's current request uses key ${state.providerKey}`);
+  }
+  if (payment.amount !== state.amount || payment.currency !== state.currency) {
+    return review(state, `provider payment ${intent} is ${payment.amount} ${payment.currency}, the order is ${state.amount} ${state.currency}`);
+  }
+  return {
+    type: 'ChargeSucceeded',
+    data: { orderId: state.orderId, paymentIntentId: intent, providerChargeId: payment.chargeId, amount: payment.amount, currency: payment.currency, recovered: true },
+  };
+}
+
+const review = (state: OrderState, reason: string): ChargeNeedsReview => ({ type: 'ChargeNeedsReview', data: { orderId: state.orderId, reason } });

@@ -14,6 +14,8 @@ export interface ReconcileResult {
   oldStatus: OrderStatus | 'none';
   newStatus: OrderStatus | 'none';
   reason: string;
+  /** Set when recovering this order failed: nothing was recorded, the order stays as it was. */
+  error?: string;
 }
 
 export async function reconcileOrder(

@@ -1,15 +1,20 @@
 /**
  * The scheduled recovery sweep (DESIGN §7.4): orders stuck in processing or unknown whose last change
  * is older than the threshold — but only within a narrow window behind it, so one sweep never walks
- * the whole history — are verified with the provider one by one and their outcome recorded.
+ * the whole history — are verified with the provider one by one and their outcome recorded. Orders
+ * that fell behind the window still stuck are handed to a human (escalate-to-review.ts), so nothing
+ * falls out of every net.
  */
+import { Logger } from '@nestjs/common';
 import type { Pool } from 'pg';
 import type { ChargeOrderDeps } from '../charge-order/charge-order.job';
+import type { OrderStatus } from '../order.state';
+import { escalateToReview } from './escalate-to-review';
 import { reconcileOrder, type ReconcileResult } from './reconcile-order';
 import type { RecoveryLine } from './recovery-log';
 
-/** Where the stuck orders come from (the orders read model); injected by the composition root. */
-export type FindStuckOrders = (statuses: Array<'processing' | 'unknown'>, updatedAfter: Date, updatedBefore: Date, limit: number) => Promise<Array<{ orderId: string }>>;
+/** Where the stuck orders come from (the orders read model), oldest change first; injected by the composition root. */
+export type FindStuckOrders = (statuses: Array<'processing' | 'unknown'>, updatedAfter: Date, updatedBefore: Date, limit: number) => Promise<Array<{ orderId: string; status: OrderStatus }>>;
 
 export interface RecoverStuckChargesOptions {
   thresholdMs: number;
@@ -19,18 +24,38 @@ export interface RecoverStuckChargesOptions {
   now?: Date;
 }
 
-export async function recoverStuckCharges(
-  deps: ChargeOrderDeps & { pool: Pool },
-  findStuckOrders: FindStuckOrders,
-  options: RecoverStuckChargesOptions,
-): Promise<ReconcileResult[]> {
+const STUCK: Array<'processing' | 'unknown'> = ['processing', 'unknown'];
+const logger = new Logger('Recovery');
+
+/** Every order the sweep looked at; those whose recovery failed carry `error` and stay stuck for the next sweep. */
+export async function recoverStuckCharges(deps: ChargeOrderDeps & { pool: Pool }, findStuckOrders: FindStuckOrders, options: RecoverStuckChargesOptions): Promise<ReconcileResult[]> {
   const now = options.now ?? new Date();
   const before = new Date(now.getTime() - options.thresholdMs);
-  const after = new Date(before.getTime() - options.windowMs);
-  const stuck = await findStuckOrders(['processing', 'unknown'], after, before, options.limit ?? 500);
+  const windowStart = new Date(before.getTime() - options.windowMs);
+  const limit = options.limit ?? 500;
   const results: ReconcileResult[] = [];
-  for (const { orderId } of stuck) {
-    results.push(await reconcileOrder(deps, orderId, { staleAfterMs: options.thresholdMs, trigger: options.trigger }));
+  for (const order of await findStuckOrders(STUCK, new Date(0), windowStart, limit)) {
+    results.push(await isolated(order, () => escalateToReview(deps, order.orderId, { windowStart, windowMs: options.windowMs, trigger: options.trigger, now })));
   }
+  for (const order of await findStuckOrders(STUCK, windowStart, before, limit)) {
+    results.push(await isolated(order, () => reconcileOrder(deps, order.orderId, { staleAfterMs: options.thresholdMs, trigger: options.trigger })));
+  }
+  const failed = results.filter((r) => r.error !== undefined);
+  if (failed.length) logger.error(`recovery sweep: ${failed.length} of ${results.length} order(s) could not be recovered and stay stuck: ${failed.map((r) => `${r.orderId} (${r.error})`).join('; ')}`);
   return results;
+}
+
+/**
+ * Orders go oldest first, so an order that fails every time (a poison event, a provider that refuses
+ * its search) would otherwise stop every sweep at the same place and starve the rest. Its failure is
+ * kept with its result and logged; it stays stuck, the next sweep tries again, and once it leaves the
+ * window it goes to review.
+ */
+async function isolated(order: { orderId: string; status: OrderStatus }, recover: () => Promise<ReconcileResult>): Promise<ReconcileResult> {
+  try {
+    return await recover();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { orderId: order.orderId, oldStatus: order.status, newStatus: order.status, reason: `recovery failed: ${message}`, error: message };
+  }
 }
