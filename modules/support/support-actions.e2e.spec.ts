@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
 import { ChargeOutcomeStillUnknown, chargeOrder, loadOrder, type ChargeOrderDeps } from '../payments';
-import { isChargeAttempt } from '../sandbox';
+import { isSucceededCharge } from '../sandbox';
 
 let harness: TestApp;
 let deps: ChargeOrderDeps;
@@ -26,7 +26,7 @@ describe('POST /v1/support/orders/{orderId}/reconcile', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ orderId, oldStatus: 'unknown', newStatus: 'paid', order: { status: 'paid' } });
     expect((await loadOrder(harness.runtime.eventStore, orderId)).state.recovered).toBe(true);
-    expect(harness.sandbox.charges({ orderId }).filter(isChargeAttempt)).toHaveLength(1);
+    expect(harness.sandbox.charges({ orderId }).filter(isSucceededCharge)).toHaveLength(1);
     const { rows } = await harness.runtime.pool.query('SELECT provider_key, old_status, new_status, trigger FROM payment_recovery_log WHERE order_id = $1', [orderId]);
     expect(rows).toEqual([{ provider_key: `idem-order-${orderId}-r1`, old_status: 'unknown', new_status: 'paid', trigger: 'support' }]);
   });

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { loadOrder } from '../../modules/payments';
 import { auth } from '../harness/test-app';
 import { startTestService, withConcurrency, type TestService } from '../harness/test-service';
-import { isChargeAttempt } from '../../modules/sandbox';
+import { isSucceededCharge } from '../../modules/sandbox';
 
 jest.setTimeout(300_000);
 
@@ -49,7 +49,7 @@ describe('charging while the provider misbehaves', () => {
 
     const states = await settle(orderIds, 120_000);
     for (const { orderId, state } of states) {
-      const succeeded = service.sandbox.charges({ orderId }).filter(isChargeAttempt);
+      const succeeded = service.sandbox.charges({ orderId }).filter(isSucceededCharge);
       expect(succeeded.length).toBeLessThanOrEqual(1);
       if (state.status === 'paid') expect(succeeded.map((i) => i.id)).toEqual([state.paymentIntentId]);
       if (state.status === 'needs_review') expect(state.consecutiveUnknown).toBeGreaterThanOrEqual(5);
@@ -68,7 +68,7 @@ describe('charging while the provider misbehaves', () => {
     const types = (await service.runtime.eventStore.readStream(`order-${orderId}`)).map((e) => e.type);
     expect(types.filter((t) => t === 'ChargeOutcomeUnknown')).toHaveLength(5);
     expect(types.at(-1)).toBe('ChargeNeedsReview');
-    expect(service.sandbox.charges({ orderId }).filter(isChargeAttempt)).toHaveLength(0);
+    expect(service.sandbox.charges({ orderId }).filter(isSucceededCharge)).toHaveLength(0);
   });
 });
 

@@ -3,7 +3,7 @@ import { Pool } from 'pg';
 import { handleCommand } from '../../../src/command-handling/handle-command';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
 import { createTestDatabase } from '../../../test/harness/test-database';
-import { createSandbox, isChargeAttempt, type Sandbox } from '../../sandbox';
+import { createSandbox, isSucceededCharge, type Sandbox } from '../../sandbox';
 import { loadOrder } from '../get-order/load-order';
 import { orderStream } from '../order.events';
 import { StripePaymentGateway } from '../payment-gateway/stripe.payment-gateway';
@@ -34,7 +34,7 @@ async function requestCharge(amount = 4200): Promise<string> {
   return orderId;
 }
 const fault = (body: object) => fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const chargeAttemptsAtProvider = (orderId: string) => sandbox.charges({ orderId }).filter(isChargeAttempt);
+const chargeAttemptsAtProvider = (orderId: string) => sandbox.charges({ orderId }).filter(isSucceededCharge);
 const types = async (orderId: string) => (await store.readStream(orderStream(orderId))).map((e) => e.type);
 
 describe('chargeOrder', () => {
