@@ -33,6 +33,7 @@ function crashingAfterProvider(gateway: PaymentGateway): PaymentGateway {
       throw new WorkerCrashed('worker died after the provider call');
     },
     findPayments: (orderId) => gateway.findPayments(orderId),
+    retrievePayment: (id) => gateway.retrievePayment(id),
   };
 }
 
