@@ -10,7 +10,7 @@ import Stripe from 'stripe';
 import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
 import { chargeOrder, loadOrder, reconcileOrder, type ChargeOrderDeps, type PaymentGateway } from './index';
 import { orderStream } from './order.events';
-import { isChargeAttempt } from '../sandbox';
+import { isSucceededCharge } from '../sandbox';
 
 const SECRET = 'whsec_property';
 let harness: TestApp;
@@ -33,6 +33,7 @@ function crashingAfterProvider(gateway: PaymentGateway): PaymentGateway {
       throw new WorkerCrashed('worker died after the provider call');
     },
     findPayments: (orderId) => gateway.findPayments(orderId),
+    retrievePayment: (id) => gateway.retrievePayment(id),
   };
 }
 
@@ -106,7 +107,7 @@ describe('charging under duplicates, races, crashes, faults and webhooks', () =>
         }
 
         for (const orderId of orderIds) {
-          const charged = harness.sandbox.charges({ orderId }).filter(isChargeAttempt);
+          const charged = harness.sandbox.charges({ orderId }).filter(isSucceededCharge);
           const history = await harness.runtime.eventStore.readStream(orderStream(orderId));
           const { state } = await loadOrder(harness.runtime.eventStore, orderId);
           // 1. At most one successful provider charge per order, counted at the provider.

@@ -3,7 +3,9 @@ import { recordOutsideCharge, type OutsideCharge } from './payment-intents/outsi
 import type { AddressInfo } from 'node:net';
 import { registerStripeApi } from './api/register-stripe-api';
 import { registerFaultControl } from './control/fault-control.routes';
+import { registerProviderBehaviour } from './control/provider-behaviour.routes';
 import { registerProviderState } from './control/provider-state.routes';
+import { settleProcessing, type SettleOutcome } from './payment-intents/settle-processing';
 import { registerWebhookControl } from './control/webhook-control.routes';
 import { registerCreatePaymentIntent } from './payment-intents/create-payment-intent.route';
 import type { PaymentIntent } from './payment-intents/payment-intent';
@@ -25,6 +27,11 @@ export interface SandboxOptions {
   clock?: () => number;
   /** Where signed events go; `retryDelaysMs` is the backoff between attempts (default 500, 2000, 8000). */
   webhook?: WebhookEndpoint & { retryDelaysMs?: number[]; timeoutMs?: number };
+  /**
+   * How long a new or changed intent stays invisible to search, on `clock` (default 60 s, Stripe's
+   * "usually within a minute"); 0 makes search immediately consistent. Also `POST /_sandbox/search`.
+   */
+  searchLagMs?: number;
 }
 
 export interface Sandbox {
@@ -45,6 +52,10 @@ export interface Sandbox {
   configureWebhook(endpoint: WebhookEndpoint | undefined): void;
   /** Resolves when every webhook delivery started so far has finished, retries included. */
   webhooksIdle(): Promise<void>;
+  /** What `POST /_sandbox/search {lagMs}` does. */
+  setSearchLag(lagMs: number): void;
+  /** What `POST /_sandbox/payment_intents/:id/settle` does: a `processing` intent reaches its final status. */
+  settle(intentId: string, outcome: SettleOutcome): PaymentIntent;
 }
 
 const DEFAULT_RETRY_DELAYS_MS = [500, 2000, 8000];
@@ -63,7 +74,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     shutdown: shutdown.signal,
     onAttempt: (attempt) => signals.emit('webhook-attempted', attempt),
   });
-  const state = createSandboxState(clock, { webhooks, signals, shutdown: shutdown.signal });
+  const state = createSandboxState(clock, { webhooks, signals, shutdown: shutdown.signal }, options.searchLagMs);
 
   const app = Fastify({ logger: false, genReqId: newRequestId, forceCloseConnections: true });
   app.addHook('onRequest', async (request, reply) => {
@@ -74,6 +85,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   registerReadPaymentIntents(app, state);
   registerFaultControl(app, state);
   registerProviderState(app, state);
+  registerProviderBehaviour(app, state);
   registerWebhookControl(app, state);
 
   await app.listen({ port: options.port ?? 0, host });
@@ -93,6 +105,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     requests: (filter = {}) => state.requestLog.list(filter),
     configureWebhook: (endpoint) => webhooks.configure(endpoint),
     webhooksIdle: () => webhooks.idle(),
+    setSearchLag: (lagMs) => {
+      state.intents.searchLagMs = lagMs;
+    },
+    settle: (intentId, outcome) => {
+      const settled = settleProcessing(state, intentId, outcome);
+      if ('error' in settled) throw new Error(settled.error);
+      return settled;
+    },
   };
 }
 

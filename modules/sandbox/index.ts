@@ -6,7 +6,7 @@
 export { createSandbox } from './create-sandbox';
 export type { Sandbox, SandboxOptions } from './create-sandbox';
 export type { SandboxSignalMap, FaultStruck } from './sandbox-signals';
-export type { PaymentIntent, LastPaymentError } from './payment-intents/payment-intent';
+export type { PaymentIntent, LastPaymentError, PaymentMethodObject } from './payment-intents/payment-intent';
 export type { FaultKind, FaultSpec, Fault } from './faults/fault';
 export type { HeldResponse } from './faults/held-responses';
 export type { RequestLogEntry } from './request-log';
@@ -14,5 +14,7 @@ export type { StripeEvent } from './webhooks/stripe-event';
 export type { WebhookEndpoint, DeliveryAttempt } from './webhooks/deliver-event';
 export type { WebhookMode } from './webhooks/webhook-dispatcher';
 export { IDEMPOTENCY_KEY_TTL_MS } from './idempotency/idempotency.store';
-export { isChargeAttempt, DUPLICATE_CHARGE_DECLINE } from './payment-intents/payment-intent';
+export { isSucceededCharge } from './payment-intents/payment-intent';
+export { DEFAULT_SEARCH_LAG_MS } from './payment-intents/intents.store';
+export { AUTHENTICATION_PAYMENT_METHODS, PROCESSING_PAYMENT_METHOD } from './payment-intents/confirmation-rule';
 export type { OutsideCharge } from './payment-intents/outside-charge';

@@ -23,10 +23,11 @@ export interface SandboxState {
 export function createSandboxState(
   clock: () => number,
   parts: Pick<SandboxState, 'webhooks' | 'signals' | 'shutdown'>,
+  searchLagMs?: number,
 ): SandboxState {
   return {
     clock,
-    intents: new IntentsStore(),
+    intents: new IntentsStore(clock, searchLagMs),
     idempotency: new IdempotencyStore(clock),
     faults: new FaultPlan(),
     held: new HeldResponses(),

@@ -28,6 +28,8 @@ export function chargeParams(orderId: string, overrides: Partial<Stripe.PaymentI
     metadata: { order_id: orderId },
     payment_method: 'pm_card_visa',
     confirm: true,
+    // A background charge of a saved card, as Idem's gateway sends it (no return_url needed).
+    off_session: true,
     ...overrides,
   };
 }

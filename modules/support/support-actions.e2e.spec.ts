@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
 import { ChargeOutcomeStillUnknown, chargeOrder, loadOrder, type ChargeOrderDeps } from '../payments';
-import { isChargeAttempt } from '../sandbox';
+import { DEFAULT_SEARCH_LAG_MS, isSucceededCharge } from '../sandbox';
 
 let harness: TestApp;
 let deps: ChargeOrderDeps;
@@ -26,7 +26,7 @@ describe('POST /v1/support/orders/{orderId}/reconcile', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ orderId, oldStatus: 'unknown', newStatus: 'paid', order: { status: 'paid' } });
     expect((await loadOrder(harness.runtime.eventStore, orderId)).state.recovered).toBe(true);
-    expect(harness.sandbox.charges({ orderId }).filter(isChargeAttempt)).toHaveLength(1);
+    expect(harness.sandbox.charges({ orderId }).filter(isSucceededCharge)).toHaveLength(1);
     const { rows } = await harness.runtime.pool.query('SELECT provider_key, old_status, new_status, trigger FROM payment_recovery_log WHERE order_id = $1', [orderId]);
     expect(rows).toEqual([{ provider_key: `idem-order-${orderId}-r1`, old_status: 'unknown', new_status: 'paid', trigger: 'support' }]);
   });
@@ -40,9 +40,15 @@ describe('POST /v1/support/orders/{orderId}/reconcile', () => {
 describe('POST /v1/support/orders/{orderId}/resolve', () => {
   async function orderInReview(): Promise<string> {
     const orderId = await orderInUnknownState();
-    // A second charge elsewhere for this order makes the provider's data contradictory → needs review.
+    // A second charge elsewhere for this order makes the provider's data contradictory → needs review
+    // (seen by search a day later, once the key may have expired and search is long consistent).
     harness.sandbox.recordOutsideCharge({ orderId, amount: 4200, currency: 'EUR', customer: 'c1' });
-    await chargeOrder(deps, orderId);
+    harness.sandbox.setSearchLag(0);
+    try {
+      await chargeOrder({ ...deps, now: () => new Date(Date.now() + 24 * 3600_000) }, orderId);
+    } finally {
+      harness.sandbox.setSearchLag(DEFAULT_SEARCH_LAG_MS);
+    }
     expect((await loadOrder(harness.runtime.eventStore, orderId)).state.status).toBe('needs_review');
     return orderId;
   }
@@ -58,9 +64,9 @@ describe('POST /v1/support/orders/{orderId}/resolve', () => {
 
   it('lets one of two people resolving the same case at once decide, and tells the other it is closed', async () => {
     const orderId = await orderInReview();
-    const resolve = (resolution: 'paid' | 'failed') =>
-      harness.app.inject({ method: 'POST', url: `/v1/support/orders/${orderId}/resolve`, headers: auth('support'), payload: { resolution, note: `decided ${resolution}` } });
-    const answers = await Promise.all([resolve('paid'), resolve('failed')]);
+    const resolve = (note: string) =>
+      harness.app.inject({ method: 'POST', url: `/v1/support/orders/${orderId}/resolve`, headers: auth('support'), payload: { resolution: 'paid', note } });
+    const answers = await Promise.all([resolve('refunded one of the two'), resolve('kept both, refunded later')]);
 
     const events = await harness.runtime.eventStore.readStream(`order-${orderId}`);
     const resolved = events.filter((e) => e.type === 'ChargeReviewResolved');
@@ -69,6 +75,7 @@ describe('POST /v1/support/orders/{orderId}/resolve', () => {
     const loser = answers.find((a) => a.statusCode !== 200)!;
     // The one answered 200 is the decision the stream holds; the other learns the case is closed.
     expect(winner.json()).toMatchObject({ status: (resolved[0].data as { resolution: string }).resolution });
+    expect(resolved[0].data).toMatchObject({ note: winner === answers[0] ? 'refunded one of the two' : 'kept both, refunded later' });
     expect(loser.statusCode).toBe(422);
     expect(loser.json()).toMatchObject({ code: 'ORDER.NOT_IN_REVIEW' });
   });

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { startEsdbEmulator } from '../esdb-emulator';
 import { auth } from '../harness/test-app';
 import { startTestService, type TestService } from '../harness/test-service';
-import { isChargeAttempt } from '../../modules/sandbox';
+import { isSucceededCharge } from '../../modules/sandbox';
 
 jest.setTimeout(120_000);
 
@@ -32,7 +32,7 @@ describe('the service on EventStoreDB', () => {
     const settled = await fetch(`${service.url}/v1/orders/${orderId}/charge?waitMs=10000`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth('storefront') }, body: JSON.stringify({ amount: 3100, currency: 'EUR', customerId: 'c' }) });
     expect(settled.status).toBe(200);
     expect(await settled.json()).toMatchObject({ orderId, status: 'paid', revision: 2 });
-    expect(service.sandbox.charges({ orderId }).filter(isChargeAttempt)).toHaveLength(1);
+    expect(service.sandbox.charges({ orderId }).filter(isSucceededCharge)).toHaveLength(1);
     const events = await service.runtime.eventStore.readStream(`order-${orderId}`);
     expect(events.map((e) => e.type)).toEqual(['ChargeRequested', 'ChargeAttemptStarted', 'ChargeSucceeded']);
   });

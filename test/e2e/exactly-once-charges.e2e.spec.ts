@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { auth } from '../harness/test-app';
 import { startTestService, withConcurrency, type TestService } from '../harness/test-service';
-import { isChargeAttempt } from '../../modules/sandbox';
+import { isSucceededCharge } from '../../modules/sandbox';
 
 jest.setTimeout(300_000);
 
@@ -57,7 +57,7 @@ describe('exactly-once charges through the running service', () => {
     );
     expect(paid).toBe(500);
 
-    const succeeded = service.sandbox.charges().filter((intent) => isChargeAttempt(intent) && intent.metadata.order_id?.startsWith(`eo${run}-`));
+    const succeeded = service.sandbox.charges().filter((intent) => isSucceededCharge(intent) && intent.metadata.order_id?.startsWith(`eo${run}-`));
     expect(succeeded).toHaveLength(500);
     expect(new Set(succeeded.map((intent) => intent.metadata.order_id)).size).toBe(500);
     const successesPerStream = await withConcurrency(32, orderIds.map((orderId) => async () => (await service.runtime.eventStore.readStream(`order-${orderId}`)).filter((e) => e.type === 'ChargeSucceeded').length));

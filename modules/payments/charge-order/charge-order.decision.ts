@@ -35,26 +35,39 @@ export function decideNextStep(state: OrderState, now: Date, attemptLeaseMs: num
   return { kind: 'attempt', attempt: state.attempts + 1 };
 }
 
-/** What the provider's answer to a charge means for the order. */
+/**
+ * What the provider's answer to a charge means for the order. A replayed success is a charge an
+ * earlier call made (recovered). A payment the customer must authenticate goes to a person with the
+ * reason; a payment still processing is an outcome not known yet, verified later by the same key —
+ * never a new attempt under a new key.
+ */
 export function decideOutcome(state: OrderState, attempt: number, outcome: ChargeOutcome): OrderEvent {
   const orderId = state.orderId;
   switch (outcome.kind) {
     case 'succeeded': {
       const contradiction = contradictionOf(state, outcome.payment);
-      return contradiction ? needsReview(state, contradiction) : succeeded(state, outcome.payment, false);
+      return contradiction ? needsReview(state, contradiction) : succeeded(state, outcome.payment, outcome.replayed);
     }
     case 'declined':
       return { type: 'ChargeFailed', data: { orderId, attempt, declineCode: outcome.declineCode, reason: outcome.reason, paymentIntentId: outcome.paymentIntentId } };
+    case 'action_required':
+      return needsReview(state, `customer action required: ${outcome.reason}`);
     case 'rejected':
       return needsReview(state, `provider rejected the request: ${outcome.reason}`);
+    case 'pending':
+      return { type: 'ChargeOutcomeUnknown', data: { orderId, attempt, error: `pending: ${outcome.reason}` } };
     case 'unknown':
       return { type: 'ChargeOutcomeUnknown', data: { orderId, attempt, error: outcome.error } };
   }
 }
 
 /**
- * Verification after an unknown outcome (or a crash): the provider's payments for the order decide.
- * `undefined` means the provider holds no charge for this request, so a new attempt is safe.
+ * Verification by search, once the request's key may have expired at the provider (see
+ * charge-order.job: within the key window the create is replayed instead). The provider's payments
+ * for the order decide. A decline counts only if it carries this request's key: an earlier request's
+ * decline says nothing about this one. A payment still pending keeps the outcome unknown (no new
+ * attempt beside it). `undefined` means the provider holds nothing for this request, so a new
+ * attempt is safe.
  */
 export function decideVerification(state: OrderState, payments: ProviderPayment[]): OrderEvent | undefined {
   const succeededPayments = payments.filter((p) => p.status === 'succeeded');
@@ -64,6 +77,10 @@ export function decideVerification(state: OrderState, payments: ProviderPayment[
   if (succeededPayments.length === 1) {
     const contradiction = contradictionOf(state, succeededPayments[0]);
     return contradiction ? needsReview(state, contradiction) : succeeded(state, succeededPayments[0], true);
+  }
+  const pending = payments.find((p) => p.status === 'pending');
+  if (pending) {
+    return { type: 'ChargeOutcomeUnknown', data: { orderId: state.orderId, attempt: state.attempts, error: `pending: payment intent ${pending.paymentIntentId} is not settled at the provider` } };
   }
   const declined = payments.find((p) => p.status === 'failed' && p.providerKey === state.providerKey);
   if (declined) {

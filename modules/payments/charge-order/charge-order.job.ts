@@ -9,11 +9,12 @@ import { Logger } from '@nestjs/common';
 import { WrongExpectedVersion } from '../../../src/event-store/errors';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import { loadOrder } from '../get-order/load-order';
-import type { OrderEvent } from '../order.events';
+import { orderStream, type OrderEvent } from '../order.events';
 import type { PaymentGateway } from '../payment-gateway/payment-gateway.port';
 import { appendOrderEvent, type BackgroundMetadata } from './append-order-event';
 import { MAX_CONSECUTIVE_UNKNOWN, decideNextStep, decideOutcome, decideVerification } from './charge-order.decision';
 import { reportNeedsReview } from './needs-review.alert';
+import { canReplay, providerKeyUses } from './provider-keys';
 
 export interface ChargeOrderDeps {
   store: EventStore;
@@ -49,6 +50,11 @@ export async function runChargeOrderJob(deps: ChargeOrderDeps, orderId: string, 
   return result;
 }
 
+async function keyMayHaveExpired(store: EventStore, orderId: string, providerKey: string, now: Date): Promise<boolean> {
+  const use = providerKeyUses(await store.readStream(orderStream(orderId))).find((u) => u.instruction.idempotencyKey === providerKey);
+  return use !== undefined && !canReplay(use, now);
+}
+
 export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId = 'inline'): Promise<ChargeOrderResult> {
   const now = deps.now ?? (() => new Date());
   const metadata: BackgroundMetadata = { correlationId: orderId, causationId: jobId, actor: { role: 'worker', tokenId: deps.workerId } };
@@ -74,10 +80,14 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
       }
       let attempt = state.attempts + 1;
       if (step.kind === 'verify') {
-        const verified = decideVerification(state, await deps.gateway.findPayments(orderId));
+        // Within the key window the attempt below is the verification: the same create under the same
+        // key and parameters is answered with what happened (stripe: a stored answer is replayed). Only
+        // a key that may have expired is verified by search, which could otherwise lag behind.
+        const verified = (await keyMayHaveExpired(deps.store, orderId, state.providerKey, now())) ? decideVerification(state, await deps.gateway.findPayments(orderId)) : undefined;
         if (verified) {
           await record(verified, `verified/${r}/${state.attempts}/${claim}`, revision);
           if (verified.type === 'ChargeNeedsReview') reportNeedsReview(orderId, verified.data.reason);
+          if (verified.type === 'ChargeOutcomeUnknown') throw new ChargeOutcomeStillUnknown(orderId, verified.data.error);
           return 'settled';
         }
       } else {

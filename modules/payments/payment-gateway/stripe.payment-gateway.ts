@@ -1,21 +1,28 @@
 /**
- * The payment gateway on the official `stripe` SDK: PaymentIntents created and confirmed in one call
- * with the persisted idempotency key and `metadata.order_id`. The SDK's own retries are kept (they
- * reuse the key, so they are safe) but never relied on: whatever they could not settle becomes
- * "unknown" and is verified later.
+ * The payment gateway on the official `stripe` SDK: a background charge of the customer's saved card,
+ * created and confirmed in one call with the persisted idempotency key and `metadata.order_id`. The
+ * SDK's own retries are kept (they reuse the key, so they are safe) but never relied on: whatever
+ * they could not settle becomes "unknown" and is verified later.
  */
 import Stripe from 'stripe';
+import { classifyStripeError } from './classify-stripe-error';
 import type { ChargeInstruction, ChargeOutcome, PaymentGateway, ProviderPayment } from './payment-gateway.port';
+import { toProviderPayment } from './to-provider-payment';
+
+export { toProviderPayment } from './to-provider-payment';
 
 export interface StripeGatewayOptions {
   secretKey: string;
   /** For the sandbox: `http://127.0.0.1:3100`. Omitted: api.stripe.com. */
   baseUrl?: string;
-  /** The payment method to confirm with (the storefront's saved card in production). */
+  /** The payment method to confirm with (the customer's saved card in production). */
   paymentMethod?: string;
   timeoutMs?: number;
   maxNetworkRetries?: number;
 }
+
+/** Search pages are at most 100 (spec3.json `GET /v1/payment_intents/search`: `limit` 1..100). */
+const SEARCH_PAGE_LIMIT = 100;
 
 export class StripePaymentGateway implements PaymentGateway {
   private readonly stripe: Stripe;
@@ -33,60 +40,70 @@ export class StripePaymentGateway implements PaymentGateway {
 
   async charge(instruction: ChargeInstruction): Promise<ChargeOutcome> {
     try {
-      const intent = await this.stripe.paymentIntents.create(
-        {
-          amount: instruction.amount,
-          currency: instruction.currency.toLowerCase(),
-          confirm: true,
-          payment_method: this.paymentMethod,
-          ...(instruction.description ? { description: instruction.description } : {}),
-          metadata: { order_id: instruction.orderId, customer_id: instruction.customerId, provider_key: instruction.idempotencyKey },
-        },
-        { idempotencyKey: instruction.idempotencyKey },
-      );
-      const payment = toProviderPayment(intent);
-      if (payment.status === 'succeeded') return { kind: 'succeeded', payment };
-      return { kind: 'unknown', error: `payment intent ${intent.id} is ${intent.status}` };
+      const intent = await this.stripe.paymentIntents.create(createParams(instruction, this.paymentMethod), { idempotencyKey: instruction.idempotencyKey });
+      const replayed = intent.lastResponse?.headers?.['idempotent-replayed'] === 'true';
+      // A replay is the answer as it was first given: a payment pending then may have settled since.
+      const current = replayed && !isFinal(intent.status) ? await this.stripe.paymentIntents.retrieve(intent.id) : intent;
+      return outcomeOf(current, replayed);
     } catch (error) {
-      return classifyError(error);
+      return classifyStripeError(error);
     }
   }
 
   async findPayments(orderId: string): Promise<ProviderPayment[]> {
     const escaped = orderId.replace(/'/g, "\\'");
-    const result = await this.stripe.paymentIntents.search({ query: `metadata['order_id']:'${escaped}'`, limit: 100 });
-    return result.data.map(toProviderPayment);
+    const found: ProviderPayment[] = [];
+    let page: string | undefined;
+    do {
+      const result = await this.stripe.paymentIntents.search({ query: `metadata['order_id']:'${escaped}'`, limit: SEARCH_PAGE_LIMIT, ...(page && { page }) });
+      found.push(...result.data.map(toProviderPayment));
+      page = result.has_more && result.next_page ? result.next_page : undefined;
+    } while (page);
+    return found;
+  }
+
+  async retrievePayment(paymentIntentId: string): Promise<ProviderPayment | undefined> {
+    try {
+      return toProviderPayment(await this.stripe.paymentIntents.retrieve(paymentIntentId));
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return undefined;
+      throw error;
+    }
   }
 }
 
-/** Declines are facts (money did not move); invalid requests need a human; everything else is unknown. */
-function classifyError(error: unknown): ChargeOutcome {
-  if (error instanceof Stripe.errors.StripeCardError) {
-    return {
-      kind: 'declined',
-      declineCode: error.decline_code ?? error.code ?? 'card_declined',
-      reason: error.message,
-      paymentIntentId: (error.payment_intent as { id?: string } | undefined)?.id,
-    };
-  }
-  if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 400) {
-    return { kind: 'rejected', reason: `${error.code ?? 'invalid_request'}: ${error.message}` };
-  }
-  const described = error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error);
-  return { kind: 'unknown', error: described };
-}
-
-/** Our view of a Stripe PaymentIntent (also used for the intents inside webhook events). */
-export function toProviderPayment(intent: Stripe.PaymentIntent): ProviderPayment {
-  const status = intent.status === 'succeeded' ? 'succeeded' : intent.status === 'requires_payment_method' || intent.status === 'canceled' ? 'failed' : 'pending';
+/**
+ * A background charge of a saved card, as Stripe accepts it (docs.stripe.com/payments/save-and-reuse,
+ * "Charge the saved payment method later"): `customer`, `payment_method`, `off_session=true`,
+ * `confirm=true`. `off_session` also exempts the confirm from `return_url` (API 2023-08-16 onwards) and
+ * makes Stripe answer a card that needs 3-D Secure with a 402 `authentication_required` instead of
+ * waiting for a customer who is not there.
+ */
+function createParams(instruction: ChargeInstruction, paymentMethod: string): Stripe.PaymentIntentCreateParams {
   return {
-    paymentIntentId: intent.id,
-    chargeId: typeof intent.latest_charge === 'string' ? intent.latest_charge : intent.latest_charge?.id,
-    status,
-    amount: intent.amount,
-    currency: intent.currency.toUpperCase(),
-    orderId: intent.metadata?.order_id,
-    providerKey: intent.metadata?.provider_key,
-    declineCode: intent.last_payment_error?.decline_code ?? undefined,
+    amount: instruction.amount,
+    currency: instruction.currency.toLowerCase(),
+    customer: instruction.customerId,
+    payment_method: paymentMethod,
+    off_session: true,
+    confirm: true,
+    ...(instruction.description ? { description: instruction.description } : {}),
+    metadata: { order_id: instruction.orderId, customer_id: instruction.customerId, provider_key: instruction.idempotencyKey },
   };
+}
+
+const isFinal = (status: Stripe.PaymentIntent.Status) => status === 'succeeded' || status === 'requires_payment_method' || status === 'canceled';
+
+function outcomeOf(intent: Stripe.PaymentIntent, replayed: boolean): ChargeOutcome {
+  const payment = toProviderPayment(intent);
+  if (intent.status === 'succeeded') return { kind: 'succeeded', payment, replayed };
+  if (intent.status === 'processing') return { kind: 'pending', paymentIntentId: intent.id, reason: `payment intent ${intent.id} is processing at the provider` };
+  if (intent.status === 'requires_action') {
+    return { kind: 'action_required', paymentIntentId: intent.id, reason: `payment intent ${intent.id} requires action from the customer (${intent.next_action?.type ?? 'authentication'})` };
+  }
+  if (intent.status === 'requires_payment_method' || intent.status === 'canceled') {
+    const error = intent.last_payment_error;
+    return { kind: 'declined', declineCode: error?.decline_code ?? error?.code ?? intent.status, reason: error?.message ?? `payment intent ${intent.id} is ${intent.status}`, paymentIntentId: intent.id };
+  }
+  return { kind: 'unknown', error: `payment intent ${intent.id} is ${intent.status}` };
 }

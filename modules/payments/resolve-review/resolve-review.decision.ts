@@ -6,6 +6,7 @@ import type { NewEvent } from '../../../src/command-handling/decider';
 import { AppError } from '../../../src/errors/app-error';
 import type { OrderEvent } from '../order.events';
 import type { OrderState } from '../order.state';
+import type { ProviderCheck } from './provider-check';
 
 export interface ResolveReview {
   orderId: string;
@@ -14,6 +15,8 @@ export interface ResolveReview {
   resolution: 'paid' | 'failed';
   /** The HTTP request's id: two people resolving at once must conflict, not look like one retry. */
   requestId: string;
+  /** What the provider holds for the order across every key it used; required to resolve as failed. */
+  providerCheck?: ProviderCheck;
 }
 
 export function decideResolveReview(command: ResolveReview, state: OrderState): NewEvent<OrderEvent>[] {
@@ -21,6 +24,7 @@ export function decideResolveReview(command: ResolveReview, state: OrderState): 
   if (state.status !== 'needs_review') {
     throw new AppError('unprocessable', 'ORDER.NOT_IN_REVIEW', `Order ${command.orderId} is ${state.status}, not waiting for review`, { orderStatus: state.status });
   }
+  if (command.resolution === 'failed') refuseWhileMoneyMayHaveMoved(command);
   return [
     {
       event: { type: 'ChargeReviewResolved', data: { orderId: command.orderId, actor: command.actor, note: command.note, resolution: command.resolution } },
@@ -30,4 +34,21 @@ export function decideResolveReview(command: ResolveReview, state: OrderState): 
       key: `review-resolved/r${state.requestNumber}/${state.attempts}/${state.consecutiveUnknown}/${command.requestId}`,
     },
   ];
+}
+
+/**
+ * "Failed" lets the customer request again, under a new provider key: only true if no key of the
+ * order took (or may still take) the money, and the provider could answer for every one of them.
+ */
+function refuseWhileMoneyMayHaveMoved(command: ResolveReview): void {
+  const check = command.providerCheck;
+  // The order went into review after the caller looked: ask again.
+  if (!check) throw new AppError('conflict', 'ORDER.PROVIDER_CHECK_STALE', `Order ${command.orderId} changed while it was being checked; try again`);
+  if (check.succeeded.length > 0 || check.pending.length > 0) {
+    const intents = [...check.succeeded, ...check.pending];
+    throw new AppError('unprocessable', 'ORDER.PROVIDER_HOLDS_CHARGE', `The provider holds ${check.succeeded.length ? 'a succeeded' : 'a pending'} payment for order ${command.orderId} (${intents.join(', ')}): it cannot be resolved as failed`, { succeeded: check.succeeded, pending: check.pending });
+  }
+  if (check.unanswered.length > 0) {
+    throw new AppError('unavailable', 'ORDER.PROVIDER_UNVERIFIED', `The provider could not confirm the outcome under ${check.unanswered.join(', ')}; try again later`, { keys: check.unanswered });
+  }
 }

@@ -13,13 +13,15 @@ export interface StoredResponse {
 
 export type Claim =
   | { kind: 'claimed'; ticket: ClaimTicket }
-  | { kind: 'in_flight' }
-  | { kind: 'mismatch'; reason: 'parameters' | 'endpoint' }
+  /** `originalRequestId`: the request that holds the key, echoed as `Original-Request`. */
+  | { kind: 'in_flight'; originalRequestId: string }
+  | { kind: 'mismatch'; reason: 'parameters' | 'endpoint'; originalRequestId: string }
   | { kind: 'replay'; response: StoredResponse };
 
 interface Entry {
   fingerprint: RequestFingerprint;
   firstSeenAt: number;
+  requestId: string;
   response?: StoredResponse;
 }
 
@@ -31,24 +33,28 @@ export type ClaimTicket = { readonly key: string; readonly entry: object };
  * 409; once it has an answer, the same key with the same parameters gets that answer again, and with
  * other parameters or another endpoint gets 400. Only results of endpoint execution are stored:
  * the caller releases the claim without storing when nothing was executed (validation errors, a
- * request dropped before execution).
+ * request dropped before execution). Keys belong to an account, as at Stripe ("idempotency keys are
+ * scoped to the account", docs.stripe.com/api/idempotent_requests; with Connect, the `Stripe-Account`
+ * the request acts for): the same key sent by two accounts is two keys.
  */
 export class IdempotencyStore {
   private readonly entries = new Map<string, Entry>();
 
   constructor(private readonly clock: () => number) {}
 
-  claim(key: string, fingerprint: RequestFingerprint): Claim {
+  claim(account: string, idempotencyKey: string, fingerprint: RequestFingerprint, requestId: string): Claim {
     const now = this.clock();
+    const key = `${account}\u0000${idempotencyKey}`;
     const existing = this.entries.get(key);
     if (!existing || this.isExpired(existing, now)) {
-      const entry: Entry = { fingerprint, firstSeenAt: now };
+      const entry: Entry = { fingerprint, firstSeenAt: now, requestId };
       this.entries.set(key, entry);
       return { kind: 'claimed', ticket: { key, entry } };
     }
-    if (existing.fingerprint.endpoint !== fingerprint.endpoint) return { kind: 'mismatch', reason: 'endpoint' };
-    if (existing.fingerprint.parameters !== fingerprint.parameters) return { kind: 'mismatch', reason: 'parameters' };
-    if (!existing.response) return { kind: 'in_flight' };
+    const originalRequestId = existing.requestId;
+    if (existing.fingerprint.endpoint !== fingerprint.endpoint) return { kind: 'mismatch', reason: 'endpoint', originalRequestId };
+    if (existing.fingerprint.parameters !== fingerprint.parameters) return { kind: 'mismatch', reason: 'parameters', originalRequestId };
+    if (!existing.response) return { kind: 'in_flight', originalRequestId };
     return { kind: 'replay', response: existing.response };
   }
 

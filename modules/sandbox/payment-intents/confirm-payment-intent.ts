@@ -1,8 +1,9 @@
 import { newChargeId, newClientSecret, newPaymentIntentId } from '../stripe-ids';
 import type { StripeErrorBody } from '../api/stripe-errors';
 import type { CreateIntentRequest } from './create-params';
-import { declineFor } from './decline-rule';
-import type { PaymentIntent } from './payment-intent';
+import { confirmationResultFor } from './confirmation-rule';
+import type { NextAction, PaymentIntent } from './payment-intent';
+import { paymentMethodObject } from './payment-method-object';
 
 export interface Confirmation {
   intent: PaymentIntent;
@@ -11,20 +12,27 @@ export interface Confirmation {
 }
 
 /**
- * Creates and confirms an intent in one step, as `confirm=true` does at Stripe. Every confirmation
- * creates a charge (`latest_charge`), a declined one too. A decline is answered the way Stripe answers
- * it: HTTP 402 with a `card_error` that embeds the intent, so stripe-node raises `StripeCardError`.
+ * Creates and confirms an intent in one step, as `confirm=true` does at Stripe. A confirmation that
+ * reached the card network has a charge (`latest_charge`), a declined one too. A decline is answered
+ * the way Stripe answers it: HTTP 402 with a `card_error` that embeds the intent, so stripe-node
+ * raises `StripeCardError` (spec3.json `error` → `api_errors`: `payment_intent`, `payment_method`).
  */
-export function confirmPaymentIntent(request: CreateIntentRequest, nowSeconds: number, orderAlreadyCharged: boolean): Confirmation {
+export function confirmPaymentIntent(request: CreateIntentRequest, nowSeconds: number): Confirmation {
   const id = newPaymentIntentId();
-  const chargeId = newChargeId();
-  const decline = declineFor(request, orderAlreadyCharged);
+  const result = confirmationResultFor(request);
+  const charged = result.kind === 'succeeded' || result.kind === 'processing' || (result.kind === 'declined' && result.code === 'card_declined');
+  const chargeId = charged ? newChargeId() : null;
   const base: PaymentIntent = {
     id,
     object: 'payment_intent',
     amount: request.amount,
     amount_capturable: 0,
-    amount_received: decline ? 0 : request.amount,
+    amount_received: result.kind === 'succeeded' ? request.amount : 0,
+    application: null,
+    application_fee_amount: null,
+    automatic_payment_methods: request.automaticPaymentMethods,
+    canceled_at: null,
+    cancellation_reason: null,
     capture_method: 'automatic',
     client_secret: newClientSecret(id),
     confirmation_method: 'automatic',
@@ -36,27 +44,50 @@ export function confirmPaymentIntent(request: CreateIntentRequest, nowSeconds: n
     latest_charge: chargeId,
     livemode: false,
     metadata: request.metadata,
+    next_action: null,
+    on_behalf_of: null,
     payment_method: request.paymentMethod,
+    payment_method_configuration_details: null,
+    payment_method_options: {},
     payment_method_types: request.paymentMethodTypes,
+    processing: null,
+    receipt_email: null,
+    review: null,
+    setup_future_usage: null,
+    shipping: null,
+    source: null,
+    statement_descriptor: null,
+    statement_descriptor_suffix: null,
     status: 'succeeded',
+    transfer_data: null,
+    transfer_group: null,
   };
-  if (!decline) return { intent: base, status: 200, body: base };
+  if (result.kind === 'succeeded') return { intent: base, status: 200, body: base };
+  if (result.kind === 'processing') return answered({ ...base, status: 'processing' });
+  if (result.kind === 'requires_action') return answered({ ...base, status: 'requires_action', next_action: nextActionFor(id, request.returnUrl) });
 
   const lastPaymentError = {
     type: 'card_error' as const,
-    code: 'card_declined' as const,
-    decline_code: decline.declineCode,
-    message: decline.message,
-    charge: chargeId,
-    doc_url: 'https://stripe.com/docs/error-codes/card-declined',
-    payment_method: { id: request.paymentMethod, object: 'payment_method' as const, type: 'card' as const },
-  };
+    code: result.code,
+    decline_code: result.declineCode,
+    message: result.message,
+    ...(chargeId !== null && { charge: chargeId }),
+    doc_url: `https://stripe.com/docs/error-codes/${result.code.replace(/_/g, '-')}`,
+    payment_method: paymentMethodObject(request.paymentMethod, request.customer, nowSeconds),
+  } as PaymentIntent['last_payment_error'] & object;
   // Stripe detaches the failed payment method so that the customer can try another one.
-  const intent: PaymentIntent = {
-    ...base,
-    status: 'requires_payment_method',
-    payment_method: null,
-    last_payment_error: lastPaymentError,
-  };
+  const intent: PaymentIntent = { ...base, status: 'requires_payment_method', payment_method: null, last_payment_error: lastPaymentError };
   return { intent, status: 402, body: { error: { ...lastPaymentError, payment_intent: intent } } };
+}
+
+function answered(intent: PaymentIntent): Confirmation {
+  return { intent, status: 200, body: intent };
+}
+
+/** spec3.json `payment_intent_next_action`: a redirect when the caller gave a `return_url`, else Stripe.js. */
+function nextActionFor(intentId: string, returnUrl: string | null): NextAction {
+  if (returnUrl !== null) {
+    return { type: 'redirect_to_url', redirect_to_url: { return_url: returnUrl, url: `https://hooks.stripe.com/3d_secure_2/hosted?payment_intent=${intentId}` } };
+  }
+  return { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect', stripe_js: `https://hooks.stripe.com/redirect/authenticate/${intentId}` } };
 }

@@ -10,20 +10,28 @@ export interface CreateIntentRequest {
   metadata: Record<string, string>;
   paymentMethod: string;
   paymentMethodTypes: string[];
+  /** The customer is not present (a background charge of a saved card): no redirect, no 3-D Secure challenge. */
+  offSession: boolean;
+  returnUrl: string | null;
+  automaticPaymentMethods: { enabled: boolean; allow_redirects?: 'always' | 'never' } | null;
 }
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: StripeErrorResponse };
 
-/** Accepted so that a real adapter's usual options do not break; they do not change the outcome. */
+/**
+ * Real create parameters (spec3.json, `PostPaymentIntents` request body) that are accepted and do not
+ * change the outcome here.
+ */
 const TOLERATED_PARAMS = [
-  'off_session',
   'receipt_email',
   'statement_descriptor',
   'statement_descriptor_suffix',
   'expand',
   'error_on_requires_action',
-  'automatic_payment_methods',
-  'return_url',
+  'setup_future_usage',
+  'payment_method_options',
+  'shipping',
+  'transfer_group',
 ];
 const KNOWN_PARAMS = new Set([
   'amount',
@@ -35,6 +43,9 @@ const KNOWN_PARAMS = new Set([
   'payment_method_types',
   'confirm',
   'capture_method',
+  'off_session',
+  'return_url',
+  'automatic_payment_methods',
   ...TOLERATED_PARAMS,
 ]);
 const MAX_AMOUNT = 99_999_999;
@@ -73,8 +84,14 @@ export function parseCreateParams(form: FormObject): Parsed<CreateIntentRequest>
   if (description === false) return fail(invalidString('description'));
   const metadata = parseMetadata(form.metadata);
   if (!metadata.ok) return metadata;
-  const paymentMethodTypes = parseStringList(form.payment_method_types ?? ['card']);
-  if (!paymentMethodTypes) return fail(invalidRequest('Invalid array', 'payment_method_types', 'parameter_invalid_array'));
+  const paymentMethodTypes = form.payment_method_types === undefined ? undefined : parseStringList(form.payment_method_types);
+  if (paymentMethodTypes === null) return fail(invalidRequest('Invalid array', 'payment_method_types', 'parameter_invalid_array'));
+  const offSession = parseBoolean(form.off_session, 'off_session');
+  if (typeof offSession !== 'boolean') return offSession;
+  const returnUrl = optionalString(form.return_url);
+  if (returnUrl === false) return fail(invalidString('return_url'));
+  const redirects = redirectProblem({ offSession, returnUrl, paymentMethodTypes, automatic: form.automatic_payment_methods });
+  if (redirects) return fail(redirects);
 
   return {
     ok: true,
@@ -85,7 +102,11 @@ export function parseCreateParams(form: FormObject): Parsed<CreateIntentRequest>
       description,
       metadata: metadata.value,
       paymentMethod: form.payment_method,
-      paymentMethodTypes,
+      // Without explicit types Stripe uses the Dashboard's automatic payment methods; cards here.
+      paymentMethodTypes: paymentMethodTypes ?? ['card'],
+      offSession,
+      returnUrl,
+      automaticPaymentMethods: automaticOf(form.automatic_payment_methods, paymentMethodTypes),
     },
   };
 }
@@ -105,9 +126,39 @@ function parseMetadata(value: FormValue | undefined): Parsed<Record<string, stri
   return { ok: true, value: metadata };
 }
 
-function parseStringList(value: FormValue): string[] | undefined {
-  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) return undefined;
+function parseStringList(value: FormValue): string[] | null {
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) return null;
   return value as string[];
+}
+
+/** Stripe's booleans on the wire are the strings `true` and `false`. */
+function parseBoolean(value: FormValue | undefined, param: string): boolean | Parsed<never> {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  return fail(invalidRequest(`Invalid boolean: ${String(value)}`, param, 'parameter_invalid_boolean'));
+}
+
+/**
+ * Since API version 2023-08-16 a PaymentIntent created without `payment_method_types` uses automatic
+ * payment methods, and confirming it needs a `return_url` (a method may redirect the customer) unless
+ * the confirm is `off_session=true`, names `payment_method_types`, or sets
+ * `automatic_payment_methods[allow_redirects]=never`. Source: Stripe API changelog 2023-08-16
+ * ("automatic payment methods enabled by default") and spec3.json `PostPaymentIntents`: `return_url`
+ * ("…This parameter can only be used with `confirm=true`"), `off_session`, and
+ * `automatic_payment_methods.allow_redirects` ("…redirect-based payment methods … will require your
+ * customer to be redirected … `return_url` … when confirming"). Message modelled on Stripe's.
+ */
+function redirectProblem(request: { offSession: boolean; returnUrl: string | null; paymentMethodTypes: string[] | undefined; automatic: FormValue | undefined }): StripeErrorResponse | undefined {
+  if (request.returnUrl !== null || request.offSession || request.paymentMethodTypes !== undefined) return undefined;
+  const automatic = request.automatic;
+  if (typeof automatic === 'object' && !Array.isArray(automatic) && automatic.allow_redirects === 'never') return undefined;
+  return invalidRequest(
+    'This PaymentIntent is configured to accept payment methods enabled in your Dashboard. Because some of these payment ' +
+      'methods might redirect your customer off of your page, you must provide a `return_url`. If you don\'t want to accept ' +
+      'redirect-based payment methods, set `automatic_payment_methods[enabled]` to `true` and ' +
+      '`automatic_payment_methods[allow_redirects]` to `never` when creating Setup Intents and Payment Intents.',
+    'return_url',
+  );
 }
 
 /** `null` when absent or empty (Stripe's way of unsetting), `false` when not a string. */
@@ -126,4 +177,11 @@ function invalidString(param: string): StripeErrorResponse {
 
 function fail<T>(error: StripeErrorResponse): Parsed<T> {
   return { ok: false, error };
+}
+
+/** What the intent reports: explicit types turn automatic payment methods off, as at Stripe. */
+function automaticOf(value: FormValue | undefined, types: string[] | undefined): CreateIntentRequest['automaticPaymentMethods'] {
+  if (types !== undefined) return null;
+  const allow = typeof value === 'object' && !Array.isArray(value) ? value.allow_redirects : undefined;
+  return { enabled: true, ...((allow === 'always' || allow === 'never') && { allow_redirects: allow }) };
 }

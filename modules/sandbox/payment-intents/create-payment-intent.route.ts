@@ -35,9 +35,12 @@ export function registerCreatePaymentIntent(app: FastifyInstance, state: Sandbox
       const error = invalidRequest(`Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`);
       return answer(state, request, reply, error.status, error.body);
     }
-    const claim = state.idempotency.claim(key, fingerprintOf('POST', PATH, form));
-    if (claim.kind === 'in_flight') return answer(state, request, reply, 409, idempotencyKeyInUse(key).body);
-    if (claim.kind === 'mismatch') return answer(state, request, reply, 400, idempotencyMismatch(key, claim.reason).body);
+    const claim = state.idempotency.claim(accountOf(request), key, fingerprintOf('POST', PATH, form), exchange.requestId);
+    // Real Stripe echoes the key and the request holding it on these answers too, and marks the 409
+    // retryable (captured responses; stripe-node RequestSender `_shouldRetry` obeys Stripe-Should-Retry).
+    const echoed = { 'Idempotency-Key': key, 'Original-Request': claim.kind === 'in_flight' || claim.kind === 'mismatch' ? claim.originalRequestId : '' };
+    if (claim.kind === 'in_flight') return answer(state, request, reply, 409, idempotencyKeyInUse(key).body, { ...echoed, 'Stripe-Should-Retry': 'true' });
+    if (claim.kind === 'mismatch') return answer(state, request, reply, 400, idempotencyMismatch(key, claim.reason).body, { ...echoed, 'Stripe-Should-Retry': 'false' });
     if (claim.kind === 'replay') return execute(state, request, reply, parsed.value, undefined, claim.response);
     try {
       return await execute(state, request, reply, parsed.value, claim.ticket, undefined);
@@ -99,14 +102,13 @@ function commit(
   ticket: ClaimTicket | undefined,
 ): StoredResponse {
   const nowSeconds = Math.floor(state.clock() / 1000);
-  const orderId = params.metadata[ORDER_ID_METADATA_KEY];
-  const orderAlreadyCharged = orderId !== undefined && state.intents.hasSucceeded(orderId);
-  const confirmation = confirmPaymentIntent(params, nowSeconds, orderAlreadyCharged);
+  const confirmation = confirmPaymentIntent(params, nowSeconds);
   state.intents.add(confirmation.intent);
   const response = { status: confirmation.status, body: JSON.stringify(confirmation.body), originalRequestId: requestId };
   if (ticket) state.idempotency.complete(ticket, response);
   state.signals.emit('intent-committed', confirmation.intent);
-  state.webhooks.publish(finalStatusEvent(confirmation.intent, { id: requestId, idempotencyKey }, nowSeconds));
+  const event = finalStatusEvent(confirmation.intent, { id: requestId, idempotencyKey }, nowSeconds);
+  if (event) state.webhooks.publish(event);
   return response;
 }
 
@@ -151,6 +153,13 @@ function idempotencyHeaders(key: string | null, response: StoredResponse, replay
     'Original-Request': response.originalRequestId,
     ...(replayed && { 'Idempotent-Replayed': 'true' }),
   };
+}
+
+/** The account a request acts for: the Connect account it names, else the owner of its secret key. */
+function accountOf(request: FastifyRequest): string {
+  const connected = request.headers['stripe-account'];
+  if (typeof connected === 'string' && connected !== '') return connected;
+  return request.headers.authorization ?? '';
 }
 
 function orderIdIn(form: FormObject): string | null {

@@ -1,43 +1,87 @@
 import { ORDER_ID_METADATA_KEY, type PaymentIntent } from './payment-intent';
 
 /**
- * Everything the provider holds, declined intents included. It keeps at most one *succeeded* intent
- * per order (the decline rule refuses a second), but the refused attempt is stored too: it is the
- * double charge Idem's tests must be able to detect (`isChargeAttempt`).
+ * "Usually within a minute": spec3.json `GET /v1/payment_intents/search` description ("Don't use search
+ * in read-after-write flows where strict consistency is necessary. Under normal operating conditions,
+ * data is searchable in less than a minute. Occasionally, propagation of new or updated data can be up
+ * to an hour behind during outages"). The production default of the sandbox's search lag.
+ */
+export const DEFAULT_SEARCH_LAG_MS = 60_000;
+
+interface IndexedVersion {
+  indexedAt: number;
+  intent: PaymentIntent;
+}
+
+/**
+ * Everything the provider holds, declined intents included. Retrieve by id is strongly consistent
+ * (the current version); search sees each intent as it was `searchLagMs` ago, so a new intent is not
+ * found and an updated one shows its old status until its change has propagated.
  */
 export class IntentsStore {
   private readonly intents = new Map<string, PaymentIntent>();
-  private readonly byOrder = new Map<string, PaymentIntent[]>();
+  private readonly byOrder = new Map<string, string[]>();
+  private readonly searchIndex = new Map<string, IndexedVersion[]>();
+  searchLagMs: number;
+
+  constructor(private readonly clock: () => number, searchLagMs = DEFAULT_SEARCH_LAG_MS) {
+    this.searchLagMs = searchLagMs;
+  }
 
   add(intent: PaymentIntent): void {
     this.intents.set(intent.id, intent);
+    this.index(intent);
     const orderId = intent.metadata[ORDER_ID_METADATA_KEY];
     if (orderId === undefined) return;
     const ofOrder = this.byOrder.get(orderId);
-    if (ofOrder) ofOrder.push(intent);
-    else this.byOrder.set(orderId, [intent]);
+    if (ofOrder) ofOrder.push(intent.id);
+    else this.byOrder.set(orderId, [intent.id]);
+  }
+
+  /** A new version of an existing intent (a processing payment settling). */
+  update(intent: PaymentIntent): void {
+    if (!this.intents.has(intent.id)) throw new Error(`no intent ${intent.id}`);
+    this.intents.set(intent.id, intent);
+    this.index(intent);
   }
 
   get(id: string): PaymentIntent | undefined {
     return this.intents.get(id);
   }
 
-  /** In creation order. */
+  /** In creation order, current versions. */
   all(): PaymentIntent[] {
     return [...this.intents.values()];
   }
 
+  /** Current versions, in creation order: what the provider really holds (for the control API). */
   withMetadata(key: string, value: string): PaymentIntent[] {
-    if (key === ORDER_ID_METADATA_KEY) return [...(this.byOrder.get(value) ?? [])];
+    if (key === ORDER_ID_METADATA_KEY) return (this.byOrder.get(value) ?? []).map((id) => this.intents.get(id)!);
     return this.all().filter((intent) => intent.metadata[key] === value);
   }
 
-  hasSucceeded(orderId: string): boolean {
-    return (this.byOrder.get(orderId) ?? []).some((intent) => intent.status === 'succeeded');
+  /** What search sees now: for each intent, its newest version that has propagated, in creation order. */
+  searchMetadata(key: string, value: string): PaymentIntent[] {
+    const now = this.clock();
+    const found: PaymentIntent[] = [];
+    for (const versions of this.searchIndex.values()) {
+      // The lag in force now decides, so a test that sets it to 0 sees everything at once.
+      const visible = versions.filter((version) => version.indexedAt + this.searchLagMs <= now).at(-1)?.intent;
+      if (visible && visible.metadata[key] === value) found.push(visible);
+    }
+    return found;
   }
 
   clear(): void {
     this.intents.clear();
     this.byOrder.clear();
+    this.searchIndex.clear();
+  }
+
+  private index(intent: PaymentIntent): void {
+    const version = { indexedAt: this.clock(), intent };
+    const versions = this.searchIndex.get(intent.id);
+    if (versions) versions.push(version);
+    else this.searchIndex.set(intent.id, [version]);
   }
 }

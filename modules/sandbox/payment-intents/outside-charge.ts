@@ -12,10 +12,9 @@ export interface OutsideCharge {
 }
 
 /**
- * A charge made outside the API (in the provider's dashboard, by another integration): it succeeds
- * whatever the order already holds. The one-succeeded-intent rule guards the API Idem calls; this is
- * how tests build the contradictory provider data the stop rules must catch (a second succeeded
- * intent, another amount). Its webhook goes out like any other.
+ * A charge made outside Idem (in the provider's dashboard, by another integration), with the order in
+ * its metadata: how tests build the contradictory provider data the stop rules must catch (a second
+ * succeeded intent, another amount). Its webhook goes out like any other.
  */
 export function recordOutsideCharge(state: SandboxState, charge: OutsideCharge): PaymentIntent {
   const nowSeconds = Math.floor(state.clock() / 1000);
@@ -28,13 +27,16 @@ export function recordOutsideCharge(state: SandboxState, charge: OutsideCharge):
       metadata: { [ORDER_ID_METADATA_KEY]: charge.orderId },
       paymentMethod: 'pm_card_visa',
       paymentMethodTypes: ['card'],
+      offSession: true,
+      returnUrl: null,
+      automaticPaymentMethods: null,
     },
     nowSeconds,
-    false,
   );
   state.intents.add(intent);
   state.signals.emit('intent-committed', intent);
-  state.webhooks.publish(finalStatusEvent(intent, { id: newRequestId(), idempotencyKey: null }, nowSeconds));
+  const event = finalStatusEvent(intent, { id: newRequestId(), idempotencyKey: null }, nowSeconds);
+  if (event) state.webhooks.publish(event);
   return intent;
 }
 

@@ -1,7 +1,8 @@
 /**
- * The PaymentIntent fields Idem relies on, in Stripe's wire shape (snake_case, unix seconds, lower-case
- * currency). Only confirmed intents exist here, so the status is always final for this sandbox:
- * `succeeded`, or `requires_payment_method` after a decline.
+ * A PaymentIntent in Stripe's wire shape (snake_case, unix seconds, lower-case currency): the fields of
+ * spec3.json `components.schemas.payment_intent` that the sandbox fills, with `null` where Stripe sends
+ * `null` for a feature not used. Only confirmed intents exist here: `succeeded`, `processing`,
+ * `requires_action` (on-session 3-D Secure) or `requires_payment_method` after a decline.
  */
 export interface PaymentIntent {
   id: string;
@@ -9,6 +10,11 @@ export interface PaymentIntent {
   amount: number;
   amount_capturable: number;
   amount_received: number;
+  application: null;
+  application_fee_amount: null;
+  automatic_payment_methods: { enabled: boolean; allow_redirects?: 'always' | 'never' } | null;
+  canceled_at: null;
+  cancellation_reason: null;
   capture_method: 'automatic';
   client_secret: string;
   confirmation_method: 'automatic';
@@ -20,36 +26,74 @@ export interface PaymentIntent {
   latest_charge: string | null;
   livemode: false;
   metadata: Record<string, string>;
+  next_action: NextAction | null;
+  on_behalf_of: null;
   payment_method: string | null;
+  payment_method_configuration_details: null;
+  payment_method_options: Record<string, never>;
   payment_method_types: string[];
-  status: 'succeeded' | 'requires_payment_method';
+  processing: null;
+  receipt_email: null;
+  review: null;
+  setup_future_usage: null;
+  shipping: null;
+  source: null;
+  statement_descriptor: null;
+  statement_descriptor_suffix: null;
+  status: 'succeeded' | 'processing' | 'requires_action' | 'requires_payment_method';
+  transfer_data: null;
+  transfer_group: null;
 }
 
+/** spec3.json `payment_intent_next_action`: what the customer must do (3-D Secure here). */
+export type NextAction =
+  | { type: 'redirect_to_url'; redirect_to_url: { return_url: string; url: string } }
+  | { type: 'use_stripe_sdk'; use_stripe_sdk: Record<string, string> };
+
+/** spec3.json `api_errors`, as Stripe embeds it in the intent and in the 402 body. */
 export interface LastPaymentError {
   type: 'card_error';
-  code: 'card_declined';
+  code: 'card_declined' | 'authentication_required';
   decline_code: string;
   message: string;
   charge: string;
   doc_url: string;
-  payment_method: { id: string; object: 'payment_method'; type: 'card' };
+  payment_method: PaymentMethodObject;
+}
+
+/** spec3.json `payment_method` (a card): the whole object, as Stripe puts it in a decline. */
+export interface PaymentMethodObject {
+  id: string;
+  object: 'payment_method';
+  billing_details: { address: Record<'city' | 'country' | 'line1' | 'line2' | 'postal_code' | 'state', null>; email: null; name: null; phone: null; tax_id: null };
+  card: {
+    brand: string;
+    checks: { address_line1_check: null; address_postal_code_check: null; cvc_check: null };
+    country: string;
+    display_brand: string;
+    exp_month: number;
+    exp_year: number;
+    fingerprint: string;
+    funding: 'credit';
+    generated_from: null;
+    last4: string;
+    networks: { available: string[]; preferred: null };
+    regulated_status: 'unregulated';
+    three_d_secure_usage: { supported: boolean };
+    wallet: null;
+  };
+  created: number;
+  customer: string | null;
+  livemode: false;
+  metadata: Record<string, string>;
+  type: 'card';
 }
 
 export const ORDER_ID_METADATA_KEY = 'order_id';
 
-/**
- * The decline the sandbox gives a confirmation for an order that already holds a succeeded intent
- * (Stripe's own code for a repeated charge). The sandbox keeps at most one succeeded intent per
- * order, but a refused second charge is still Idem trying to charge twice.
- */
-export const DUPLICATE_CHARGE_DECLINE = 'duplicate_transaction';
-
-/**
- * What invariant 1 counts: confirmations that took the order's money, and those refused only
- * because the order had already paid. More than one per order means Idem tried to charge twice.
- */
-export function isChargeAttempt(intent: Pick<PaymentIntent, 'status' | 'last_payment_error'>): boolean {
-  return intent.status === 'succeeded' || intent.last_payment_error?.decline_code === DUPLICATE_CHARGE_DECLINE;
+/** What invariant 1 (DESIGN §9) counts at the provider: intents that took the customer's money. */
+export function isSucceededCharge(intent: Pick<PaymentIntent, 'status'>): boolean {
+  return intent.status === 'succeeded';
 }
 
 export function orderIdOf(intent: Pick<PaymentIntent, 'metadata'>): string | undefined {

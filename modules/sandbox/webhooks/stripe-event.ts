@@ -18,12 +18,17 @@ export interface StripeEvent {
   type: PaymentIntentEventType;
 }
 
-/** The event Stripe emits when a confirmation reaches its final status. */
+/**
+ * The event Stripe emits when a confirmation reaches its final status; undefined while the intent is
+ * still `processing` or `requires_action` (Stripe's `payment_intent.processing` / `.requires_action`
+ * events are not modelled: Idem acts only on final statuses).
+ */
 export function finalStatusEvent(
   intent: PaymentIntent,
   request: { id: string; idempotencyKey: string | null },
   nowSeconds: number,
-): StripeEvent {
+): StripeEvent | undefined {
+  if (intent.status !== 'succeeded' && intent.status !== 'requires_payment_method') return undefined;
   return {
     id: newEventId(),
     object: 'event',

@@ -6,12 +6,15 @@ import { EVENT_STORE } from '../../../src/bootstrap/tokens';
 import { handleCommand, type CommandContext } from '../../../src/command-handling/handle-command';
 import { assertBusinessKey } from '../../../src/errors/business-key';
 import type { EventStore } from '../../../src/event-store/event-store.port';
-import { orderStream, resolveReviewDecider, toOrderView } from '../../payments';
+import { PAYMENT_GATEWAY, checkProviderForOrder, loadOrder, orderStream, resolveReviewDecider, toOrderView, type PaymentGateway } from '../../payments';
 import { ResolveReviewBody } from './resolve-review.body';
 
 @Controller('v1/support/orders')
 export class ResolveReviewController {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PAYMENT_GATEWAY) private readonly gateway: PaymentGateway,
+  ) {}
 
   @Post(':orderId/resolve')
   @Roles('support')
@@ -19,7 +22,12 @@ export class ResolveReviewController {
   async resolve(@Param('orderId') orderId: string, @Body() body: ResolveReviewBody, @CommandMetadata() metadata: CommandContext['metadata']) {
     assertBusinessKey('orderId', orderId);
     const actor = `${metadata.actor.role}:${metadata.actor.tokenId}`;
-    const { state, revision } = await handleCommand(this.store, orderStream(orderId), resolveReviewDecider, { orderId, actor, note: body.note, resolution: body.resolution, requestId: String(metadata.requestId ?? metadata.correlationId) }, { metadata });
+    // "Failed" lets a new request charge under a new key: first ask the provider about every key used
+    // (only for an order in review: the check replays creates, which must not reach a live attempt).
+    const inReview = (await loadOrder(this.store, orderId)).state.status === 'needs_review';
+    const providerCheck = body.resolution === 'failed' && inReview ? await checkProviderForOrder(this.gateway, this.store, orderId, new Date()) : undefined;
+    const command = { orderId, actor, note: body.note, resolution: body.resolution, requestId: String(metadata.requestId ?? metadata.correlationId), providerCheck };
+    const { state, revision } = await handleCommand(this.store, orderStream(orderId), resolveReviewDecider, command, { metadata });
     return toOrderView(state, revision);
   }
 }

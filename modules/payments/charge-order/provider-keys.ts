@@ -1,0 +1,51 @@
+/**
+ * The provider keys an order has used, read from its history, and whether each may still be replayed.
+ * Pure: the history and the time come in as data.
+ */
+import type { RecordedEvent } from '../../../src/event-store/event-store.port';
+import type { ChargeAttemptStarted, ChargeRequested } from '../order.events';
+import type { ChargeInstruction } from '../payment-gateway/payment-gateway.port';
+
+/**
+ * Stripe keeps a key's stored answer at least 24 hours ("Keys … may be removed from the system
+ * automatically after they're at least 24 hours old, and a new request is generated if a key is reused
+ * after the original is pruned", docs.stripe.com/api/idempotent_requests). Within that window, sending
+ * the same create with the same key and parameters again returns the first answer: the authoritative
+ * way to learn an unknown outcome. We replay only during the first 23 hours, an hour's margin for
+ * clocks and for the time between our record of the attempt and Stripe's receipt of it.
+ */
+export const PROVIDER_KEY_WINDOW_MS = 24 * 60 * 60 * 1000;
+export const SAFE_REPLAY_WINDOW_MS = PROVIDER_KEY_WINDOW_MS - 60 * 60 * 1000;
+
+export interface ProviderKeyUse {
+  /** The create exactly as it was sent under this key (same parameters, or the replay is refused). */
+  instruction: ChargeInstruction;
+  /** When the first attempt under the key was recorded (the key reached the provider no earlier). */
+  firstUsedAt: Date;
+}
+
+/** Every key the order sent to the provider (a key whose request never got an attempt was never sent). */
+export function providerKeyUses(history: RecordedEvent[]): ProviderKeyUse[] {
+  const requests = new Map<string, ChargeRequested['data']>();
+  const uses = new Map<string, ProviderKeyUse>();
+  for (const event of history) {
+    if (event.type === 'ChargeRequested') {
+      const data = event.data as unknown as ChargeRequested['data'];
+      requests.set(data.providerKey, data);
+    } else if (event.type === 'ChargeAttemptStarted') {
+      const { providerKey } = event.data as unknown as ChargeAttemptStarted['data'];
+      const request = requests.get(providerKey);
+      if (!request || uses.has(providerKey)) continue;
+      uses.set(providerKey, {
+        instruction: { orderId: request.orderId, amount: request.amount, currency: request.currency, customerId: request.customerId, description: request.description, idempotencyKey: providerKey },
+        firstUsedAt: new Date(event.metadata.recordedAt),
+      });
+    }
+  }
+  return [...uses.values()];
+}
+
+/** True while a replay of the key is sure to be answered from the provider's store (never executed anew). */
+export function canReplay(use: Pick<ProviderKeyUse, 'firstUsedAt'>, now: Date): boolean {
+  return now.getTime() - use.firstUsedAt.getTime() < SAFE_REPLAY_WINDOW_MS;
+}

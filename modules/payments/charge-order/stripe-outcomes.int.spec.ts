@@ -1,0 +1,100 @@
+/**
+ * How the worker charges and what it records for the answers only real Stripe gives: 3-D Secure
+ * required off-session, a payment still processing, an unknown outcome verified with search lagging
+ * (the sandbox's default: a minute, as Stripe's search).
+ */
+import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import { handleCommand } from '../../../src/command-handling/handle-command';
+import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
+import { createTestDatabase } from '../../../test/harness/test-database';
+import { createSandbox, isSucceededCharge, type Sandbox } from '../../sandbox';
+import { loadOrder } from '../get-order/load-order';
+import { orderStream } from '../order.events';
+import { StripePaymentGateway } from '../payment-gateway/stripe.payment-gateway';
+import { requestChargeDecider } from '../request-charge/request-charge.decider';
+import { ChargeOutcomeStillUnknown, chargeOrder, type ChargeOrderDeps } from './charge-order.job';
+
+let pool: Pool;
+let store: PostgresEventStore;
+let sandbox: Sandbox;
+const gatewayWith = (paymentMethod?: string) =>
+  new StripePaymentGateway({ secretKey: 'sk_test_idem', baseUrl: sandbox.url, maxNetworkRetries: 0, timeoutMs: 2000, ...(paymentMethod && { paymentMethod }) });
+const depsWith = (paymentMethod?: string): ChargeOrderDeps => ({ store, workerId: 'w1', gateway: gatewayWith(paymentMethod) });
+
+beforeAll(async () => {
+  pool = new Pool({ connectionString: await createTestDatabase('stripe_outcomes'), max: 10 });
+  store = new PostgresEventStore(pool);
+  await store.migrate();
+  sandbox = await createSandbox();
+});
+afterAll(async () => {
+  await sandbox.close();
+  await pool.end();
+});
+
+const metadata = { correlationId: 'test', causationId: 'test', actor: { role: 'storefront', tokenId: 'test' } };
+async function requestCharge(): Promise<string> {
+  const orderId = `o-${randomUUID()}`;
+  await handleCommand(store, orderStream(orderId), requestChargeDecider, { orderId, amount: 4200, currency: 'EUR', customerId: 'cus_1', requestId: orderId }, { metadata });
+  return orderId;
+}
+const fault = (body: object) => fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const calls = (orderId: string) => sandbox.requests({ orderId }).map((r) => `${r.method} ${r.path}${r.replayed ? ' (replayed)' : ''}`);
+
+describe('chargeOrder against Stripe-shaped answers', () => {
+  it('charges the saved card off-session for the customer, as Stripe accepts without a return_url', async () => {
+    const orderId = await requestCharge();
+
+    expect(await chargeOrder(depsWith(), orderId)).toBe('settled');
+
+    // The sandbox refuses a confirm without return_url or an exemption: success means off_session was sent.
+    const [intent] = sandbox.charges({ orderId });
+    expect(intent).toMatchObject({ status: 'succeeded', customer: 'cus_1', payment_method: 'pm_card_visa', metadata: { order_id: orderId } });
+    expect(sandbox.requests({ orderId })[0].idempotencyKey).toBe(`idem-order-${orderId}-r1`);
+  });
+
+  describe('when the saved card needs 3-D Secure', () => {
+    it('records needs-review with the reason and never retries', async () => {
+      const orderId = await requestCharge();
+      const deps = depsWith('pm_card_authenticationRequired');
+
+      expect(await chargeOrder(deps, orderId)).toBe('settled');
+      expect(await chargeOrder(deps, orderId)).toBe('nothing_to_do');
+
+      expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'needs_review', lastError: expect.stringContaining('authentication_required') });
+      expect(calls(orderId)).toEqual(['POST /v1/payment_intents']);
+    });
+  });
+
+  describe('when the payment is processing', () => {
+    it('records it as not known yet, then verifies it under the same key and records the settled charge', async () => {
+      const orderId = await requestCharge();
+      const deps = depsWith('pm_sandbox_processing');
+
+      await expect(chargeOrder(deps, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
+      expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'unknown', lastError: expect.stringContaining('processing') });
+      sandbox.settle(sandbox.charges({ orderId })[0].id, 'succeeded');
+      expect(await chargeOrder(deps, orderId)).toBe('settled');
+
+      expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'paid', recovered: true });
+      // The replay answers "processing" as first stored; the intent itself is read by id.
+      expect(calls(orderId)).toEqual(['POST /v1/payment_intents', 'POST /v1/payment_intents (replayed)', 'GET /v1/payment_intents/' + sandbox.charges({ orderId })[0].id]);
+      expect(sandbox.charges({ orderId })).toHaveLength(1);
+    });
+  });
+
+  describe('when the answer was lost and search lags (a minute, as at Stripe)', () => {
+    it('learns the outcome by replaying the create with the persisted key, without searching', async () => {
+      const orderId = await requestCharge();
+      await fault({ kind: 'drop_after_commit', orderId, times: 2 });
+      await expect(chargeOrder(depsWith(), orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
+
+      expect(await chargeOrder(depsWith(), orderId)).toBe('settled');
+
+      expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'paid', recovered: true });
+      expect(calls(orderId).filter((call) => call.includes('search'))).toEqual([]);
+      expect(sandbox.charges({ orderId }).filter(isSucceededCharge)).toHaveLength(1);
+    });
+  });
+});

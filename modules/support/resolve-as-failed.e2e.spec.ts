@@ -1,0 +1,80 @@
+/**
+ * Resolving a review as "failed" lets the customer request again, charged under a new provider key.
+ * With search lagging as Stripe's does (the sandbox's default), the provider is asked by replaying
+ * every key the order used: a charge that went through must stop the resolution.
+ */
+import { randomUUID } from 'node:crypto';
+import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
+import { ChargeOutcomeStillUnknown, chargeOrder, loadOrder, type ChargeOrderDeps } from '../payments';
+import { isSucceededCharge } from '../sandbox';
+
+let harness: TestApp;
+let deps: ChargeOrderDeps;
+beforeAll(async () => {
+  harness = await startTestApp('resolve_as_failed');
+  deps = { store: harness.runtime.eventStore, gateway: harness.gateway, workerId: 'w' };
+});
+afterAll(() => harness.close());
+
+const fault = (body: object) => fetch(`${harness.sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const resolveAsFailed = (orderId: string) =>
+  harness.app.inject({ method: 'POST', url: `/v1/support/orders/${orderId}/resolve`, headers: auth('support'), payload: { resolution: 'failed', note: 'customer says the card was not charged' } });
+
+/** Five unknown outcomes in a row (each answer lost) → needs review. */
+async function reviewAfterFiveUnknowns(amount: number, kind: 'drop_after_commit' | 'timeout' | 'error_500'): Promise<string> {
+  const orderId = `rf-${randomUUID()}`;
+  await harness.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/charge`, headers: auth('storefront'), payload: { amount, currency: 'EUR', customerId: 'cus_rf' } });
+  // stripe-node retries a closed connection once with the same key: two lost answers per run.
+  await fault({ kind, orderId, times: kind === 'error_500' ? 1 : 10, ms: 50 });
+  for (let run = 1; run < 5; run++) await expect(chargeOrder(deps, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
+  expect(await chargeOrder(deps, orderId)).toBe('settled');
+  expect((await loadOrder(harness.runtime.eventStore, orderId)).state.status).toBe('needs_review');
+  await fetch(`${harness.sandbox.url}/_sandbox/faults`, { method: 'DELETE' });
+  return orderId;
+}
+
+describe('POST /v1/support/orders/{orderId}/resolve as failed', () => {
+  describe('when the first attempt did charge the card but every answer was lost (search not showing it yet)', () => {
+    it('refuses, naming the succeeded intent, and the order is never charged twice', async () => {
+      const orderId = await reviewAfterFiveUnknowns(4200, 'drop_after_commit');
+      expect(await harness.gateway.findPayments(orderId)).toEqual([]);
+
+      const answer = await resolveAsFailed(orderId);
+
+      const [charge] = harness.sandbox.charges({ orderId }).filter(isSucceededCharge);
+      expect(answer.statusCode).toBe(422);
+      expect(answer.json()).toMatchObject({ code: 'ORDER.PROVIDER_HOLDS_CHARGE', succeeded: [charge.id] });
+      expect((await loadOrder(harness.runtime.eventStore, orderId)).state.status).toBe('needs_review');
+      // A new request is refused while the order is in review: no second key, no second charge.
+      const again = await harness.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/charge`, headers: auth('storefront'), payload: { amount: 4200, currency: 'EUR', customerId: 'cus_rf' } });
+      expect(again.statusCode).not.toBe(202);
+      expect(harness.sandbox.charges({ orderId }).filter(isSucceededCharge)).toHaveLength(1);
+    });
+  });
+
+  describe('when the provider cannot tell what happened under a key (its stored answer is a 500)', () => {
+    it('refuses with 503 and writes nothing', async () => {
+      const orderId = await reviewAfterFiveUnknowns(4200, 'error_500');
+      const before = (await harness.runtime.eventStore.readStream(`order-${orderId}`)).length;
+
+      const answer = await resolveAsFailed(orderId);
+
+      expect(answer.statusCode).toBe(503);
+      expect(answer.json()).toMatchObject({ code: 'ORDER.PROVIDER_UNVERIFIED' });
+      expect(await harness.runtime.eventStore.readStream(`order-${orderId}`)).toHaveLength(before);
+    });
+  });
+
+  describe('when the provider answers that the card was declined', () => {
+    it('records the resolution, and a new request may follow', async () => {
+      // Amount ending in 02: the sandbox declines it once a request reaches execution.
+      const orderId = await reviewAfterFiveUnknowns(1002, 'timeout');
+
+      const answer = await resolveAsFailed(orderId);
+
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json()).toMatchObject({ status: 'failed' });
+      expect(harness.sandbox.charges({ orderId }).filter(isSucceededCharge)).toHaveLength(0);
+    });
+  });
+});
