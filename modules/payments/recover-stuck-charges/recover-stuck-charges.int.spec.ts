@@ -10,7 +10,7 @@ import { openReadModels, type ReadModels } from '../../../src/bootstrap/read-mod
 import { startProjections, type RunningProjections } from '../../../src/subscriptions/start-projections';
 import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
 import { waitFor } from '../../../test/projections/projection-harness';
-import { isChargeAttempt } from '../../sandbox';
+import { isSucceededCharge } from '../../sandbox';
 import { chargeOrder, ChargeOutcomeStillUnknown } from '../charge-order/charge-order.job';
 import { needsReviewCount } from '../charge-order/needs-review.alert';
 import { loadOrder } from '../get-order/load-order';
@@ -40,14 +40,18 @@ afterAll(async () => {
 class WorkerCrashed extends Error {}
 const store = () => harness.runtime.eventStore;
 
-/** The provider refuses to search for these orders (say, an order id its query language rejects). */
-function refusingSearchFor(orderIds: Set<string>): PaymentGateway {
+/**
+ * The provider refuses every question about these orders (say, an order id its API rejects), whether
+ * verification replays the create under the order's key or searches by the order id.
+ */
+function refusingCallsAbout(orderIds: Set<string>): PaymentGateway {
+  const refuse = (orderId: string) => {
+    if (orderIds.has(orderId)) throw new Error(`provider refused the request about order ${orderId}`);
+  };
   return {
-    charge: (instruction) => harness.gateway.charge(instruction),
-    findPayments: async (orderId) => {
-      if (orderIds.has(orderId)) throw new Error(`provider refused the search for order ${orderId}`);
-      return harness.gateway.findPayments(orderId);
-    },
+    charge: async (instruction) => (refuse(instruction.orderId), harness.gateway.charge(instruction)),
+    findPayments: async (orderId) => (refuse(orderId), harness.gateway.findPayments(orderId)),
+    retrievePayment: (id) => harness.gateway.retrievePayment(id),
   };
 }
 
@@ -75,6 +79,7 @@ async function processingSince(at: Date): Promise<string> {
       throw new WorkerCrashed('worker died after the provider call');
     },
     findPayments: (id) => harness.gateway.findPayments(id),
+    retrievePayment: (id) => harness.gateway.retrievePayment(id),
   };
   await expect(chargeOrder({ store: store(), gateway: crashing, workerId: 'w', now: () => at }, orderId)).rejects.toBeInstanceOf(WorkerCrashed);
   return orderId;
@@ -108,7 +113,7 @@ describe('recoverStuckCharges', () => {
 
       expect(results).toEqual([expect.objectContaining({ orderId, oldStatus: 'unknown', newStatus: 'paid' })]);
       expect(await statusOf(orderId)).toMatchObject({ status: 'paid', recovered: true });
-      expect(harness.sandbox.charges({ orderId }).filter(isChargeAttempt)).toHaveLength(1);
+      expect(harness.sandbox.charges({ orderId }).filter(isSucceededCharge)).toHaveLength(1);
     });
   });
 
@@ -121,13 +126,15 @@ describe('recoverStuckCharges', () => {
       await readModelShows([poisoned, unknown], 'unknown');
       await readModelShows([processing], 'processing');
 
-      const results = await sweep([poisoned, unknown, processing], now, refusingSearchFor(new Set([poisoned])));
+      const results = await sweep([poisoned, unknown, processing], now, refusingCallsAbout(new Set([poisoned])));
 
       expect(results.map((r) => r.orderId)).toEqual([poisoned, unknown, processing]);
       expect(results.filter((r) => r.error !== undefined)).toEqual([
-        expect.objectContaining({ orderId: poisoned, oldStatus: 'unknown', newStatus: 'unknown', error: expect.stringContaining('refused the search') }),
+        expect.objectContaining({ orderId: poisoned, oldStatus: 'unknown', newStatus: 'unknown', error: expect.stringContaining('refused the request') }),
       ]);
-      expect(await statusOf(poisoned)).toMatchObject({ status: 'unknown' });
+      // Its verification (the create sent again under its key) was recorded as an attempt before the
+      // refused call, so it is still stuck — processing, for the next sweep — and not settled.
+      expect(await statusOf(poisoned)).toMatchObject({ status: 'processing' });
       expect(await statusOf(unknown)).toMatchObject({ status: 'paid', recovered: true });
       expect(await statusOf(processing)).toMatchObject({ status: 'paid', recovered: true });
     });
@@ -143,10 +150,10 @@ describe('recoverStuckCharges', () => {
       const alertsBefore = needsReviewCount();
 
       // Neither can be verified: the provider refuses both searches, as on every sweep before.
-      const results = await sweep([atEdge, leftWindow], now, refusingSearchFor(new Set([atEdge, leftWindow])));
+      const results = await sweep([atEdge, leftWindow], now, refusingCallsAbout(new Set([atEdge, leftWindow])));
 
       expect(await statusOf(atEdge)).toMatchObject({ status: 'unknown' });
-      expect(results.find((r) => r.orderId === atEdge)).toMatchObject({ error: expect.stringContaining('refused the search') });
+      expect(results.find((r) => r.orderId === atEdge)).toMatchObject({ error: expect.stringContaining('refused the request') });
       const escalated = await statusOf(leftWindow);
       expect(escalated).toMatchObject({ status: 'needs_review', lastError: expect.stringContaining('left the 24 h recovery window unresolved') });
       expect(results.find((r) => r.orderId === leftWindow)).toMatchObject({ oldStatus: 'unknown', newStatus: 'needs_review' });
@@ -160,7 +167,11 @@ describe('recoverStuckCharges', () => {
       const forgotten = await processingSince(new Date(now.getTime() - 3 * 24 * HOUR));
       await readModelShows([forgotten], 'processing');
       const asked: string[] = [];
-      const watching: PaymentGateway = { charge: (i) => harness.gateway.charge(i), findPayments: async (id) => (asked.push(id), harness.gateway.findPayments(id)) };
+      const watching: PaymentGateway = {
+        charge: async (i) => (asked.push(i.orderId), harness.gateway.charge(i)),
+        findPayments: async (id) => (asked.push(id), harness.gateway.findPayments(id)),
+        retrievePayment: async (id) => (asked.push(id), harness.gateway.retrievePayment(id)),
+      };
 
       await sweep([forgotten], now, watching);
 
