@@ -163,12 +163,12 @@ export class PostgresEventStore implements EventStore {
 
   /** Several single-event appends in one statement (schema.ts, APPEND_GROUP_SQL): the rows it wrote. */
   private async writeGroup(json: string): Promise<Map<string, Checkpoint>> {
-    const { rows } = await queryKeepingConnection<{ stream_name: string; event_id: string; position: Checkpoint }>(this.pool, {
+    const { rows } = await queryKeepingConnection<{ stream_name: string; event_id: string; revision: string; position: Checkpoint }>(this.pool, {
       name: this.preparedName('idem_append_group'),
       text: APPEND_GROUP_SQL,
       values: [json],
     });
-    return new Map(rows.map((row) => [groupKey(row.stream_name, row.event_id), row.position]));
+    return new Map(rows.map((row) => [groupKey(row.stream_name, row.event_id, row.revision), row.position]));
   }
 
   private async appendMany(stream: string, expectedCode: number, events: EventToAppend[], data: string[], metadata: string[]): Promise<AppendRow> {
