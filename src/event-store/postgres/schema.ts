@@ -15,7 +15,12 @@
  *   one still in flight (`pg_snapshot_xmin`), so an event that commits late can never land behind a
  *   position a subscriber already passed (the rule Emmett 0.43 adopted after losing events, see
  *   reference/event-store-anchors.md §1.6).
+ * - Within a stream, revisions appear in `$all` in increasing order: a later revision is written
+ *   only after the earlier one committed, by a transaction whose id was taken after that commit
+ *   (migration 4, idem-append-v4.migration.ts, says why its retries need a new transaction).
  */
+import { IDEM_APPEND_ONE_ATTEMPT_PER_TRANSACTION } from './idem-append-v4.migration';
+
 export const EVENT_STORE_MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
   {
     version: 1,
@@ -241,6 +246,11 @@ BEGIN
 END
 $$;
 `,
+  },
+  {
+    version: 4,
+    name: 'one idem_append attempt per transaction',
+    sql: IDEM_APPEND_ONE_ATTEMPT_PER_TRANSACTION,
   },
 ];
 
