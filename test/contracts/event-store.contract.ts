@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { compareCheckpoints } from '../../src/event-store/checkpoint';
 import { InvalidAppend, WrongExpectedVersion } from '../../src/event-store/errors';
 import type { Checkpoint, EventStore, EventToAppend, ExpectedRevision } from '../../src/event-store/event-store.port';
+import { describeDecisionTable } from './decision-table.contract';
 import { collect, readCategory, subscribeToCategory, testEvent, testEvents, uniqueCategory } from './test-events';
 
 export interface EventStoreCapabilities {
@@ -149,6 +150,8 @@ export function describeEventStoreContract(adapter: string, subject: () => Contr
         expect(history).toHaveLength(1 + acknowledged.reduce((sum, a) => sum + a.ids.length, 0));
       });
     });
+
+    describeDecisionTable(subject);
 
     describe('idempotent re-append (EventStoreDB scenario table, esdb.md §2.2)', () => {
       let name: string;

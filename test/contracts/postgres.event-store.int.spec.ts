@@ -5,6 +5,7 @@ import { describeEventStoreContract } from './event-store.contract';
 
 let pool: Pool;
 let store: PostgresEventStore;
+let ungrouped: PostgresEventStore;
 let stopCluster: () => Promise<void>;
 
 beforeAll(async () => {
@@ -14,16 +15,17 @@ beforeAll(async () => {
   stopCluster = database.stop;
   pool = new Pool({ connectionString: database.url, max: 20 });
   store = new PostgresEventStore(pool);
+  ungrouped = new PostgresEventStore(pool, { groupAppends: false });
   await store.migrate();
 });
 
 afterAll(async () => {
   await store.close();
+  await ungrouped.close();
   await pool.end();
   await stopCluster();
 });
 
-describeEventStoreContract('PostgresEventStore', () => ({
-  store,
-  capabilities: { duplicateIdOutsideItsSlot: 'conflict', eventIdScope: 'store', maxAppendBytes: 1_048_576 },
-}));
+const capabilities = { duplicateIdOutsideItsSlot: 'conflict', eventIdScope: 'store', maxAppendBytes: 1_048_576 } as const;
+describeEventStoreContract('PostgresEventStore', () => ({ store, capabilities }));
+describeEventStoreContract('PostgresEventStore with groupAppends: false', () => ({ store: ungrouped, capabilities }));
