@@ -1,0 +1,28 @@
+/**
+ * The store is linearizable: random concurrent histories (see record-history.ts) checked stream by
+ * stream against the sequential model (event-store.model.ts). Run from an adapter's spec with the
+ * adapter's declared capabilities.
+ */
+import type { EventStore } from '../../src/event-store/event-store.port';
+import type { EventStoreCapabilities } from '../contracts/event-store.contract';
+import { uniqueCategory } from '../contracts/test-events';
+import { checkStoreHistory } from './check-store-history';
+import { recordHistory } from './record-history';
+
+const ROUNDS = 12;
+
+export function describeLinearizability(adapter: string, subject: () => { store: EventStore; capabilities: EventStoreCapabilities }): void {
+  describe(`${adapter} (linearizability)`, () => {
+    it(`answers ${ROUNDS} random concurrent histories as some sequential order of the same operations would`, async () => {
+      const { store, capabilities } = subject();
+      const base = Date.now();
+      for (let round = 0; round < ROUNDS; round++) {
+        const category = uniqueCategory();
+        const seed = base + round;
+        const history = await recordHistory(store, { seed, streams: [`${category}-a`, `${category}-b`], clients: 8, operationsPerClient: 12 });
+        const failure = checkStoreHistory(history, capabilities.duplicateIdOutsideItsSlot);
+        if (failure) throw new Error(`Round ${round} (seed ${seed}):\n${failure}`);
+      }
+    });
+  });
+}
