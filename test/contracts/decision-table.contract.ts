@@ -39,6 +39,12 @@ export const DECISION_TABLE: DecisionCase[] = [
   { label: 'exact behind with a new id', history: 6, events: () => [fresh()], expected: 3, outcome: () => ({ conflict: 5 }) },
   { label: 'exact ahead with a new id', history: 6, events: () => [fresh()], expected: 9, outcome: () => ({ conflict: 5 }) },
   { label: 'several new ids at exact current', history: 6, events: () => testEvents(3), expected: 5, outcome: () => ({ revision: 8, length: 9 }) },
+  // §1.2: an append of no events runs the same checks and answers the current revision.
+  { label: 'no events at exact current', history: 6, events: () => [], expected: 5, outcome: () => ({ revision: 5, length: 6 }) },
+  { label: 'no events with any', history: 6, events: () => [], expected: 'any', outcome: () => ({ revision: 5, length: 6 }) },
+  { label: 'no events with no_stream on a new stream', history: 0, events: () => [], expected: 'no_stream', outcome: () => ({ revision: -1, length: 0 }) },
+  { label: 'no events with stream_exists on a new stream', history: 0, events: () => [], expected: 'stream_exists', outcome: () => ({ conflict: 'no_stream' }) },
+  { label: 'no events at an exact revision ahead', history: 6, events: () => [], expected: 9, outcome: () => ({ conflict: 5 }) },
   // §2.2, re-appends of e0..e5.
   { label: 'e0..e5 with no_stream', history: 6, events: (s) => s, expected: 'no_stream', outcome: () => ({ revision: 5, length: 6, positionOf: 5 }) },
   { label: 'e0 with no_stream (a prefix)', history: 6, events: (s) => [s[0]], expected: 'no_stream', outcome: () => ({ revision: 0, length: 6, positionOf: 0 }) },
@@ -84,7 +90,7 @@ function expectOutcome(name: string, got: AppendResult | WrongExpectedVersion, w
   const result = got as AppendResult;
   expect(result.nextRevision).toBe(want.revision);
   expect(after).toHaveLength(want.length);
-  expect(result.position).toBe(after[want.positionOf ?? want.revision].position);
+  if (want.revision >= 0) expect(result.position).toBe(after[want.positionOf ?? want.revision].position);
 }
 
 export function describeDecisionTable(subject: () => { store: EventStore; capabilities: EventStoreCapabilities }): void {
