@@ -18,7 +18,7 @@
  *
  * `idem.test_race_delay_ms` (a custom setting, unset in production: `current_setting(…, true)` is
  * NULL) makes the function sleep between reading the stream's revision and writing, so a test can
- * let fast-path writers take that revision in between (all-order.int.spec.ts). Only a test's
+ * let fast-path writers take that revision in between (test/contracts/all-order.contract.ts). Only a test's
  * own session sets it.
  */
 export const IDEM_APPEND_ONE_ATTEMPT_PER_TRANSACTION = `
