@@ -102,6 +102,12 @@ export interface EventSubscription extends AsyncIterable<SubscriptionBatch> {
   close(): Promise<void>;
 }
 
+/**
+ * Every adapter is linearizable (test/linearizability): concurrent calls answer as if each took
+ * effect at one instant between its call and its answer, in an order that EventStoreDB's decision
+ * table (reference esdb.md §1.2, §2.1) would answer. In particular an append is answered "written"
+ * only when its own expectation was written, whatever other appends of the same ids run beside it.
+ */
 export interface EventStore {
   /**
    * Appends atomically. Throws `WrongExpectedVersion` when the expectation does not hold. Re-appending
@@ -111,6 +117,7 @@ export interface EventStore {
   append(stream: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult>;
   /** A stream that does not exist reads as empty. */
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** Each stream's events appear in increasing revision order, as in EventStoreDB's `$all`. */
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Gap-free: an event that commits late is still delivered, in `readAll` order. */
   subscribeToAll(options?: SubscribeOptions): EventSubscription;

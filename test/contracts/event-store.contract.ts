@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { compareCheckpoints } from '../../src/event-store/checkpoint';
 import { InvalidAppend, WrongExpectedVersion } from '../../src/event-store/errors';
 import type { Checkpoint, EventStore, EventToAppend, ExpectedRevision } from '../../src/event-store/event-store.port';
+import { describeAllOrder } from './all-order.contract';
+import { describeDecisionTable } from './decision-table.contract';
 import { collect, readCategory, subscribeToCategory, testEvent, testEvents, uniqueCategory } from './test-events';
 
 export interface EventStoreCapabilities {
@@ -28,6 +30,8 @@ export interface EventStoreCapabilities {
 export interface ContractSubject {
   store: EventStore;
   capabilities: EventStoreCapabilities;
+  /** The same data through a store that widens its internal races on purpose (see all-order.contract.ts). */
+  raceWindowStore?: EventStore;
 }
 
 async function conflictOf(promise: Promise<unknown>): Promise<WrongExpectedVersion> {
@@ -149,6 +153,9 @@ export function describeEventStoreContract(adapter: string, subject: () => Contr
         expect(history).toHaveLength(1 + acknowledged.reduce((sum, a) => sum + a.ids.length, 0));
       });
     });
+
+    describeDecisionTable(subject);
+    describeAllOrder(subject);
 
     describe('idempotent re-append (EventStoreDB scenario table, esdb.md §2.2)', () => {
       let name: string;

@@ -4,7 +4,8 @@ import { createIsolatedTestDatabase } from '../harness/test-database';
 import { describeEventStoreContract } from './event-store.contract';
 
 let pool: Pool;
-let store: PostgresEventStore;
+let racePool: Pool;
+const stores: Record<'grouped' | 'ungrouped' | 'groupedRace' | 'ungroupedRace', PostgresEventStore> = {} as never;
 let stopCluster: () => Promise<void>;
 
 beforeAll(async () => {
@@ -13,17 +14,25 @@ beforeAll(async () => {
   const database = await createIsolatedTestDatabase('contract_pg', 'contract');
   stopCluster = database.stop;
   pool = new Pool({ connectionString: database.url, max: 20 });
-  store = new PostgresEventStore(pool);
-  await store.migrate();
+  // Only these sessions set the test-only delay of idem_append (idem-append-v4.migration.ts).
+  racePool = new Pool({ connectionString: database.url, max: 6, options: '-c idem.test_race_delay_ms=15' });
+  stores.grouped = new PostgresEventStore(pool);
+  stores.ungrouped = new PostgresEventStore(pool, { groupAppends: false });
+  stores.groupedRace = new PostgresEventStore(racePool);
+  stores.ungroupedRace = new PostgresEventStore(racePool, { groupAppends: false });
+  await stores.grouped.migrate();
 });
 
 afterAll(async () => {
-  await store.close();
-  await pool.end();
+  await Promise.all(Object.values(stores).map((store) => store.close()));
+  await Promise.all([pool.end(), racePool.end()]);
   await stopCluster();
 });
 
-describeEventStoreContract('PostgresEventStore', () => ({
-  store,
-  capabilities: { duplicateIdOutsideItsSlot: 'conflict', eventIdScope: 'store', maxAppendBytes: 1_048_576 },
+const capabilities = { duplicateIdOutsideItsSlot: 'conflict', eventIdScope: 'store', maxAppendBytes: 1_048_576 } as const;
+describeEventStoreContract('PostgresEventStore', () => ({ store: stores.grouped, raceWindowStore: stores.groupedRace, capabilities }));
+describeEventStoreContract('PostgresEventStore with groupAppends: false', () => ({
+  store: stores.ungrouped,
+  raceWindowStore: stores.ungroupedRace,
+  capabilities,
 }));

@@ -126,3 +126,36 @@ it('never deadlocks two groups that write the same streams in opposite orders', 
     await other.end();
   }
 });
+
+describe('when one group holds the same event id under different expectations', () => {
+  afterEach(() => expect(statements.some((text) => text.includes('jsonb_to_recordset'))).toBe(true));
+
+  // Issue 12, defect 1: the row written for one caller's expectation answered the other caller too.
+  it('answers written only the append whose own expectation was written, and refuses the other', async () => {
+    await store.append('order-grp-same-id', [testEvent(), testEvent()], 'no_stream');
+    const shared = testEvent();
+    const [stale, current] = await Promise.allSettled([store.append('order-grp-same-id', [shared], 0), store.append('order-grp-same-id', [shared], 1)]);
+    expect(current).toMatchObject({ status: 'fulfilled', value: { nextRevision: 2 } });
+    expect(stale).toMatchObject({ status: 'rejected', reason: expect.any(WrongExpectedVersion) });
+    expect((stale as PromiseRejectedResult).reason).toMatchObject({ expected: 0, actual: 2 });
+  });
+
+  it('refuses an exact revision far ahead of the stream', async () => {
+    await store.append('order-grp-ahead', [testEvent()], 'no_stream');
+    const shared = testEvent();
+    const [ahead, current] = await Promise.allSettled([store.append('order-grp-ahead', [shared], 7), store.append('order-grp-ahead', [shared], 0)]);
+    expect(current).toMatchObject({ status: 'fulfilled', value: { nextRevision: 1 } });
+    expect((ahead as PromiseRejectedResult).reason).toMatchObject({ expected: 7, actual: 1 });
+  });
+
+  it('refuses no_stream on a stream that already has events', async () => {
+    await store.append('order-grp-exists', [testEvent()], 'no_stream');
+    const shared = testEvent();
+    const [fresh, current] = await Promise.allSettled([
+      store.append('order-grp-exists', [shared], 'no_stream'),
+      store.append('order-grp-exists', [shared], 0),
+    ]);
+    expect(current).toMatchObject({ status: 'fulfilled', value: { nextRevision: 1 } });
+    expect((fresh as PromiseRejectedResult).reason).toMatchObject({ expected: 'no_stream', actual: 1 });
+  });
+});

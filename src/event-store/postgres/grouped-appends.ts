@@ -4,7 +4,8 @@
  * flush, one round trip for all of them (per-turn-batcher.ts). EventStoreDB's writer groups
  * concurrent writes to its log the same way.
  *
- * Each append keeps its own answer. A row the statement wrote answers its caller with its position;
+ * Each append keeps its own answer. The row the statement wrote for that append's own expectation
+ * (same stream, id and revision) answers its caller with its position;
  * a row it did not write (the revision or the id was taken) sends that caller on to idem_append,
  * which tells a conflict from a retried duplicate, exactly as after a refused single INSERT. If the
  * statement fails as a whole (one event's JSON PostgreSQL will not take, a lost connection), every
@@ -26,14 +27,19 @@ export interface OneAppend {
 /** The position written, or undefined when the expectation did not hold as the fast path needs. */
 export type OneAppendAnswer = Checkpoint | undefined;
 
-/** Writes a group; answers `stream \0 lower-case event id` → position for the rows it wrote. */
+/** Writes a group; answers `groupKey(stream, event id, revision)` → position for the rows it wrote. */
 export type WriteGroup = (json: string) => Promise<Map<string, Checkpoint>>;
 
 export const MAX_APPENDS_PER_GROUP = 64;
 /** A group's JSON stays under about this many characters (one event may be up to 1 MiB). */
 export const MAX_GROUP_BYTES = 4 * 1024 * 1024;
 
-export const groupKey = (stream: string, eventId: string) => `${stream}\u0000${eventId.toLowerCase()}`;
+/**
+ * A written row's identity as its caller asked for it: the stream, the event id AND the revision
+ * (expected + 1). Matching on stream and id alone answered a refused append with the row another
+ * caller wrote for the same id under another expectation.
+ */
+export const groupKey = (stream: string, eventId: string, revision: number | string) => `${stream}\u0000${eventId.toLowerCase()}\u0000${revision}`;
 
 export function groupedAppends(appendAlone: (append: OneAppend) => Promise<OneAppendAnswer>, writeGroup: WriteGroup): PerTurnBatcher<OneAppend, OneAppendAnswer> {
   return new PerTurnBatcher<OneAppend, OneAppendAnswer>((appends) => {
@@ -49,7 +55,7 @@ export function groupedAppends(appendAlone: (append: OneAppend) => Promise<OneAp
         answers.set(
           append,
           written.then(
-            (positions) => positions.get(groupKey(append.stream, append.event.id)),
+            (positions) => positions.get(groupKey(append.stream, append.event.id, append.expectedCode + 1)),
             () => appendAlone(append),
           ),
         );

@@ -52,6 +52,7 @@ interface AppendRow {
 
 const UNIQUE_VIOLATION = '23505';
 const EVENT_ID_CONSTRAINT = 'idem_events_event_id';
+const REVISION_CONSTRAINT = 'idem_events_pkey';
 const constraintOf = (error: unknown) => (error as { constraint?: string }).constraint;
 
 const EXPECTED_CODES: Record<'any' | 'no_stream' | 'stream_exists', number> = { no_stream: -1, any: -2, stream_exists: -4 };
@@ -163,21 +164,33 @@ export class PostgresEventStore implements EventStore {
 
   /** Several single-event appends in one statement (schema.ts, APPEND_GROUP_SQL): the rows it wrote. */
   private async writeGroup(json: string): Promise<Map<string, Checkpoint>> {
-    const { rows } = await queryKeepingConnection<{ stream_name: string; event_id: string; position: Checkpoint }>(this.pool, {
+    const { rows } = await queryKeepingConnection<{ stream_name: string; event_id: string; revision: string; position: Checkpoint }>(this.pool, {
       name: this.preparedName('idem_append_group'),
       text: APPEND_GROUP_SQL,
       values: [json],
     });
-    return new Map(rows.map((row) => [groupKey(row.stream_name, row.event_id), row.position]));
+    return new Map(rows.map((row) => [groupKey(row.stream_name, row.event_id, row.revision), row.position]));
   }
 
+  /**
+   * The general append (idem_append). A fast-path writer may take the revision the function read as
+   * free; the primary key then refuses it and we call again, in a new transaction: a retry inside the
+   * first one would keep its older transaction id and sort before that writer's event in `$all`
+   * (idem-append-v4.migration.ts). Each race means another append got in, so this ends.
+   */
   private async appendMany(stream: string, expectedCode: number, events: EventToAppend[], data: string[], metadata: string[]): Promise<AppendRow> {
-    const { rows } = await queryKeepingConnection<AppendRow>(this.pool, {
-      name: 'idem_append',
-      text: 'SELECT * FROM idem_append($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])',
-      values: [stream, expectedCode, events.map((e) => e.id), events.map((e) => e.type), data, metadata],
-    });
-    return rows[0];
+    for (;;) {
+      try {
+        const { rows } = await queryKeepingConnection<AppendRow>(this.pool, {
+          name: 'idem_append',
+          text: 'SELECT * FROM idem_append($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])',
+          values: [stream, expectedCode, events.map((e) => e.id), events.map((e) => e.type), data, metadata],
+        });
+        return rows[0];
+      } catch (error) {
+        if (constraintOf(error) !== REVISION_CONSTRAINT) throw error;
+      }
+    }
   }
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {

@@ -15,7 +15,12 @@
  *   one still in flight (`pg_snapshot_xmin`), so an event that commits late can never land behind a
  *   position a subscriber already passed (the rule Emmett 0.43 adopted after losing events, see
  *   reference/event-store-anchors.md §1.6).
+ * - Within a stream, revisions appear in `$all` in increasing order: a later revision is written
+ *   only after the earlier one committed, by a transaction whose id was taken after that commit
+ *   (migration 4, idem-append-v4.migration.ts, says why its retries need a new transaction).
  */
+import { IDEM_APPEND_ONE_ATTEMPT_PER_TRANSACTION } from './idem-append-v4.migration';
+
 export const EVENT_STORE_MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
   {
     version: 1,
@@ -242,6 +247,11 @@ END
 $$;
 `,
   },
+  {
+    version: 4,
+    name: 'one idem_append attempt per transaction',
+    sql: IDEM_APPEND_ONE_ATTEMPT_PER_TRANSACTION,
+  },
 ];
 
 /*
@@ -284,6 +294,10 @@ ${RETURNING_APPENDED}`;
  * 0 for no_stream, N + 1 only after N), and the primary key still does the concurrency control.
  * ON CONFLICT DO NOTHING here only keeps one append's refusal from failing the others: a row not
  * returned is NOT taken as written, its caller asks idem_append, as after a refused single INSERT.
+ * Each returned row names the revision it was written at: a caller is answered "written" only by the
+ * row of its own expectation (stream, id and revision = expected + 1). Two callers may append one
+ * event id under different expectations in one group; the row written for one of them is not the
+ * other's answer (issue 12, defect 1: that answered a refused append as written).
  * $1 is a JSON array of {stream_name, expected (-1: no_stream), event_id, event_type, data, metadata}.
  * The predecessor is looked up per row through a LATERAL join, not with EXISTS: the planner
  * counts on a hundred rows from jsonb_to_recordset, and a plan cached while the table was small
@@ -297,4 +311,4 @@ SELECT a.stream_name, a.expected + 1, a.event_id, a.event_type, a.data, a.metada
   LEFT JOIN LATERAL (SELECT true AS found FROM idem_events e WHERE e.stream_name = a.stream_name AND e.revision = a.expected LIMIT 1) p ON true
  WHERE a.expected = -1 OR p.found
 ON CONFLICT DO NOTHING
-RETURNING stream_name, event_id::text AS event_id, transaction_id::text || '/' || sequence::text AS position`;
+RETURNING stream_name, event_id::text AS event_id, revision, transaction_id::text || '/' || sequence::text AS position`;
