@@ -1,6 +1,6 @@
 import { initialOrderState, type OrderState } from '../order.state';
 import type { ProviderPayment } from '../payment-gateway/payment-gateway.port';
-import { decideOutcome, decideVerification } from './charge-order.decision';
+import { MAX_CONSECUTIVE_UNKNOWN, decideNextStep, decideOutcome, decideVerification, type NextStep } from './charge-order.decision';
 
 const state = (overrides: Partial<OrderState> = {}): OrderState => ({
   ...initialOrderState(),
@@ -63,5 +63,119 @@ describe('decideOutcome', () => {
 
     expect(decideOutcome(state(), 2, { kind: 'succeeded', payment: paid, replayed: true })).toMatchObject({ type: 'ChargeSucceeded', data: { recovered: true } });
     expect(decideOutcome(state(), 2, { kind: 'succeeded', payment: paid, replayed: false })).toMatchObject({ type: 'ChargeSucceeded', data: { recovered: false } });
+  });
+});
+
+describe('decideNextStep', () => {
+  const now = new Date('2026-12-01T12:00:00.000Z');
+  const LEASE_MS = 60_000;
+  const startedAgo = (ms: number) => new Date(now.getTime() - ms).toISOString();
+
+  // The stop rules and the lease as a table: the order as it stands → what the worker does next.
+  it.each<[string, Partial<OrderState>, NextStep]>([
+    ['no charge requested', { exists: false }, { kind: 'nothing', reason: 'no charge was requested' }],
+    ['paid', { status: 'paid' }, { kind: 'nothing', reason: 'order is paid' }],
+    ['failed', { status: 'failed' }, { kind: 'nothing', reason: 'order is failed' }],
+    ['in review', { status: 'needs_review' }, { kind: 'nothing', reason: 'order is needs_review' }],
+    ['pending after 1 attempt', { status: 'pending', attempts: 1 }, { kind: 'attempt', attempt: 2 }],
+    ['pending, never attempted', { status: 'pending', attempts: 0 }, { kind: 'attempt', attempt: 1 }],
+    ['processing, attempt started 1 ms inside the lease', { status: 'processing', lastAttemptAt: startedAgo(LEASE_MS - 1) }, { kind: 'leave_to_other_worker' }],
+    ['processing, attempt started exactly a lease ago', { status: 'processing', lastAttemptAt: startedAgo(LEASE_MS) }, { kind: 'verify' }],
+    ['processing, no attempt time recorded', { status: 'processing', lastAttemptAt: undefined }, { kind: 'verify' }],
+    ['unknown once', { status: 'unknown', consecutiveUnknown: 1 }, { kind: 'verify' }],
+    ['unknown four times in a row', { status: 'unknown', consecutiveUnknown: 4 }, { kind: 'verify' }],
+    ['unknown five times in a row', { status: 'unknown', consecutiveUnknown: 5 }, { kind: 'review', event: { type: 'ChargeNeedsReview', data: { orderId: 'o1', reason: '5 consecutive unknown outcomes' } } }],
+    ['unknown six times in a row', { status: 'unknown', consecutiveUnknown: 6 }, { kind: 'review', event: { type: 'ChargeNeedsReview', data: { orderId: 'o1', reason: '6 consecutive unknown outcomes' } } }],
+  ])('%s → %j', (_label, overrides, expected) => {
+    expect(decideNextStep(state(overrides), now, LEASE_MS)).toStrictEqual(expected);
+  });
+
+  it('stops after MAX_CONSECUTIVE_UNKNOWN (five) unknown outcomes, as DESIGN §7.5 says', () => {
+    expect(MAX_CONSECUTIVE_UNKNOWN).toBe(5);
+  });
+});
+
+describe('decideOutcome, every kind of provider answer', () => {
+  it('records a decline with its code, reason and intent', () => {
+    expect(decideOutcome(state(), 2, { kind: 'declined', declineCode: 'insufficient_funds', reason: 'Your card has insufficient funds.', paymentIntentId: 'pi_9' })).toStrictEqual({
+      type: 'ChargeFailed',
+      data: { orderId: 'o1', attempt: 2, declineCode: 'insufficient_funds', reason: 'Your card has insufficient funds.', paymentIntentId: 'pi_9' },
+    });
+  });
+
+  it('records a fresh success with the intent, the charge and the amount', () => {
+    expect(decideOutcome(state(), 2, { kind: 'succeeded', payment: payment({ chargeId: 'ch_1' }), replayed: false })).toStrictEqual({
+      type: 'ChargeSucceeded',
+      data: { orderId: 'o1', paymentIntentId: 'pi_1', providerChargeId: 'ch_1', amount: 4200, currency: 'EUR', recovered: false },
+    });
+  });
+
+  it.each<[string, Partial<ProviderPayment>, string]>([
+    ['another amount', { amount: 999 }, 'provider payment pi_1 is 999 EUR, the order is 4200 EUR'],
+    ['another currency', { currency: 'USD' }, 'provider payment pi_1 is 4200 USD, the order is 4200 EUR'],
+  ])('sends a success for %s to review (contradictory provider data)', (_label, change, reason) => {
+    expect(decideOutcome(state(), 2, { kind: 'succeeded', payment: payment(change), replayed: false })).toStrictEqual({ type: 'ChargeNeedsReview', data: { orderId: 'o1', reason } });
+  });
+
+  it('words the review reasons for customer action and provider refusals', () => {
+    expect(decideOutcome(state(), 2, { kind: 'action_required', paymentIntentId: 'pi_1', reason: 'needs 3DS' })).toStrictEqual({
+      type: 'ChargeNeedsReview',
+      data: { orderId: 'o1', reason: 'customer action required: needs 3DS' },
+    });
+    expect(decideOutcome(state(), 2, { kind: 'rejected', reason: 'No such customer' })).toStrictEqual({
+      type: 'ChargeNeedsReview',
+      data: { orderId: 'o1', reason: 'provider rejected the request: No such customer' },
+    });
+  });
+
+  it('records a pending payment and a lost answer as unknown outcomes of this attempt', () => {
+    expect(decideOutcome(state(), 3, { kind: 'pending', paymentIntentId: 'pi_1', reason: 'pi_1 is processing' })).toStrictEqual({
+      type: 'ChargeOutcomeUnknown',
+      data: { orderId: 'o1', attempt: 3, error: 'pending: pi_1 is processing' },
+    });
+    expect(decideOutcome(state(), 3, { kind: 'unknown', error: 'ETIMEDOUT' })).toStrictEqual({ type: 'ChargeOutcomeUnknown', data: { orderId: 'o1', attempt: 3, error: 'ETIMEDOUT' } });
+  });
+});
+
+describe('decideVerification, what the provider holds decides', () => {
+  const current = { providerKey: 'idem-order-o1-r2' };
+
+  it('allows a new attempt when the provider holds nothing for the order', () => {
+    expect(decideVerification(state(), [])).toBeUndefined();
+  });
+
+  it('sends two succeeded payments for one order to review, naming both', () => {
+    expect(decideVerification(state(), [payment({ paymentIntentId: 'pi_a' }), payment({ paymentIntentId: 'pi_b' }), payment({ paymentIntentId: 'pi_c', status: 'failed' })])).toStrictEqual({
+      type: 'ChargeNeedsReview',
+      data: { orderId: 'o1', reason: 'provider holds 2 succeeded payments for one order: pi_a, pi_b' },
+    });
+  });
+
+  it('records the one succeeded payment as recovered, whatever else failed', () => {
+    expect(decideVerification(state(), [payment({ status: 'failed', paymentIntentId: 'pi_0', ...current }), payment({ chargeId: 'ch_1', ...current })])).toStrictEqual({
+      type: 'ChargeSucceeded',
+      data: { orderId: 'o1', paymentIntentId: 'pi_1', providerChargeId: 'ch_1', amount: 4200, currency: 'EUR', recovered: true },
+    });
+  });
+
+  it('sends a succeeded payment of another amount to review', () => {
+    expect(decideVerification(state(), [payment({ amount: 1, ...current })])).toStrictEqual({
+      type: 'ChargeNeedsReview',
+      data: { orderId: 'o1', reason: 'provider payment pi_1 is 1 EUR, the order is 4200 EUR' },
+    });
+  });
+
+  it('keeps a pending payment unknown, naming it, even beside a decline of this key', () => {
+    expect(decideVerification(state(), [payment({ status: 'failed', ...current }), payment({ status: 'pending', paymentIntentId: 'pi_p' })])).toStrictEqual({
+      type: 'ChargeOutcomeUnknown',
+      data: { orderId: 'o1', attempt: 1, error: 'pending: payment intent pi_p is not settled at the provider' },
+    });
+  });
+
+  it('records a decline of this key found by verification, card_declined when it carries no code', () => {
+    expect(decideVerification(state(), [payment({ status: 'failed', paymentIntentId: 'pi_d', ...current })])).toStrictEqual({
+      type: 'ChargeFailed',
+      data: { orderId: 'o1', attempt: 1, declineCode: 'card_declined', reason: 'declined (found by verification)', paymentIntentId: 'pi_d' },
+    });
   });
 });

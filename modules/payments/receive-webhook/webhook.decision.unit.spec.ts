@@ -84,4 +84,46 @@ describe('decideWebhook', () => {
   it('ignores a decline under an earlier key', () => {
     expect(decideWebhook(states.processing, declined({ providerKey: 'an-older-key' }))).toBeUndefined();
   });
+
+  it('records a decline without a decline code as card_declined, saying it came from the webhook', () => {
+    expect(decideWebhook(states.unknown, declined({ declineCode: undefined }))).toStrictEqual({
+      type: 'ChargeFailed',
+      data: { orderId, attempt: 1, declineCode: 'card_declined', reason: 'declined (provider webhook)', paymentIntentId: 'pi_d' },
+    });
+  });
+
+  it('ignores a decline on an order whose charge no worker has attempted yet', () => {
+    expect(decideWebhook(states.pending, declined())).toBeUndefined();
+  });
+
+  it('ignores a payment that is still pending at the provider', () => {
+    expect(decideWebhook(states.processing, declined({ status: 'pending' }))).toBeUndefined();
+  });
+
+  it('ignores any webhook for an order it does not know', () => {
+    expect(decideWebhook(initialOrderState(), succeeded())).toBeUndefined();
+  });
+
+  describe('when a success arrives for an order already settled', () => {
+    it.each(['paid', 'needs_review'] as const)('appends nothing to a %s order (forward only)', (status) => {
+      expect(decideWebhook(states[status], succeeded())).toBeUndefined();
+    });
+  });
+
+  it('names the order id and the key it saw when it hands a foreign charge to review', () => {
+    expect(decideWebhook(states.processing, succeeded({ orderId: undefined, providerKey: undefined }))).toStrictEqual({
+      type: 'ChargeNeedsReview',
+      data: {
+        orderId,
+        reason: `provider reports payment pi_x for order (none) succeeded without an Idem provider key (a charge made outside Idem); the order's current request uses key ${key(1)}`,
+      },
+    });
+  });
+
+  it('hands a success in another currency to review with both amounts', () => {
+    expect(decideWebhook(states.unknown, succeeded({ currency: 'USD' }))).toStrictEqual({
+      type: 'ChargeNeedsReview',
+      data: { orderId, reason: 'provider payment pi_x is 4200 USD, the order is 4200 EUR' },
+    });
+  });
 });
