@@ -26,7 +26,7 @@ const IDEM_TABLE = `CREATE TABLE e (
   stream_name text COLLATE "C" NOT NULL, revision bigint NOT NULL, event_id uuid NOT NULL, event_type text NOT NULL,
   data jsonb NOT NULL, metadata jsonb NOT NULL, transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
   sequence bigint NOT NULL DEFAULT nextval('s'), created timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (stream_name, revision))`;
-// As the store's single-event append (schema.ts).
+// As the store's single-event append (src/event-store/postgres/append-statements.ts).
 const RETURNING = `RETURNING transaction_id::text || '/' || sequence::text AS position`;
 const AT = (returning: string) => `INSERT INTO e (stream_name, revision, event_id, event_type, data, metadata)
   SELECT $1, $6::bigint + 1, $2, $3, $4, $5 WHERE EXISTS (SELECT FROM e WHERE stream_name = $1 AND revision = $6::bigint) ${returning}`;

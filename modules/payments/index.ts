@@ -3,7 +3,7 @@ export { PaymentsModule } from './payments.module';
 export * from './order.events';
 export { evolveOrder, initialOrderState, isSettled, type OrderState, type OrderStatus } from './order.state';
 export { toOrderView, type OrderView } from './order.view';
-export { foldOrder, loadOrder } from './get-order/load-order';
+export { foldOrder, loadOrder } from './load-order';
 export { PAYMENT_GATEWAY, type ChargeInstruction, type ChargeOutcome, type PaymentGateway, type ProviderPayment } from './payment-gateway/payment-gateway.port';
 export { StripePaymentGateway } from './payment-gateway/stripe.payment-gateway';
 export { chargeOrder, ChargeOutcomeStillUnknown, runChargeOrderJob, type ChargeOrderDeps } from './charge-order/charge-order.job';

@@ -1,8 +1,9 @@
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import type { Pool } from 'pg';
-import { DATABASE_POOL } from '../../src/bootstrap/tokens';
+import { DATABASE_POOL } from '../../src/database/database-pool';
 import { GetOrderController } from './get-order/get-order.controller';
 import { ReceiveWebhookController } from './receive-webhook/receive-webhook.controller';
+import { migratePayments } from './payments.migrations';
 import { WebhookDeliveries } from './receive-webhook/webhook-deliveries';
 import { RequestChargeController } from './request-charge/request-charge.controller';
 
@@ -12,9 +13,9 @@ import { RequestChargeController } from './request-charge/request-charge.control
   providers: [{ provide: WebhookDeliveries, useFactory: (pool: Pool) => new WebhookDeliveries(pool), inject: [DATABASE_POOL] }],
 })
 export class PaymentsModule implements OnModuleInit {
-  constructor(@Inject(WebhookDeliveries) private readonly deliveries: WebhookDeliveries) {}
+  constructor(@Inject(DATABASE_POOL) private readonly pool: Pool) {}
 
   async onModuleInit(): Promise<void> {
-    await this.deliveries.migrate();
+    await migratePayments(this.pool);
   }
 }

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import type { Role, TokenRoles } from '../config/tokens';
+import type { Role, TokenRoles } from '../config/bearer-tokens';
 import { AppError } from '../errors/app-error';
 import { ROLES_KEY } from './roles';
 

@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import type { Role } from '../config/tokens';
+import type { Role } from '../config/bearer-tokens';
 
 export const ROLES_KEY = 'idem:roles';
 

@@ -5,9 +5,12 @@
 import { resolve } from 'node:path';
 import { ConfigError, type ConfigProblem } from './config-error';
 import { parseDuration } from './duration';
-import { parseTokens, type TokenRoles } from './tokens';
+import { parseTokens, type TokenRoles } from './bearer-tokens';
 
 export type EventStoreKind = 'postgres' | 'esdb';
+
+/** Nest injection token of the process's {@link IdemConfig}. */
+export const IDEM_CONFIG = Symbol('IDEM_CONFIG');
 
 export interface IdemConfig {
   production: boolean;

@@ -125,3 +125,6 @@ export interface EventStore {
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Nest injection token of the process's one {@link EventStore}. */
+export const EVENT_STORE = Symbol('EVENT_STORE');

@@ -6,7 +6,8 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { Pool } from 'pg';
 import type { EventStore } from '../event-store/event-store.port';
-import { DATABASE_POOL, EVENT_STORE } from '../bootstrap/tokens';
+import { DATABASE_POOL } from '../database/database-pool';
+import { EVENT_STORE } from '../event-store/event-store.port';
 
 type Check = { status: 'up' | 'down'; error?: string };
 

@@ -12,7 +12,7 @@ import { installJobQueue } from '../../../src/jobs/install-job-queue';
 import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
 import { waitFor } from '../../../test/projections/projection-harness';
 import { isSucceededCharge } from '../../sandbox';
-import { loadOrder } from '../get-order/load-order';
+import { loadOrder } from '../load-order';
 import { orderStream } from '../order.events';
 import { runChargeOrderJob, type ChargeOrderDeps } from './charge-order.job';
 

@@ -8,12 +8,12 @@ import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { WrongExpectedVersion } from '../../../src/event-store/errors';
 import type { EventStore } from '../../../src/event-store/event-store.port';
-import { loadOrder } from '../get-order/load-order';
+import { loadOrder } from '../load-order';
 import { orderStream, type OrderEvent } from '../order.events';
 import type { PaymentGateway } from '../payment-gateway/payment-gateway.port';
-import { appendOrderEvent, type BackgroundMetadata } from './append-order-event';
+import { appendOrderEvent, type BackgroundMetadata } from '../append-order-event';
 import { MAX_CONSECUTIVE_UNKNOWN, decideNextStep, decideOutcome, decideVerification } from './charge-order.decision';
-import { reportNeedsReview } from './needs-review.alert';
+import { reportNeedsReview } from '../needs-review.alert';
 import { canReplay, providerKeyUses } from './provider-keys';
 
 export interface ChargeOrderDeps {

@@ -9,7 +9,7 @@ import { handleCommand } from '../../../src/command-handling/handle-command';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
 import { createTestDatabase } from '../../../test/harness/test-database';
 import { createSandbox, isSucceededCharge, type Sandbox } from '../../sandbox';
-import { loadOrder } from '../get-order/load-order';
+import { loadOrder } from '../load-order';
 import { orderStream } from '../order.events';
 import { StripePaymentGateway } from '../payment-gateway/stripe.payment-gateway';
 import { requestChargeDecider } from '../request-charge/request-charge.decider';

@@ -3,13 +3,13 @@
  */
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { Roles } from '../../../src/auth/roles';
-import { EVENT_STORE } from '../../../src/bootstrap/tokens';
+import { EVENT_STORE } from '../../../src/event-store/event-store.port';
 import { AppError } from '../../../src/errors/app-error';
 import { assertBusinessKey } from '../../../src/errors/business-key';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import { orderStream } from '../order.events';
 import { toOrderView, type OrderView } from '../order.view';
-import { loadOrder } from './load-order';
+import { loadOrder } from '../load-order';
 import { ORDER_READ_MODEL, type OrderReadModel } from './order-read-model.port';
 
 @Controller('v1/orders')

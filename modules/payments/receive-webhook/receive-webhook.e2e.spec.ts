@@ -3,7 +3,7 @@ import Stripe from 'stripe';
 import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
 import type { Sandbox } from '../../sandbox';
 import { ChargeOutcomeStillUnknown, chargeOrder, type ChargeOrderDeps } from '../charge-order/charge-order.job';
-import { loadOrder } from '../get-order/load-order';
+import { loadOrder } from '../load-order';
 import { orderStream } from '../order.events';
 
 const SECRET = 'whsec_test_e2e';

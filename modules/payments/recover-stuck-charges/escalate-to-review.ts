@@ -9,9 +9,9 @@
 import type { Pool } from 'pg';
 import { WrongExpectedVersion } from '../../../src/event-store/errors';
 import type { EventStore } from '../../../src/event-store/event-store.port';
-import { appendOrderEvent } from '../charge-order/append-order-event';
-import { reportNeedsReview } from '../charge-order/needs-review.alert';
-import { loadOrder } from '../get-order/load-order';
+import { appendOrderEvent } from '../append-order-event';
+import { reportNeedsReview } from '../needs-review.alert';
+import { loadOrder } from '../load-order';
 import type { ChargeNeedsReview } from '../order.events';
 import type { ReconcileResult } from './reconcile-order';
 import { writeRecoveryLine, type RecoveryLine } from './recovery-log';

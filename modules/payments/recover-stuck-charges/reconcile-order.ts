@@ -5,7 +5,7 @@
  */
 import type { Pool } from 'pg';
 import { chargeOrder, ChargeOutcomeStillUnknown, type ChargeOrderDeps } from '../charge-order/charge-order.job';
-import { loadOrder } from '../get-order/load-order';
+import { loadOrder } from '../load-order';
 import type { OrderStatus } from '../order.state';
 import { writeRecoveryLine, type RecoveryLine } from './recovery-log';
 

@@ -12,8 +12,8 @@ import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app
 import { waitFor } from '../../../test/projections/projection-harness';
 import { isSucceededCharge } from '../../sandbox';
 import { chargeOrder, ChargeOutcomeStillUnknown } from '../charge-order/charge-order.job';
-import { needsReviewCount } from '../charge-order/needs-review.alert';
-import { loadOrder } from '../get-order/load-order';
+import { needsReviewCount } from '../needs-review.alert';
+import { loadOrder } from '../load-order';
 import type { PaymentGateway } from '../payment-gateway/payment-gateway.port';
 import { recoverStuckCharges, type FindStuckOrders } from './recover-stuck-charges.job';
 

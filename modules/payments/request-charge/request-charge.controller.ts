@@ -7,13 +7,13 @@ import { Body, Controller, Headers, HttpCode, Inject, Param, Post, Query, Res } 
 import type { FastifyReply } from 'fastify';
 import { CommandMetadata } from '../../../src/auth/caller.decorator';
 import { Roles } from '../../../src/auth/roles';
-import { EVENT_STORE } from '../../../src/bootstrap/tokens';
+import { EVENT_STORE } from '../../../src/event-store/event-store.port';
 import { handleCommand, type CommandContext } from '../../../src/command-handling/handle-command';
 import { AppError } from '../../../src/errors/app-error';
 import { assertBusinessKey } from '../../../src/errors/business-key';
 import { parseIdempotencyKey } from '../../../src/errors/idempotency-key';
 import type { EventStore } from '../../../src/event-store/event-store.port';
-import { waitForSettled } from '../get-order/load-order';
+import { waitForSettled } from '../load-order';
 import { orderStream } from '../order.events';
 import { isSettled } from '../order.state';
 import { toOrderView, type OrderView } from '../order.view';

@@ -1,7 +1,7 @@
 import { Pool } from 'pg';
 import { installJobQueue } from '../../../src/jobs/install-job-queue';
 import { createTestDatabase } from '../../../test/harness/test-database';
-import { WebhookDeliveries } from '../receive-webhook/webhook-deliveries';
+import { migratePayments } from '../payments.migrations';
 import { archiveFinishedRows } from './archive-finished-rows';
 import { longestRetryWindowMs } from './retry-window';
 
@@ -11,7 +11,7 @@ let pool: Pool;
 beforeAll(async () => {
   pool = new Pool({ connectionString: await createTestDatabase('retention') });
   await installJobQueue(pool);
-  await new WebhookDeliveries(pool).migrate();
+  await migratePayments(pool);
 });
 afterAll(() => pool.end());
 

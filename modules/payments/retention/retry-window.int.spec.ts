@@ -8,7 +8,7 @@ import { Pool } from 'pg';
 import { enqueueInTransaction } from '../../../src/jobs/enqueue-in-transaction';
 import { installJobQueue } from '../../../src/jobs/install-job-queue';
 import { createTestDatabase } from '../../../test/harness/test-database';
-import { WebhookDeliveries } from '../receive-webhook/webhook-deliveries';
+import { migratePayments } from '../payments.migrations';
 import { archiveFinishedRows } from './archive-finished-rows';
 import { DEFAULT_MAX_JOB_ATTEMPTS, longestRetryWindowMs } from './retry-window';
 
@@ -18,7 +18,7 @@ let pool: Pool;
 beforeAll(async () => {
   pool = new Pool({ connectionString: await createTestDatabase('retry_window'), max: 4 });
   await installJobQueue(pool);
-  await new WebhookDeliveries(pool).migrate();
+  await migratePayments(pool);
 });
 afterAll(() => pool.end());
 

@@ -5,7 +5,8 @@
 import { Controller, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { Roles } from '../../../src/auth/roles';
-import { DATABASE_POOL, EVENT_STORE } from '../../../src/bootstrap/tokens';
+import { DATABASE_POOL } from '../../../src/database/database-pool';
+import { EVENT_STORE } from '../../../src/event-store/event-store.port';
 import { assertBusinessKey } from '../../../src/errors/business-key';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import { PAYMENT_GATEWAY, loadOrder, reconcileOrder, toOrderView, type PaymentGateway } from '../../payments';

@@ -2,7 +2,7 @@
 import { Body, Controller, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { CommandMetadata } from '../../../src/auth/caller.decorator';
 import { Roles } from '../../../src/auth/roles';
-import { EVENT_STORE } from '../../../src/bootstrap/tokens';
+import { EVENT_STORE } from '../../../src/event-store/event-store.port';
 import { handleCommand, type CommandContext } from '../../../src/command-handling/handle-command';
 import { assertBusinessKey } from '../../../src/errors/business-key';
 import type { EventStore } from '../../../src/event-store/event-store.port';

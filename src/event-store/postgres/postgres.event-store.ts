@@ -3,7 +3,7 @@
  * its own right. An append is one round trip: one plain statement for a single event with no_stream or
  * an exact revision (the command handlers' case), a prepared call of `idem_append` otherwise; a
  * single-event append whose expectation fails takes a second trip to tell a conflict from a
- * retried duplicate (see schema.ts).
+ * retried duplicate (see append-statements.ts and schema.ts).
  */
 import { EventEmitter } from 'node:events';
 import type { Pool } from 'pg';
@@ -24,7 +24,8 @@ import type {
 } from '../event-store.port';
 import { applyMigrations } from '../../database/migrate';
 import { queryKeepingConnection } from '../../database/query-keeping-connection';
-import { APPEND_GROUP_SQL, APPEND_ONE_AT_REVISION_SQL, APPEND_ONE_TO_NEW_STREAM_SQL, EVENT_STORE_MIGRATIONS } from './schema';
+import { APPEND_GROUP_SQL, APPEND_ONE_AT_REVISION_SQL, APPEND_ONE_TO_NEW_STREAM_SQL } from './append-statements';
+import { EVENT_STORE_MIGRATIONS } from './schema';
 import { groupKey, groupedAppends, type OneAppend } from './grouped-appends';
 import { EVENT_COLUMNS, EVENT_ROW_MODE, readAllQuery, toRecordedEvent, type EventRow } from './read-all.query';
 import { PostgresSubscription } from './postgres.subscription';
@@ -140,7 +141,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   /**
-   * One event with no_stream or an exact revision: one plain statement (schema.ts) answering the new
+   * One event with no_stream or an exact revision: one plain statement (append-statements.ts) answering the new
    * event's position. Undefined when the expectation did not hold as written, which idem_append then
    * sorts into conflict or duplicate.
    */
@@ -162,7 +163,7 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  /** Several single-event appends in one statement (schema.ts, APPEND_GROUP_SQL): the rows it wrote. */
+  /** Several single-event appends in one statement (append-statements.ts, APPEND_GROUP_SQL): the rows it wrote. */
   private async writeGroup(json: string): Promise<Map<string, Checkpoint>> {
     const { rows } = await queryKeepingConnection<{ stream_name: string; event_id: string; revision: string; position: Checkpoint }>(this.pool, {
       name: this.preparedName('idem_append_group'),

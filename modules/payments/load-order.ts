@@ -1,7 +1,7 @@
-import type { EventStore, RecordedEvent } from '../../../src/event-store/event-store.port';
-import type { OrderEvent } from '../order.events';
-import { evolveOrder, initialOrderState, isSettled, type OrderState } from '../order.state';
-import { orderStream } from '../order.events';
+import type { EventStore, RecordedEvent } from '../../src/event-store/event-store.port';
+import type { OrderEvent } from './order.events';
+import { evolveOrder, initialOrderState, isSettled, type OrderState } from './order.state';
+import { orderStream } from './order.events';
 
 export interface LoadedOrder {
   state: OrderState;

@@ -1,6 +1,6 @@
-import { deterministicEventId } from '../../../src/command-handling/deterministic-event-id';
-import type { EventMetadata, EventStore } from '../../../src/event-store/event-store.port';
-import { orderStream, type OrderEvent } from '../order.events';
+import { deterministicEventId } from '../../src/command-handling/deterministic-event-id';
+import type { EventMetadata, EventStore } from '../../src/event-store/event-store.port';
+import { orderStream, type OrderEvent } from './order.events';
 
 export type BackgroundMetadata = Omit<EventMetadata, 'recordedAt'>;
 
