@@ -26,6 +26,11 @@ describe('docker-compose.yml', () => {
 
   it('pins every image to a version (never latest)', () => {
     expect(services.eventstore.image).toMatch(/^eventstore\/eventstore:\d+\.\d+\.\d+/);
+  });
+
+  it('pins an EventStoreDB server of 24.10.5 or later (24.10.0–24.10.4 send a bogus End checkpoint to filtered subscriptions)', () => {
+    const [major, minor, patch] = /:(\d+)\.(\d+)\.(\d+)/.exec(services.eventstore.image!)!.slice(1).map(Number);
+    expect(major * 1_000_000 + minor * 1_000 + patch).toBeGreaterThanOrEqual(24_010_005);
     expect(services.postgres.image).toMatch(/^postgres:(1[7-9]|[2-9]\d)(\.\d+)?$/);
   });
 

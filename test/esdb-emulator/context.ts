@@ -10,6 +10,7 @@ export interface EmulatorSettings {
   writeTimeoutMs: number;
   /** Advertise and serve BatchAppend (a real 21.10+ server always does); off exercises `Append`. */
   batchAppend: boolean;
+  /** The server line to behave as, e.g. '24.10.4' (bogus `End` checkpoint) or '24.10.5' (the default, as docker-compose pins). */
   serverVersion: string;
 }
 

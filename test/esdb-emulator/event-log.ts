@@ -24,6 +24,8 @@ export interface StoredEvent extends ProposedEvent {
   stream: string;
   revision: bigint;
   position: bigint;
+  /** Where the next record starts (`SeqReadResult.RecordPostPosition`): a forward page ends here. */
+  postPosition: bigint;
   /** .NET ticks (100 ns) since the Unix epoch, as the server sends them. */
   created: bigint;
 }
@@ -137,6 +139,12 @@ export class EventLog {
     return position === 0n ? 0 : this.indexAfter(position - 1n);
   }
 
+  /** Index of the first event whose own position (p, p) is at or after `pos`, comparing both parts (`TFPos.CompareTo`). */
+  indexAtOrAfterPos(pos: { commit: bigint; prepare: bigint }): number {
+    if (pos.commit < 0n) return 0;
+    return pos.prepare <= pos.commit ? this.indexAtOrAfter(pos.commit) : this.indexAfter(pos.commit);
+  }
+
   onAppend(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -157,10 +165,11 @@ export class EventLog {
   }
 
   private record(stream: string, revision: bigint, event: ProposedEvent): StoredEvent {
-    const stored: StoredEvent = { ...event, id: event.id.toLowerCase(), stream, revision, position: this.nextPosition, created: BigInt(Date.now()) * TICKS_PER_MS };
     // The next record starts where this one ends on disk: header + names + payload, 8-byte aligned.
     const size = RECORD_HEADER_BYTES + 2 * stream.length + 2 * event.type.length + event.data.length + event.metadata.length;
+    const position = this.nextPosition;
     this.nextPosition += BigInt(Math.ceil(size / 8) * 8);
+    const stored: StoredEvent = { ...event, id: event.id.toLowerCase(), stream, revision, position, postPosition: this.nextPosition, created: BigInt(Date.now()) * TICKS_PER_MS };
     this.all.push(stored);
     return stored;
   }

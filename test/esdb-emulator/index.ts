@@ -65,7 +65,7 @@ export async function startEsdbEmulator(options: EsdbEmulatorOptions = {}): Prom
       maxAppendSize: options.maxAppendSize ?? 1_048_576,
       writeTimeoutMs: options.writeTimeoutMs ?? 2_000,
       batchAppend: options.batchAppend ?? true,
-      serverVersion: options.serverVersion ?? '24.10.4',
+      serverVersion: options.serverVersion ?? '24.10.5',
     },
     stats: { batchAppendCalls: 0, batchAppendRequests: 0, appendCalls: 0, maxPendingOnOneBatchCall: 0, subscriptionsOpened: 0 },
     delayMs: 0,

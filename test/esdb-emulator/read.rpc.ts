@@ -78,7 +78,8 @@ function* streamSlice(events: readonly StoredEvent[], options: StreamsPb.ReadReq
 
 function* allSlice(log: EventLog, options: StreamsPb.ReadReq.Options.AllOptions, backwards: boolean, count: number, matches: (e: StoredEvent) => boolean) {
   const Case = Options.AllOptions.AllOptionCase;
-  const position = options.getAllOptionCase() === Case.POSITION ? BigInt(options.getPosition()!.getCommitPosition()) : undefined;
+  const wire = options.getAllOptionCase() === Case.POSITION ? options.getPosition()! : undefined;
+  const position = wire && BigInt(wire.getCommitPosition());
   const atEnd = options.getAllOptionCase() === Case.END;
   let sent = 0;
   if (backwards) {
@@ -86,7 +87,9 @@ function* allSlice(log: EventLog, options: StreamsPb.ReadReq.Options.AllOptions,
       if (matches(log.all[i]) && ++sent) yield log.all[i];
     }
   } else {
-    for (let i = atEnd ? log.all.length : position === undefined ? 0 : log.indexAtOrAfter(position); i < log.all.length && sent < count; i++) {
+    // Inclusive of an event at (commit, prepare) ≥ the start, both parts compared (`AllReader.ReadAllEventsForwardInternal`).
+    const first = atEnd ? log.all.length : wire ? log.indexAtOrAfterPos({ commit: position!, prepare: BigInt(wire.getPreparePosition()) }) : 0;
+    for (let i = first; i < log.all.length && sent < count; i++) {
       if (matches(log.all[i]) && ++sent) yield log.all[i];
     }
   }
