@@ -9,6 +9,7 @@ import type { EmulatorContext } from './context';
 import { ANY, NO_STREAM, STREAM_EXISTS } from './event-log';
 import { expectedFromWire, proposedFromWire } from './expected-revision';
 import { sharedPb, streamsPb, type StreamsPb } from './proto';
+import { checkForAppend, type ProposalRefusal } from './proposed-events';
 import { rpcErrors } from './rpc-errors';
 import { streamNameOf } from './wire';
 
@@ -35,6 +36,8 @@ async function answer(ctx: EmulatorContext, options: StreamsPb.AppendReq.Options
   const expected = expectedFromWire(options.getExpectedStreamRevisionCase(), options.getRevision());
   if (expected === undefined) throw rpcErrors.invalidArgument('Expected stream revision is missing');
   const stream = streamNameOf(options.getStreamIdentifier());
+  const refusal = checkForAppend(events, ctx.settings);
+  if (refusal) throw refusalError(ctx, refusal);
   const outcome = await appendToLog(ctx, { stream, expected, events });
   switch (outcome.kind) {
     case 'success': {
@@ -49,12 +52,21 @@ async function answer(ctx: EmulatorContext, options: StreamsPb.AppendReq.Options
       return new streamsPb.AppendResp().setWrongExpectedVersion(wrongExpectedVersion(expected, outcome.current));
     case 'stream-deleted':
       throw rpcErrors.streamDeleted(stream);
-    case 'maximum-append-size-exceeded':
-      throw rpcErrors.maximumAppendSizeExceeded(ctx.settings.maxAppendSize);
-    case 'missing-required-metadata':
-      throw rpcErrors.missingRequiredMetadata();
     case 'timeout':
       throw rpcErrors.writeTimeout(stream);
+  }
+}
+
+function refusalError(ctx: EmulatorContext, refusal: ProposalRefusal) {
+  switch (refusal.kind) {
+    case 'missing-required-metadata':
+      return rpcErrors.missingRequiredMetadata();
+    case 'maximum-append-event-size-exceeded':
+      return rpcErrors.maximumAppendEventSizeExceeded(refusal.eventId, refusal.size, ctx.settings.maxAppendEventSize);
+    case 'maximum-append-size-exceeded':
+      return rpcErrors.maximumAppendSizeExceeded(ctx.settings.maxAppendSize);
+    case 'invalid-event':
+      return rpcErrors.handlerException();
   }
 }
 

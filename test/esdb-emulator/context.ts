@@ -6,6 +6,8 @@ import type { WriteGate } from './write-gate';
 export interface EmulatorSettings {
   /** `MaxAppendSize`: data + metadata + 2 × type length over one append, in bytes. */
   maxAppendSize: number;
+  /** `MaxAppendEventSize` (24.10+, default `int.MaxValue`): one event's data + metadata + 2 × type length. */
+  maxAppendEventSize: number;
   /** `WriteTimeoutMs`: how long the server lets a write take before answering Timeout. */
   writeTimeoutMs: number;
   /** Advertise and serve BatchAppend (a real 21.10+ server always does); off exercises `Append`. */

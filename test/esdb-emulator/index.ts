@@ -63,6 +63,7 @@ export async function startEsdbEmulator(options: EsdbEmulatorOptions = {}): Prom
     cache: new CommittedEventIdCache(options.idCacheBytes ?? SERVER_CACHE_BYTES),
     settings: {
       maxAppendSize: options.maxAppendSize ?? 1_048_576,
+      maxAppendEventSize: options.maxAppendEventSize ?? 2_147_483_647,
       writeTimeoutMs: options.writeTimeoutMs ?? 2_000,
       batchAppend: options.batchAppend ?? true,
       serverVersion: options.serverVersion ?? '24.10.5',

@@ -27,6 +27,7 @@ export const sharedPb = load<typeof SharedPb>('@eventstore/db-client/generated/s
 export const statusPb = load<typeof StatusPb>('@eventstore/db-client/generated/status_pb');
 export const featuresPb = load<typeof FeaturesPb>('@eventstore/db-client/generated/serverfeatures_pb');
 export const anyPb = load<typeof AnyPb>('google-protobuf/google/protobuf/any_pb.js', generatedDir);
+export const jspb = load<typeof import('google-protobuf')>('google-protobuf', generatedDir);
 export const emptyPb = load<typeof EmptyPb>('google-protobuf/google/protobuf/empty_pb.js', generatedDir);
 
 export const { StreamsService, StreamsClient } = load<{ StreamsService: GrpcJs.ServiceDefinition; StreamsClient: GrpcJs.ServiceClientConstructor }>(

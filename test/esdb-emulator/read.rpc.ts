@@ -40,7 +40,7 @@ async function answer(ctx: EmulatorContext, call: Call, options: StreamsPb.ReadR
   if (options.getStreamOptionCase() === Options.StreamOptionCase.STREAM) {
     const stream = streamNameOf(options.getStream()!.getStreamIdentifier());
     if (ctx.log.lastRevision(stream) === LONG_MAX) throw rpcErrors.streamDeleted(stream);
-    const events = readableEvents(ctx.log, stream);
+    const events = ctx.log.readableEvents(stream);
     if (!events) {
       const notFound = new streamsPb.ReadResp.StreamNotFound().setStreamIdentifier(streamIdentifier(stream));
       return void (await send(call, new streamsPb.ReadResp().setStreamNotFound(notFound)));
@@ -49,19 +49,6 @@ async function answer(ctx: EmulatorContext, call: Call, options: StreamsPb.ReadR
     return;
   }
   await sendAll(call, allSlice(ctx.log, options.getAll()!, backwards, count, allFilterOf(options)));
-}
-
-/** What a stream read may see once stream metadata is applied; undefined = not found (never written or soft-deleted). */
-function readableEvents(log: EventLog, stream: string): readonly StoredEvent[] | undefined {
-  const events = log.eventsOf(stream);
-  if (events.length === 0 || log.isSoftDeleted(stream)) return undefined;
-  const metadata = log.metadataOf(stream) ?? {};
-  let lowest = metadata.$tb ?? 0;
-  if (metadata.$maxCount !== undefined) lowest = Math.max(lowest, events.length - metadata.$maxCount);
-  const visible = events.slice(Math.min(lowest, events.length));
-  if (metadata.$maxAge === undefined) return visible;
-  const oldest = BigInt(Date.now() - metadata.$maxAge * 1000) * 10_000n;
-  return visible.filter((e) => e.created >= oldest);
 }
 
 function* streamSlice(events: readonly StoredEvent[], options: StreamsPb.ReadReq.Options.StreamOptions, backwards: boolean, count: number) {

@@ -26,8 +26,10 @@ export function toAppendError(error: unknown, stream: string, expected: Expected
   if (error instanceof MaxAppendSizeExceededError) {
     return new InvalidAppend('EVENT_TOO_LARGE', `The append exceeds the server's limit of ${error.maxAppendSize} bytes`);
   }
-  // 24.10+ servers also limit single events; the 6.x client cannot name that error (esdb.md §1.3b).
-  if (error instanceof UnknownError && /MaximumAppendEventSizeExceeded/.test(error.message)) {
+  // 24.10+ servers also limit single events; the 6.x client cannot name that error: BatchAppend's in-band
+  // `MaximumAppendEventSizeExceeded`, Append's INVALID_ARGUMENT "… exceeds Maximum Append Event Size of N."
+  // (`Grpc/Status.cs`, `Grpc/RpcExceptions.cs`) both arrive as UnknownError.
+  if (error instanceof UnknownError && /MaximumAppendEventSizeExceeded|exceeds Maximum Append Event Size/.test(error.message)) {
     return new InvalidAppend('EVENT_TOO_LARGE', 'An event exceeds the server\'s per-event size limit');
   }
   if (error instanceof RequiredMetadataPropertyMissingError) {
