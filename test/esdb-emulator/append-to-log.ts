@@ -25,15 +25,25 @@ export type AppendOutcome =
 export async function appendToLog(ctx: EmulatorContext, request: AppendRequest): Promise<AppendOutcome> {
   const budget = Math.min(request.budgetMs ?? Infinity, ctx.settings.writeTimeoutMs);
   if (budget <= 0) return { kind: 'timeout' };
-  if (ctx.delayMs >= budget) {
-    // The write did not finish in time; the emulator then drops it (a real server might still commit it).
+  const ids = request.events.map((e) => e.id.toLowerCase());
+  if (ids.some((id) => ctx.inFlight.get(id) === request.stream)) {
+    // `CommitDecision.IdempotentNotReady`: the original is still on its way; the duplicate gets no answer.
     await pause(budget);
+    ctx.stats.timedOut++;
     return { kind: 'timeout' };
   }
-  await pause(ctx.delayMs);
-  await ctx.writes.pass();
+  for (const id of ids) ctx.inFlight.set(id, request.stream);
   const events = request.events.map((e) => ({ ...e, type: e.type!, contentType: contentTypeOf(e.contentType) }));
-  return commit(ctx, request.stream, request.expected, events);
+  const written = (async () => {
+    await pause(ctx.delayMs);
+    await ctx.writes.pass();
+    return commit(ctx, request.stream, request.expected, events);
+  })().finally(() => ids.forEach((id) => ctx.inFlight.delete(id)));
+  if (ctx.delayMs < budget) return written;
+  // Prepare/commit timeout: the client hears Timeout, and the write still lands when it is done.
+  await pause(budget);
+  ctx.stats.timedOut++;
+  return { kind: 'timeout' };
 }
 
 /** Synchronous from decision to write: nothing else can run in between, as with the server's single writer. */

@@ -12,7 +12,8 @@ import type { DropKind, EmulatorContext } from './context';
 import { expectedFromWire, proposedFromWire } from './expected-revision';
 import { checkBatchChunk } from './proposed-events';
 import { sharedPb, streamsPb, type SharedPb, type StreamsPb } from './proto';
-import { rpcErrors } from './rpc-errors';
+import { leaderInfo, notHandledInBand, requiresLeader, type NodeState } from './node-state';
+import { rpcErrors, type RpcError } from './rpc-errors';
 import { inBandStatus, streamIdentifier, streamNameOf, uuidOf } from './wire';
 
 type Call = ServerDuplexStream<StreamsPb.BatchAppendReq, StreamsPb.BatchAppendResp>;
@@ -40,6 +41,13 @@ export function batchAppendRpc(ctx: EmulatorContext) {
       if (kind === 'ok') call.end();
       else call.emit('error', kind === 'unavailable' ? rpcErrors.notReady() : rpcErrors.cancelled());
     };
+    const fail = (error: RpcError) => {
+      if (finished) return;
+      finished = true;
+      ctx.batchCalls.delete(droppable);
+      call.emit('error', error);
+    };
+    const leaderOnly = requiresLeader(call.metadata);
     const droppable = { drop: finish };
     ctx.batchCalls.add(droppable);
 
@@ -72,8 +80,9 @@ export function batchAppendRpc(ctx: EmulatorContext) {
       ctx.stats.batchAppendRequests++;
       answering++;
       ctx.stats.maxPendingOnOneBatchCall = Math.max(ctx.stats.maxPendingOnOneBatchCall, answering);
-      void answer(ctx, entry).then((response) => {
+      void answer(ctx, entry, leaderOnly).then((response) => {
         answering--;
+        if (response === 'not-leader') return fail(leaderInfo((ctx.nodeState as Extract<NodeState, { kind: 'follower' }>).leader));
         reply(response);
         if (clientDone && answering === 0) finish('ok');
       });
@@ -101,10 +110,16 @@ function responseTo(correlationId: SharedPb.UUID, options: StreamsPb.BatchAppend
   return new streamsPb.BatchAppendResp().setCorrelationId(correlationId).setStreamIdentifier(streamIdentifier(streamNameOf(options.getStreamIdentifier())));
 }
 
-async function answer(ctx: EmulatorContext, entry: Accumulating): Promise<StreamsPb.BatchAppendResp> {
+async function answer(ctx: EmulatorContext, entry: Accumulating, leaderOnly: boolean): Promise<StreamsPb.BatchAppendResp | 'not-leader'> {
   const { options } = entry;
   const stream = streamNameOf(options.getStreamIdentifier());
   const response = responseTo(entry.correlationId, options);
+  const state = ctx.nodeState;
+  if (state.kind === 'not-ready' || state.kind === 'too-busy') return response.setError(notHandledInBand(ctx));
+  if (state.kind === 'follower' && leaderOnly) {
+    ctx.stats.notHandled++;
+    return 'not-leader';
+  }
   const expected = expectedFromWire(options.getExpectedStreamPositionCase(), options.getStreamPosition());
   if (expected === undefined) {
     return response.setError(inBandStatus(3, 'BadRequest', 'BadRequest', new sharedPb.BadRequest().setMessage('Expected stream position is missing')));

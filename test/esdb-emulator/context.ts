@@ -1,6 +1,7 @@
 /** State shared by the emulator's RPC handlers; it outlives a `restart()` except where noted. */
 import type { CommittedEventIdCache } from './id-cache';
 import type { EventLog } from './event-log';
+import type { NodeState } from './node-state';
 import type { WriteGate } from './write-gate';
 
 export interface EmulatorSettings {
@@ -23,6 +24,10 @@ export interface EmulatorStats {
   /** Most appends waiting for an answer on one BatchAppend call at the same time. */
   maxPendingOnOneBatchCall: number;
   subscriptionsOpened: number;
+  /** Requests refused because of the node's state (not ready, too busy, not the leader). */
+  notHandled: number;
+  /** Appends that answered Timeout (whether or not they commit later). */
+  timedOut: number;
 }
 
 /** A live call the control surface can end: `ok` (status OK), `unavailable` or `cancelled`. */
@@ -51,6 +56,10 @@ export interface EmulatorContext {
   /** Holds writes between their checks and their commit while a test needs them in flight. */
   writes: WriteGate;
   batchCalls: Set<DroppableCall>;
+  /** See `setNodeState`. */
+  nodeState: NodeState;
+  /** Event id → stream, for writes decided but not yet committed: a duplicate of one is dropped (`IdempotentNotReady`). */
+  inFlight: Map<string, string>;
   subscriptions: Set<SubscriptionState>;
 }
 

@@ -7,6 +7,7 @@ import type { ServerUnaryCall, sendUnaryData } from '@grpc/grpc-js';
 import type { EmulatorContext } from './context';
 import { randomUUID } from 'node:crypto';
 import { checkCommit } from './check-commit';
+import { notHandled, requiresLeader } from './node-state';
 import { expectedFromWire } from './expected-revision';
 import { streamsPb, type StreamsPb } from './proto';
 import { rpcErrors, type RpcError } from './rpc-errors';
@@ -16,7 +17,7 @@ type Options = StreamsPb.DeleteReq.Options | StreamsPb.TombstoneReq.Options;
 
 export function deleteRpc(ctx: EmulatorContext) {
   return (call: ServerUnaryCall<StreamsPb.DeleteReq, StreamsPb.DeleteResp>, callback: sendUnaryData<StreamsPb.DeleteResp>) => {
-    const checked = check(ctx, call.request.getOptions(), false);
+    const checked = check(ctx, call, false);
     if ('code' in checked) return callback(checked);
     const event = ctx.log.softDelete(checked.stream);
     const position = new streamsPb.DeleteResp.Position().setCommitPosition(`${event.position}`).setPreparePosition(`${event.position}`);
@@ -26,7 +27,7 @@ export function deleteRpc(ctx: EmulatorContext) {
 
 export function tombstoneRpc(ctx: EmulatorContext) {
   return (call: ServerUnaryCall<StreamsPb.TombstoneReq, StreamsPb.TombstoneResp>, callback: sendUnaryData<StreamsPb.TombstoneResp>) => {
-    const checked = check(ctx, call.request.getOptions(), true);
+    const checked = check(ctx, call, true);
     if ('code' in checked) return callback(checked);
     const event = ctx.log.tombstone(checked.stream);
     const position = new streamsPb.TombstoneResp.Position().setCommitPosition(`${event.position}`).setPreparePosition(`${event.position}`);
@@ -40,7 +41,10 @@ export function tombstoneRpc(ctx: EmulatorContext) {
  * stream is StreamDeleted); then a soft delete of a stream with neither events nor metadata is
  * WrongExpectedVersion even with `any`.
  */
-function check(ctx: EmulatorContext, options: Options | undefined, hard: boolean): { stream: string } | RpcError {
+function check(ctx: EmulatorContext, call: ServerUnaryCall<{ getOptions(): Options | undefined }, unknown>, hard: boolean): { stream: string } | RpcError {
+  const denied = notHandled(ctx, requiresLeader(call.metadata));
+  if (denied) return denied;
+  const options = call.request.getOptions();
   const expected = options && expectedFromWire(options.getExpectedStreamRevisionCase(), options.getRevision());
   if (!options || expected === undefined) return rpcErrors.invalidArgument('Expected stream revision is missing');
   const stream = streamNameOf(options.getStreamIdentifier());

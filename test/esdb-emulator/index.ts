@@ -15,10 +15,12 @@ import { EventLog } from './event-log';
 import { CommittedEventIdCache, SERVER_CACHE_BYTES } from './id-cache';
 import { ServerFeaturesService, StreamsService, grpc, type GrpcJs } from './proto';
 import { readRpc } from './read.rpc';
+import type { NodeState } from './node-state';
 import { getSupportedMethodsRpc } from './server-features.rpc';
 import { WriteGate } from './write-gate';
 
 export type { DropKind, EmulatorStats } from './context';
+export type { NodeState } from './node-state';
 
 export interface EsdbEmulatorOptions extends Partial<EmulatorSettings> {
   /** 0 (default) picks a free port. */
@@ -47,11 +49,19 @@ export interface EsdbEmulator {
   /** Comes back on the same port with the same data. */
   start(): Promise<void>;
   restart(): Promise<SubscriptionSnapshot[]>;
-  /** Adds `ms` before every append and read answer; at or above the write budget appends answer Timeout. */
+  /**
+   * Adds `ms` before every append and read answer. At or above the write budget an append answers
+   * Timeout and still commits when the delay is over, as a server's may; a retry of it that arrives
+   * before then is dropped and times out too (`IdempotentNotReady`).
+   */
   setDelay(ms: number): void;
+  /** Not ready, too busy, a follower of `leader`, or the leader again (see node-state.ts). */
+  setNodeState(state: NodeState): void;
   /** Holds every append just before its commit until `releaseWrites()`. */
   holdWrites(): void;
   releaseWrites(): void;
+  /** Event ids of appends on their way to the log, not yet committed (e.g. slowed by `setDelay`). */
+  writesInFlight(): number;
   /** Resolves once `count` appends are held. */
   writesHeld(count: number): Promise<void>;
   close(): Promise<void>;
@@ -68,10 +78,12 @@ export async function startEsdbEmulator(options: EsdbEmulatorOptions = {}): Prom
       batchAppend: options.batchAppend ?? true,
       serverVersion: options.serverVersion ?? '24.10.5',
     },
-    stats: { batchAppendCalls: 0, batchAppendRequests: 0, appendCalls: 0, maxPendingOnOneBatchCall: 0, subscriptionsOpened: 0 },
+    stats: { batchAppendCalls: 0, batchAppendRequests: 0, appendCalls: 0, maxPendingOnOneBatchCall: 0, subscriptionsOpened: 0, notHandled: 0, timedOut: 0 },
     delayMs: 0,
     writes: new WriteGate(),
     batchCalls: new Set(),
+    nodeState: { kind: 'leader' },
+    inFlight: new Map(),
     subscriptions: new Set(),
   };
   let server: GrpcJs.Server | undefined = createServer(ctx);
@@ -110,6 +122,10 @@ export async function startEsdbEmulator(options: EsdbEmulatorOptions = {}): Prom
     setDelay(ms) {
       ctx.delayMs = ms;
     },
+    setNodeState(state) {
+      ctx.nodeState = state;
+    },
+    writesInFlight: () => ctx.inFlight.size,
     holdWrites: () => ctx.writes.hold(),
     releaseWrites: () => ctx.writes.release(),
     writesHeld: (count) => ctx.writes.whenWaiting(count),

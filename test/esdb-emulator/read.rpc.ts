@@ -7,6 +7,7 @@ import type { ServerWritableStream } from '@grpc/grpc-js';
 import { pause, type EmulatorContext } from './context';
 import { LONG_MAX, type EventLog, type StoredEvent } from './event-log';
 import { streamsPb, type StreamsPb } from './proto';
+import { notHandled, requiresLeader } from './node-state';
 import { rpcErrors } from './rpc-errors';
 import { send } from './send';
 import { startSubscription } from './subscription';
@@ -25,6 +26,8 @@ export function readRpc(ctx: EmulatorContext) {
     if (options.getStreamOptionCase() === Options.StreamOptionCase.STREAM_OPTION_NOT_SET) {
       return void call.emit('error', rpcErrors.invalidArgument('Either stream or all must be set'));
     }
+    const denied = notHandled(ctx, requiresLeader(call.metadata));
+    if (denied) return void call.emit('error', denied);
     if (options.getCountOptionCase() === Options.CountOptionCase.SUBSCRIPTION) return startSubscription(ctx, call, options);
     void answer(ctx, call, options).then(
       () => call.end(),

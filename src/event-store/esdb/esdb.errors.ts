@@ -48,7 +48,16 @@ export function isConnectionDrop(error: unknown): boolean {
   );
 }
 
-/** An append that may or may not have been written (esdb.md §5.2). */
+/**
+ * An append that may or may not have been written (esdb.md §5.2), or that the server refused before
+ * writing because of its state. BatchAppend reports not ready / too busy in-band as a `Status` with
+ * `google.protobuf.Empty` details (`Grpc/Streams.BatchAppend.cs`, `ConvertMessage`), which the 6.x
+ * client can only surface as an UnknownError naming the message.
+ */
 export function isOutcomeUnknown(error: unknown): boolean {
-  return isConnectionDrop(error) || error instanceof TimeoutError;
+  return (
+    isConnectionDrop(error) ||
+    error instanceof TimeoutError ||
+    (error instanceof UnknownError && /Server Is Not Ready|Server Is Busy|No leader info available/.test(error.message))
+  );
 }
