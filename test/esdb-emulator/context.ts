@@ -1,6 +1,7 @@
 /** State shared by the emulator's RPC handlers; it outlives a `restart()` except where noted. */
 import type { CommittedEventIdCache } from './id-cache';
 import type { EventLog } from './event-log';
+import type { GossipMember } from './gossip.rpc';
 import type { NodeState } from './node-state';
 import type { WriteGate } from './write-gate';
 
@@ -58,6 +59,8 @@ export interface EmulatorContext {
   batchCalls: Set<DroppableCall>;
   /** See `setNodeState`. */
   nodeState: NodeState;
+  /** Set on a cluster node: the members its gossip reports. */
+  gossip?: () => GossipMember[];
   /** Event id → stream, for writes decided but not yet committed: a duplicate of one is dropped (`IdempotentNotReady`). */
   inFlight: Map<string, string>;
   subscriptions: Set<SubscriptionState>;

@@ -13,7 +13,8 @@ import type { DropKind, EmulatorContext, EmulatorSettings, EmulatorStats } from 
 import { deleteRpc, tombstoneRpc } from './delete.rpc';
 import { EventLog } from './event-log';
 import { CommittedEventIdCache, SERVER_CACHE_BYTES } from './id-cache';
-import { ServerFeaturesService, StreamsService, grpc, type GrpcJs } from './proto';
+import { gossipReadRpc, type GossipMember } from './gossip.rpc';
+import { GossipService, ServerFeaturesService, StreamsService, grpc, type GrpcJs } from './proto';
 import { readRpc } from './read.rpc';
 import type { NodeState } from './node-state';
 import { getSupportedMethodsRpc } from './server-features.rpc';
@@ -67,10 +68,22 @@ export interface EsdbEmulator {
   close(): Promise<void>;
 }
 
-export async function startEsdbEmulator(options: EsdbEmulatorOptions = {}): Promise<EsdbEmulator> {
-  const ctx: EmulatorContext = {
+/** What the nodes of one emulated cluster share: one log, one writer. */
+export type SharedLog = Pick<EmulatorContext, 'log' | 'cache' | 'inFlight' | 'writes'>;
+
+export function newSharedLog(options: EsdbEmulatorOptions = {}): SharedLog {
+  return {
     log: new EventLog(),
     cache: new CommittedEventIdCache(options.idCacheBytes ?? SERVER_CACHE_BYTES),
+    inFlight: new Map(),
+    writes: new WriteGate(),
+  };
+}
+
+/** One node; `cluster` (see cluster.ts) makes it a member sharing a log and answering gossip. */
+export async function startEsdbEmulator(options: EsdbEmulatorOptions = {}, cluster?: { shared: SharedLog; gossip: () => GossipMember[] }): Promise<EsdbEmulator> {
+  const ctx: EmulatorContext = {
+    ...(cluster?.shared ?? newSharedLog(options)),
     settings: {
       maxAppendSize: options.maxAppendSize ?? 1_048_576,
       maxAppendEventSize: options.maxAppendEventSize ?? 2_147_483_647,
@@ -80,10 +93,9 @@ export async function startEsdbEmulator(options: EsdbEmulatorOptions = {}): Prom
     },
     stats: { batchAppendCalls: 0, batchAppendRequests: 0, appendCalls: 0, maxPendingOnOneBatchCall: 0, subscriptionsOpened: 0, notHandled: 0, timedOut: 0 },
     delayMs: 0,
-    writes: new WriteGate(),
     batchCalls: new Set(),
     nodeState: { kind: 'leader' },
-    inFlight: new Map(),
+    gossip: cluster?.gossip,
     subscriptions: new Set(),
   };
   let server: GrpcJs.Server | undefined = createServer(ctx);
@@ -149,6 +161,7 @@ function createServer(ctx: EmulatorContext): GrpcJs.Server {
     tombstone: tombstoneRpc(ctx),
   });
   server.addService(ServerFeaturesService, { getSupportedMethods: getSupportedMethodsRpc(ctx) });
+  if (ctx.gossip) server.addService(GossipService, { read: gossipReadRpc(ctx.gossip) });
   return server;
 }
 
