@@ -71,3 +71,8 @@ export async function failureOf(promise: Promise<unknown>): Promise<Error> {
   }
   throw new Error('expected a failure, but it succeeded');
 }
+
+/** Resolves once `condition` holds, checking it every few milliseconds: waits for a state, never for a time. */
+export async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}

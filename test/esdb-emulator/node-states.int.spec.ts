@@ -3,12 +3,8 @@
  * node-state.ts and append-to-log.ts), observed through the real client.
  */
 import { NotLeaderError, UnavailableError, UnknownError } from '@eventstore/db-client';
-import { APPEND_PATHS, connectedEmulator, event, failureOf, readStream, streamName } from './fidelity-helpers';
+import { APPEND_PATHS, connectedEmulator, event, failureOf, readStream, streamName, until } from './fidelity-helpers';
 
-/** Resolves once `condition` holds. */
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
-}
 
 describe.each(APPEND_PATHS)('node states over $path', ({ path, batchAppend }) => {
   const esdb = connectedEmulator({ batchAppend, writeTimeoutMs: 200 });

@@ -7,13 +7,11 @@ import { startEsdbCluster, type EsdbCluster } from '../../../test/esdb-emulator/
 import { testEvent, uniqueCategory } from '../../../test/contracts/test-events';
 import type { ExpectedRevision } from '../event-store.port';
 import { EsdbEventStore } from './esdb.event-store';
+import { until } from '../../../test/esdb-emulator/fidelity-helpers';
 
 const APPENDERS = 32;
 const APPENDS_EACH = 12;
 
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
-}
 
 describe.each<[string, (cluster: EsdbCluster) => string]>([
   ['esdb://a,b,c', (cluster) => cluster.connectionString],
