@@ -10,8 +10,9 @@ import { loadConfig } from '../../src/config/config';
 
 const root = join(__dirname, '..', '..');
 const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
-  services: Record<string, { image?: string; build?: string; command?: string[]; environment?: Record<string, string>; ports?: string[]; depends_on?: Record<string, { condition: string }>; healthcheck?: unknown }>;
+  services: Record<string, { image?: string; profiles?: string[]; networks?: Record<string, { ipv4_address: string }>; build?: string; command?: string[]; environment?: Record<string, string>; ports?: string[]; depends_on?: Record<string, { condition: string }>; healthcheck?: unknown }>;
   volumes: Record<string, unknown>;
+  networks: Record<string, { ipam: { config: Array<{ subnet: string }> } }>;
 };
 const { services } = compose;
 
@@ -20,12 +21,51 @@ const withDefaults = (env: Record<string, string>) =>
   Object.fromEntries(Object.entries(env).map(([key, value]) => [key, String(value).replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1')]));
 
 describe('docker-compose.yml', () => {
+  const byDefault = Object.keys(services).filter((name) => !services[name].profiles);
+  const clusterNodes = ['eventstore-node1', 'eventstore-node2', 'eventstore-node3'];
+
   it('runs EventStoreDB, PostgreSQL 17+, the sandbox, the api and the worker', () => {
-    expect(Object.keys(services).sort()).toEqual(['api', 'eventstore', 'postgres', 'sandbox', 'worker']);
+    expect(byDefault.sort()).toEqual(['api', 'eventstore', 'postgres', 'sandbox', 'worker']);
+  });
+
+  describe('the cluster profile', () => {
+    it('has exactly three EventStoreDB nodes of the pinned image, only in that profile', () => {
+      expect(Object.keys(services).filter((name) => services[name].profiles).sort()).toEqual(clusterNodes);
+      for (const name of clusterNodes) {
+        expect(services[name].profiles).toEqual(['cluster']);
+        expect(services[name].image).toBe(services.eventstore.image);
+        expect(services[name].healthcheck).toBeDefined();
+      }
+    });
+
+    it('makes one cluster of three: each node seeds gossip with the two others at their fixed addresses', () => {
+      const addressOf = (name: string) => services[name].networks!.cluster.ipv4_address;
+      for (const name of clusterNodes) {
+        const env = services[name].environment!;
+        expect(env.EVENTSTORE_CLUSTER_SIZE).toBe('3');
+        expect(env.EVENTSTORE_DISCOVER_VIA_DNS).toBe('false');
+        expect(env.EVENTSTORE_REPLICATION_IP).toBe(addressOf(name));
+        const others = clusterNodes.filter((other) => other !== name).map((other) => `${addressOf(other)}:2113`);
+        expect(env.EVENTSTORE_GOSSIP_SEED.split(',').sort()).toEqual(others.sort());
+        expect(addressOf(name).startsWith(compose.networks.cluster.ipam.config[0].subnet.replace(/0\/24$/, ''))).toBe(true);
+      }
+    });
+
+    it('advertises each node to clients on its own host port', () => {
+      for (const name of clusterNodes) {
+        const port = services[name].environment!.EVENTSTORE_ADVERTISE_NODE_PORT_TO_CLIENT_AS;
+        expect(services[name].ports).toEqual([`${port}:2113`]);
+      }
+    });
   });
 
   it('pins every image to a version (never latest)', () => {
     expect(services.eventstore.image).toMatch(/^eventstore\/eventstore:\d+\.\d+\.\d+/);
+  });
+
+  it('pins an EventStoreDB server of 24.10.5 or later (24.10.0–24.10.4 send a bogus End checkpoint to filtered subscriptions)', () => {
+    const [major, minor, patch] = /:(\d+)\.(\d+)\.(\d+)/.exec(services.eventstore.image!)!.slice(1).map(Number);
+    expect(major * 1_000_000 + minor * 1_000 + patch).toBeGreaterThanOrEqual(24_010_005);
     expect(services.postgres.image).toMatch(/^postgres:(1[7-9]|[2-9]\d)(\.\d+)?$/);
   });
 
@@ -45,7 +85,7 @@ describe('docker-compose.yml', () => {
     for (const name of ['eventstore', 'postgres', 'sandbox', 'api']) expect(services[name].healthcheck).toBeDefined();
     expect(services.api.ports).toContain('3000:3000');
     expect(services.eventstore.ports).toContain('2113:2113');
-    expect(Object.keys(compose.volumes).sort()).toEqual(['eventstore-data', 'postgres-data']);
+    expect(Object.keys(compose.volumes).sort()).toEqual(['eventstore-data', 'eventstore-node1-data', 'eventstore-node2-data', 'eventstore-node3-data', 'postgres-data']);
   });
 
   it.each(['api', 'worker'])('gives the %s an environment the production config accepts, on EventStoreDB', (name) => {

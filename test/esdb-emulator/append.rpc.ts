@@ -9,6 +9,8 @@ import type { EmulatorContext } from './context';
 import { ANY, NO_STREAM, STREAM_EXISTS } from './event-log';
 import { expectedFromWire, proposedFromWire } from './expected-revision';
 import { sharedPb, streamsPb, type StreamsPb } from './proto';
+import { notHandled, requiresLeader } from './node-state';
+import { checkForAppend, type ProposalRefusal } from './proposed-events';
 import { rpcErrors } from './rpc-errors';
 import { streamNameOf } from './wire';
 
@@ -22,7 +24,7 @@ export function appendRpc(ctx: EmulatorContext) {
       else if (request.hasProposedMessage()) events.push(proposedFromWire(request.getProposedMessage()!));
     });
     call.on('end', () => {
-      answer(ctx, options, events).then(
+      answer(ctx, options, events, requiresLeader(call.metadata)).then(
         (response) => callback(null, response),
         (error: Parameters<typeof callback>[0]) => callback(error),
       );
@@ -30,11 +32,15 @@ export function appendRpc(ctx: EmulatorContext) {
   };
 }
 
-async function answer(ctx: EmulatorContext, options: StreamsPb.AppendReq.Options | undefined, events: AppendRequest['events']) {
+async function answer(ctx: EmulatorContext, options: StreamsPb.AppendReq.Options | undefined, events: AppendRequest['events'], leaderOnly: boolean) {
   if (!options) throw rpcErrors.invalidArgument('The first AppendReq must carry options');
   const expected = expectedFromWire(options.getExpectedStreamRevisionCase(), options.getRevision());
   if (expected === undefined) throw rpcErrors.invalidArgument('Expected stream revision is missing');
   const stream = streamNameOf(options.getStreamIdentifier());
+  const refusal = checkForAppend(events, ctx.settings);
+  if (refusal) throw refusalError(ctx, refusal);
+  const denied = notHandled(ctx, leaderOnly);
+  if (denied) throw denied;
   const outcome = await appendToLog(ctx, { stream, expected, events });
   switch (outcome.kind) {
     case 'success': {
@@ -49,12 +55,21 @@ async function answer(ctx: EmulatorContext, options: StreamsPb.AppendReq.Options
       return new streamsPb.AppendResp().setWrongExpectedVersion(wrongExpectedVersion(expected, outcome.current));
     case 'stream-deleted':
       throw rpcErrors.streamDeleted(stream);
-    case 'maximum-append-size-exceeded':
-      throw rpcErrors.maximumAppendSizeExceeded(ctx.settings.maxAppendSize);
-    case 'missing-required-metadata':
-      throw rpcErrors.missingRequiredMetadata();
     case 'timeout':
       throw rpcErrors.writeTimeout(stream);
+  }
+}
+
+function refusalError(ctx: EmulatorContext, refusal: ProposalRefusal) {
+  switch (refusal.kind) {
+    case 'missing-required-metadata':
+      return rpcErrors.missingRequiredMetadata();
+    case 'maximum-append-event-size-exceeded':
+      return rpcErrors.maximumAppendEventSizeExceeded(refusal.eventId, refusal.size, ctx.settings.maxAppendEventSize);
+    case 'maximum-append-size-exceeded':
+      return rpcErrors.maximumAppendSizeExceeded(ctx.settings.maxAppendSize);
+    case 'invalid-event':
+      return rpcErrors.handlerException();
   }
 }
 

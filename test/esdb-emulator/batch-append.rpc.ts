@@ -6,20 +6,25 @@
  * would leave the client's promises pending forever.
  */
 import type { ServerDuplexStream } from '@grpc/grpc-js';
-import { appendToLog, type AppendOutcome, type AppendRequest } from './append-to-log';
+import { appendToLog, type AppendRequest } from './append-to-log';
+import { failure, refused, success, timeout } from './batch-append-answers';
 import type { DropKind, EmulatorContext } from './context';
-import { ANY, NO_STREAM, STREAM_EXISTS } from './event-log';
 import { expectedFromWire, proposedFromWire } from './expected-revision';
-import { emptyPb, sharedPb, streamsPb, type SharedPb, type StreamsPb } from './proto';
-import { rpcErrors } from './rpc-errors';
+import { checkBatchChunk } from './proposed-events';
+import { sharedPb, streamsPb, type SharedPb, type StreamsPb } from './proto';
+import { leaderInfo, notHandledInBand, requiresLeader, type NodeState } from './node-state';
+import { rpcErrors, type RpcError } from './rpc-errors';
 import { inBandStatus, streamIdentifier, streamNameOf, uuidOf } from './wire';
 
 type Call = ServerDuplexStream<StreamsPb.BatchAppendReq, StreamsPb.BatchAppendResp>;
 
 interface Accumulating {
   correlationId: SharedPb.UUID;
-  options?: StreamsPb.BatchAppendReq.Options;
+  options: StreamsPb.BatchAppendReq.Options;
   events: AppendRequest['events'];
+  /** Size of the events received so far (`ClientWriteRequest.Size`). */
+  total: number;
+  timer: NodeJS.Timeout;
 }
 
 export function batchAppendRpc(ctx: EmulatorContext) {
@@ -36,25 +41,56 @@ export function batchAppendRpc(ctx: EmulatorContext) {
       if (kind === 'ok') call.end();
       else call.emit('error', kind === 'unavailable' ? rpcErrors.notReady() : rpcErrors.cancelled());
     };
+    const fail = (error: RpcError) => {
+      if (finished) return;
+      finished = true;
+      ctx.batchCalls.delete(droppable);
+      call.emit('error', error);
+    };
+    const leaderOnly = requiresLeader(call.metadata);
     const droppable = { drop: finish };
     ctx.batchCalls.add(droppable);
 
+    const reply = (response: StreamsPb.BatchAppendResp) => void (finished || call.write(response));
+    // `Receive`: the options start a request (the deadline checked first, its timer running until
+    // `is_final`); each chunk is checked as it arrives; a refused request is forgotten, so its later
+    // chunks and `is_final` are ignored.
     call.on('data', (request: StreamsPb.BatchAppendReq) => {
       const key = uuidOf(request.getCorrelationId()) ?? '';
-      const entry = accumulating.get(key) ?? { correlationId: request.getCorrelationId()!, events: [] };
-      if (request.hasOptions()) entry.options = request.getOptions();
-      entry.events.push(...request.getProposedMessagesList().map(proposedFromWire));
-      if (!request.getIsFinal()) return void accumulating.set(key, entry);
-      accumulating.delete(key);
+      const correlationId = request.getCorrelationId()!;
+      const options = request.getOptions();
+      if (options && !accumulating.has(key)) {
+        const timeoutMs = Math.min(deadlineOf(options) - Date.now(), ctx.settings.writeTimeoutMs);
+        if (timeoutMs <= 0) return reply(responseTo(correlationId, options).setError(timeout()));
+        const onTimeout = () => accumulating.delete(key) && reply(responseTo(correlationId, options).setError(timeout()));
+        accumulating.set(key, { correlationId, options, events: [], total: 0, timer: setTimeout(onTimeout, timeoutMs) });
+      }
+      const entry = accumulating.get(key);
+      if (!entry) return;
+      const events = request.getProposedMessagesList().map(proposedFromWire);
+      const checked = checkBatchChunk(events, entry.total, ctx.settings);
+      entry.total = checked.total;
+      entry.events.push(...events);
+      if (checked.refusal) {
+        forget(key);
+        return reply(responseTo(correlationId, entry.options).setError(refused(ctx, checked.refusal)));
+      }
+      if (!request.getIsFinal()) return;
+      forget(key);
       ctx.stats.batchAppendRequests++;
       answering++;
       ctx.stats.maxPendingOnOneBatchCall = Math.max(ctx.stats.maxPendingOnOneBatchCall, answering);
-      void answer(ctx, entry).then((response) => {
+      void answer(ctx, entry, leaderOnly).then((response) => {
         answering--;
-        if (!finished) call.write(response);
+        if (response === 'not-leader') return fail(leaderInfo((ctx.nodeState as Extract<NodeState, { kind: 'follower' }>).leader));
+        reply(response);
         if (clientDone && answering === 0) finish('ok');
       });
     });
+    const forget = (key: string) => {
+      clearTimeout(accumulating.get(key)?.timer);
+      accumulating.delete(key);
+    };
     call.on('end', () => {
       clientDone = true;
       if (answering === 0) finish('ok');
@@ -66,51 +102,28 @@ export function batchAppendRpc(ctx: EmulatorContext) {
   };
 }
 
-async function answer(ctx: EmulatorContext, entry: Accumulating): Promise<StreamsPb.BatchAppendResp> {
-  const options = entry.options;
-  const stream = streamNameOf(options?.getStreamIdentifier());
-  const response = new streamsPb.BatchAppendResp().setCorrelationId(entry.correlationId).setStreamIdentifier(streamIdentifier(stream));
-  const expected = options && expectedFromWire(options.getExpectedStreamPositionCase(), options.getStreamPosition());
+function deadlineOf(options: StreamsPb.BatchAppendReq.Options): number {
+  return options.getDeadline()?.toDate().getTime() ?? Infinity;
+}
+
+function responseTo(correlationId: SharedPb.UUID, options: StreamsPb.BatchAppendReq.Options): StreamsPb.BatchAppendResp {
+  return new streamsPb.BatchAppendResp().setCorrelationId(correlationId).setStreamIdentifier(streamIdentifier(streamNameOf(options.getStreamIdentifier())));
+}
+
+async function answer(ctx: EmulatorContext, entry: Accumulating, leaderOnly: boolean): Promise<StreamsPb.BatchAppendResp | 'not-leader'> {
+  const { options } = entry;
+  const stream = streamNameOf(options.getStreamIdentifier());
+  const response = responseTo(entry.correlationId, options);
+  const state = ctx.nodeState;
+  if (state.kind === 'not-ready' || state.kind === 'too-busy') return response.setError(notHandledInBand(ctx));
+  if (state.kind === 'follower' && leaderOnly) {
+    ctx.stats.notHandled++;
+    return 'not-leader';
+  }
+  const expected = expectedFromWire(options.getExpectedStreamPositionCase(), options.getStreamPosition());
   if (expected === undefined) {
     return response.setError(inBandStatus(3, 'BadRequest', 'BadRequest', new sharedPb.BadRequest().setMessage('Expected stream position is missing')));
   }
-  const deadline = options!.getDeadline()?.toDate().getTime();
-  const outcome = await appendToLog(ctx, { stream, expected, events: entry.events, budgetMs: deadline === undefined ? undefined : deadline - Date.now() });
+  const outcome = await appendToLog(ctx, { stream, expected, events: entry.events, budgetMs: deadlineOf(options) - Date.now() });
   return outcome.kind === 'success' ? response.setSuccess(success(outcome)) : response.setError(failure(ctx, stream, expected, outcome));
-}
-
-function success(outcome: Extract<AppendOutcome, { kind: 'success' }>): StreamsPb.BatchAppendResp.Success {
-  const result = new streamsPb.BatchAppendResp.Success();
-  if (outcome.revision < 0n) result.setNoStream(new emptyPb.Empty());
-  else result.setCurrentRevision(outcome.revision.toString());
-  if (outcome.position === undefined) result.setNoPosition(new emptyPb.Empty());
-  else result.setPosition(new sharedPb.AllStreamPosition().setCommitPosition(`${outcome.position}`).setPreparePosition(`${outcome.position}`));
-  return result;
-}
-
-function failure(ctx: EmulatorContext, stream: string, expected: bigint, outcome: Exclude<AppendOutcome, { kind: 'success' }>) {
-  switch (outcome.kind) {
-    case 'wrong-expected-version':
-      return inBandStatus(6, 'WrongExpectedVersion', 'WrongExpectedVersion', wrongExpectedVersion(expected, outcome.current));
-    case 'stream-deleted':
-      return inBandStatus(5, 'StreamDeleted', 'StreamDeleted', new sharedPb.StreamDeleted().setStreamIdentifier(streamIdentifier(stream)));
-    case 'maximum-append-size-exceeded':
-      return inBandStatus(3, 'MaximumAppendSizeExceeded', 'MaximumAppendSizeExceeded', new sharedPb.MaximumAppendSizeExceeded().setMaxappendsize(ctx.settings.maxAppendSize));
-    case 'missing-required-metadata':
-      return inBandStatus(3, 'BadRequest', 'BadRequest', new sharedPb.BadRequest().setMessage('Required metadata properties missing: type, content-type'));
-    case 'timeout':
-      return inBandStatus(4, 'Timeout', 'Timeout', new sharedPb.Timeout());
-  }
-}
-
-/** `shared.proto` WrongExpectedVersion: the expected case mirrors the request (esdb.md §1.3b). */
-function wrongExpectedVersion(expected: bigint, current: bigint): SharedPb.WrongExpectedVersion {
-  const wev = new sharedPb.WrongExpectedVersion();
-  if (current < 0n) wev.setCurrentNoStream(new emptyPb.Empty());
-  else wev.setCurrentStreamRevision(current.toString());
-  if (expected === ANY) wev.setExpectedAny(new emptyPb.Empty());
-  else if (expected === NO_STREAM) wev.setExpectedNoStream(new emptyPb.Empty());
-  else if (expected === STREAM_EXISTS) wev.setExpectedStreamExists(new emptyPb.Empty());
-  else wev.setExpectedStreamPosition(expected.toString());
-  return wev;
 }

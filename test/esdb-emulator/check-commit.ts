@@ -1,7 +1,9 @@
 /**
- * `IndexWriter.CheckCommit`, the server's single decision on every write (esdb.md §1.2 and §2.1),
- * in the same evaluation order. `expected` uses the server's codes: −1 no_stream, −2 any,
- * −4 stream_exists, N ≥ 0 exact.
+ * `IndexWriter.CheckCommit`, the server's single decision on every write — appends, and deletes and
+ * tombstones with one fresh id (`StorageWriterService.WriteDelete`) — in the same evaluation order.
+ * Server source: `src/EventStore.Core/Services/Storage/ReaderIndex/IndexWriter.cs`, `CheckCommit` and
+ * `CheckCommitForNewStream` (v24.10.4 = v24.10.5 here). `expected` uses the server's codes: −1
+ * no_stream, −2 any, −4 stream_exists, N ≥ 0 exact.
  */
 import type { CommittedEventIdCache } from './id-cache';
 import { ANY, LONG_MAX, NO_STREAM, STREAM_EXISTS, type EventLog } from './event-log';
@@ -9,30 +11,31 @@ import { ANY, LONG_MAX, NO_STREAM, STREAM_EXISTS, type EventLog } from './event-
 export type CommitDecision =
   | { kind: 'ok' }
   | { kind: 'wrong-expected-version'; current: bigint }
-  /** A recognised duplicate: the original write's last revision and position, nothing written. */
+  /**
+   * A recognised duplicate: the original write's last revision; its position only when a read of that
+   * event succeeds (`_indexReader.ReadEvent`, which honours `$tb`, `$maxCount`, `$maxAge`), else
+   * undefined, which the gRPC layer sends as `no_position`.
+   */
   | { kind: 'idempotent'; revision: bigint; position: bigint | undefined }
   | { kind: 'stream-deleted' };
 
 const OK: CommitDecision = { kind: 'ok' };
 
 export function checkCommit(log: EventLog, cache: CommittedEventIdCache, stream: string, expected: bigint, ids: string[]): CommitDecision {
-  // 1. A name the stream index has never seen: only `any` and `no_stream` hold.
+  // `CheckCommitForNewStream`: a name the stream index has never seen; only `any` and `no_stream` hold.
   if (!log.known(stream)) return expected === ANY || expected === NO_STREAM ? OK : wrong(-1n);
   const current = log.lastRevision(stream);
-  // 2. Tombstoned: refused whatever the expectation.
   if (current === LONG_MAX) return { kind: 'stream-deleted' };
   const softDeleted = log.isSoftDeleted(stream);
-  // 3. stream_exists: a soft-deleted stream does not exist; a stream with only metadata does.
+  // stream_exists: a soft-deleted stream does not exist; a stream with only metadata does.
   if (expected === STREAM_EXISTS && softDeleted) return { kind: 'stream-deleted' };
-  // 4. any / stream_exists: best-effort dedupe against the in-memory cache.
-  if (expected === ANY || expected === STREAM_EXISTS) return checkCachedIds(cache, stream, ids, current);
-  // 5. An exact expectation behind the stream: durable dedupe against the stored events.
+  if (expected === ANY || expected === STREAM_EXISTS) return checkCachedIds(log, cache, stream, ids, current);
   if (expected < current) {
-    const decision = checkStoredIds(log, stream, expected, ids, current);
+    const decision = checkWrittenIds(log, cache, stream, expected, ids, current);
     if (decision === 'first-differs') return expected === NO_STREAM && softDeleted ? OK : wrong(current);
     return decision;
   }
-  // 6. Ahead of the stream. 7. Exactly current: appended, with no duplicate check at all.
+  // Ahead of the stream; or exactly current: appended, with no duplicate check at all.
   return expected > current ? wrong(current) : OK;
 }
 
@@ -40,26 +43,35 @@ function wrong(current: bigint): CommitDecision {
   return { kind: 'wrong-expected-version', current };
 }
 
-/** Path A (§2.1): the first id decides; a later miss is CorruptedIdempotency, reported as WEV. */
-function checkCachedIds(cache: CommittedEventIdCache, stream: string, ids: string[], current: bigint): CommitDecision {
-  let last: { revision: bigint; position: bigint } | undefined;
+function idempotent(log: EventLog, stream: string, revision: bigint): CommitDecision {
+  return { kind: 'idempotent', revision, position: log.readableEvent(stream, revision)?.position };
+}
+
+/** any / stream_exists: the first id decides; a later miss is CorruptedIdempotency, reported as WEV. */
+function checkCachedIds(log: EventLog, cache: CommittedEventIdCache, stream: string, ids: string[], current: bigint): CommitDecision {
+  let last: bigint | undefined;
   for (const [i, id] of ids.entries()) {
     const cached = cache.get(id);
     if (!cached || cached.stream !== stream) return i === 0 ? OK : wrong(current);
-    last = cached;
+    last = cached.revision;
   }
-  return last ? { kind: 'idempotent', revision: last.revision, position: last.position } : OK;
+  return last === undefined ? OK : idempotent(log, stream, last);
 }
 
-/** Path B (§2.1): revision N+i must hold the i-th id; a prefix of the original write matches too. */
-function checkStoredIds(log: EventLog, stream: string, expected: bigint, ids: string[], current: bigint): CommitDecision | 'first-differs' {
+/**
+ * An exact expectation behind the stream: revision N+i must hold the i-th id, by the cache or by the
+ * stored record (`ReadPrepare`, which ignores stream metadata); a prefix of the original write matches
+ * too. No events at all is "no data in transaction": WrongExpectedVersion.
+ */
+function checkWrittenIds(log: EventLog, cache: CommittedEventIdCache, stream: string, expected: bigint, ids: string[], current: bigint): CommitDecision | 'first-differs' {
+  if (ids.length === 0) return wrong(current);
   let revision = expected;
-  let position: bigint | undefined;
   for (const [i, id] of ids.entries()) {
     revision += 1n;
-    const stored = log.eventAt(stream, revision);
-    if (stored?.id !== id) return i === 0 ? 'first-differs' : wrong(current);
-    position = stored.position;
+    const cached = cache.get(id);
+    if (cached?.stream === stream && cached.revision === revision) continue;
+    if (log.eventAt(stream, revision)?.id === id) continue;
+    return i === 0 ? 'first-differs' : wrong(current);
   }
-  return { kind: 'idempotent', revision, position };
+  return idempotent(log, stream, revision);
 }

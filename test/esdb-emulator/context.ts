@@ -1,15 +1,20 @@
 /** State shared by the emulator's RPC handlers; it outlives a `restart()` except where noted. */
 import type { CommittedEventIdCache } from './id-cache';
 import type { EventLog } from './event-log';
+import type { GossipMember } from './gossip.rpc';
+import type { NodeState } from './node-state';
 import type { WriteGate } from './write-gate';
 
 export interface EmulatorSettings {
   /** `MaxAppendSize`: data + metadata + 2 × type length over one append, in bytes. */
   maxAppendSize: number;
+  /** `MaxAppendEventSize` (24.10+, default `int.MaxValue`): one event's data + metadata + 2 × type length. */
+  maxAppendEventSize: number;
   /** `WriteTimeoutMs`: how long the server lets a write take before answering Timeout. */
   writeTimeoutMs: number;
   /** Advertise and serve BatchAppend (a real 21.10+ server always does); off exercises `Append`. */
   batchAppend: boolean;
+  /** The server line to behave as, e.g. '24.10.4' (bogus `End` checkpoint) or '24.10.5' (the default, as docker-compose pins). */
   serverVersion: string;
 }
 
@@ -20,6 +25,10 @@ export interface EmulatorStats {
   /** Most appends waiting for an answer on one BatchAppend call at the same time. */
   maxPendingOnOneBatchCall: number;
   subscriptionsOpened: number;
+  /** Requests refused because of the node's state (not ready, too busy, not the leader). */
+  notHandled: number;
+  /** Appends that answered Timeout (whether or not they commit later). */
+  timedOut: number;
 }
 
 /** A live call the control surface can end: `ok` (status OK), `unavailable` or `cancelled`. */
@@ -48,6 +57,12 @@ export interface EmulatorContext {
   /** Holds writes between their checks and their commit while a test needs them in flight. */
   writes: WriteGate;
   batchCalls: Set<DroppableCall>;
+  /** See `setNodeState`. */
+  nodeState: NodeState;
+  /** Set on a cluster node: the members its gossip reports. */
+  gossip?: () => GossipMember[];
+  /** Event id → stream, for writes decided but not yet committed: a duplicate of one is dropped (`IdempotentNotReady`). */
+  inFlight: Map<string, string>;
   subscriptions: Set<SubscriptionState>;
 }
 

@@ -24,6 +24,8 @@ export interface StoredEvent extends ProposedEvent {
   stream: string;
   revision: bigint;
   position: bigint;
+  /** Where the next record starts (`SeqReadResult.RecordPostPosition`): a forward page ends here. */
+  postPosition: bigint;
   /** .NET ticks (100 ns) since the Unix epoch, as the server sends them. */
   created: bigint;
 }
@@ -61,6 +63,24 @@ export class EventLog {
     return this.streams.get(stream)?.events[Number(revision)];
   }
 
+  /** What a stream read may see once stream metadata is applied; undefined = not found (never written or soft-deleted). */
+  readableEvents(stream: string): readonly StoredEvent[] | undefined {
+    const events = this.eventsOf(stream);
+    if (events.length === 0 || this.isSoftDeleted(stream)) return undefined;
+    const metadata = this.metadataOf(stream) ?? {};
+    let lowest = metadata.$tb ?? 0;
+    if (metadata.$maxCount !== undefined) lowest = Math.max(lowest, events.length - metadata.$maxCount);
+    const visible = events.slice(Math.min(lowest, events.length));
+    if (metadata.$maxAge === undefined) return visible;
+    const oldest = BigInt(Date.now() - metadata.$maxAge * 1000) * TICKS_PER_MS;
+    return visible.filter((e) => e.created >= oldest);
+  }
+
+  /** The event at `revision` if a read of it succeeds (`IndexReader.ReadEvent`). */
+  readableEvent(stream: string, revision: bigint): StoredEvent | undefined {
+    return this.readableEvents(stream)?.find((e) => e.revision === revision);
+  }
+
   /** Seen by the stream-name index: it has events, metadata or a tombstone. */
   known(stream: string): boolean {
     return this.streams.has(stream) || this.streams.has(`$$${stream}`);
@@ -82,23 +102,31 @@ export class EventLog {
     return typeof tb === 'number' && tb >= Number(LONG_MAX);
   }
 
-  /** Writes the events at `cur+1…`; appending to a soft-deleted stream re-creates it from there. */
+  /**
+   * Writes the events at `cur+1…`. `StorageWriterService.WritePrepares`: appending to a soft-deleted
+   * stream re-creates it from there (`SoftUndeleteStream`: the current metadata with `$tb = cur + 1`),
+   * and writing metadata for one does the same with the new metadata (`SoftUndeleteMetastream`:
+   * `$tb` = the stream's last event number + 1); metadata that is not JSON is left as it is.
+   */
   append(stream: string, events: ProposedEvent[]): StoredEvent[] {
+    const original = stream.startsWith('$$') ? stream.slice(2) : undefined;
     const wasSoftDeleted = this.isSoftDeleted(stream);
+    const metastreamOfSoftDeleted = original !== undefined && this.isSoftDeleted(original);
     const first = this.lastRevision(stream) + 1n;
     const written = events.map((event, i) => this.write(stream, first + BigInt(i), event));
-    if (wasSoftDeleted && written.length) {
-      const metadata = { ...this.metadataOf(stream), $tb: Number(first) };
-      written.push(this.writeMetadata(stream, JSON.stringify(metadata)));
-    }
+    const undelete = (of: string, from: bigint) => {
+      const metadata = this.metadataOf(of);
+      if (metadata) written.push(this.writeMetadata(of, JSON.stringify({ ...metadata, $tb: Number(from) })));
+    };
+    if (wasSoftDeleted && written.length) undelete(stream, first);
+    if (metastreamOfSoftDeleted && written.length) undelete(original, this.lastRevision(original) + 1n);
     this.notify();
     return written;
   }
 
-  /** Soft delete: reads say "not found", `$all` keeps the events, a later append continues numbering. */
+  /** Soft delete: only `{"$tb": long.MaxValue}` (`new StreamMetadata(truncateBefore: DeletedStream)`), replacing any metadata. */
   softDelete(stream: string): StoredEvent {
-    const metadata = JSON.stringify({ ...this.metadataOf(stream), $tb: '__LONG_MAX__' }).replace('"__LONG_MAX__"', LONG_MAX.toString());
-    const event = this.writeMetadata(stream, metadata);
+    const event = this.writeMetadata(stream, `{"$tb":${LONG_MAX}}`);
     this.notify();
     return event;
   }
@@ -137,6 +165,12 @@ export class EventLog {
     return position === 0n ? 0 : this.indexAfter(position - 1n);
   }
 
+  /** Index of the first event whose own position (p, p) is at or after `pos`, comparing both parts (`TFPos.CompareTo`). */
+  indexAtOrAfterPos(pos: { commit: bigint; prepare: bigint }): number {
+    if (pos.commit < 0n) return 0;
+    return pos.prepare <= pos.commit ? this.indexAtOrAfter(pos.commit) : this.indexAfter(pos.commit);
+  }
+
   onAppend(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -157,10 +191,11 @@ export class EventLog {
   }
 
   private record(stream: string, revision: bigint, event: ProposedEvent): StoredEvent {
-    const stored: StoredEvent = { ...event, id: event.id.toLowerCase(), stream, revision, position: this.nextPosition, created: BigInt(Date.now()) * TICKS_PER_MS };
     // The next record starts where this one ends on disk: header + names + payload, 8-byte aligned.
     const size = RECORD_HEADER_BYTES + 2 * stream.length + 2 * event.type.length + event.data.length + event.metadata.length;
+    const position = this.nextPosition;
     this.nextPosition += BigInt(Math.ceil(size / 8) * 8);
+    const stored: StoredEvent = { ...event, id: event.id.toLowerCase(), stream, revision, position, postPosition: this.nextPosition, created: BigInt(Date.now()) * TICKS_PER_MS };
     this.all.push(stored);
     return stored;
   }

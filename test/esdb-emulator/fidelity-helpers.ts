@@ -17,16 +17,30 @@ export interface Connected {
   client: EventStoreDBClient;
 }
 
+/**
+ * `npm run test:esdb-fidelity` with EVENTSTORE_CONNECTION_STRING set runs every spec here against that
+ * server instead: the rows are the same, the server is the judge. A row that needs one of the
+ * emulator's controls (stop, delay, node state, stats, a server-line switch) fails there with a message
+ * saying so, rather than passing on a server that cannot be steered.
+ */
+const realServer = process.env.EVENTSTORE_CONNECTION_STRING;
+
+const controlsUnavailable = new Proxy({} as EsdbEmulator, {
+  get(_target, control) {
+    throw new Error(`This row uses the emulator's ${String(control)}; it cannot run against the real server at ${realServer}`);
+  },
+});
+
 /** Starts an emulator in `beforeAll` and connects the real client; both are closed in `afterAll`. */
 export function connectedEmulator(options: EsdbEmulatorOptions = {}): Connected {
   const connected = {} as Connected;
   beforeAll(async () => {
-    connected.emulator = await startEsdbEmulator(options);
-    connected.client = EventStoreDBClient.connectionString(connected.emulator.connectionString);
+    connected.emulator = realServer ? controlsUnavailable : await startEsdbEmulator(options);
+    connected.client = EventStoreDBClient.connectionString(realServer ?? connected.emulator.connectionString);
   });
   afterAll(async () => {
     await connected.client.dispose();
-    await connected.emulator.close();
+    if (!realServer) await connected.emulator.close();
   });
   return connected;
 }
@@ -56,4 +70,9 @@ export async function failureOf(promise: Promise<unknown>): Promise<Error> {
     return error as Error;
   }
   throw new Error('expected a failure, but it succeeded');
+}
+
+/** Resolves once `condition` holds, checking it every few milliseconds: waits for a state, never for a time. */
+export async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
 }

@@ -12,6 +12,8 @@ export const READ_BATCH_SIZE = 32;
 
 export interface EventFilter {
   matches(event: StoredEvent): boolean;
+  /** `maxSearchWindow`: events one catch-up page considers at most (`ReadBatchSize` unless the client sets `max`). */
+  window: number;
   /** Checkpoint every `window × multiplier` considered events (matched or not). */
   checkpointInterval: number;
 }
@@ -34,6 +36,7 @@ export function filterOf(options: StreamsPb.ReadReq.Options): EventFilter | unde
       const subject = onType ? event.type : event.stream;
       return regex ? regex.test(subject) : prefixes.some((prefix) => subject.startsWith(prefix));
     },
+    window: Math.max(1, window),
     checkpointInterval: Math.max(1, window * Math.max(1, filter.getCheckpointintervalmultiplier())),
   };
 }

@@ -1,12 +1,15 @@
 /**
- * The server's committed-events cache (esdb.md §2.3): event id → where it was written, used only by
- * the `any` / `stream_exists` dedupe path. Bounded by an estimated byte size (8 MiB on a real server,
- * roughly the last 100 k events), evicted first-in-first-out, in memory only: `restart()` empties it.
+ * The server's committed-events cache (esdb.md §2.3): event id → the stream and event number it was
+ * written at, used by the `any` / `stream_exists` dedupe path and checked first by the exact path.
+ * Server source (v24.10.4/v24.10.5): `Services/Storage/ReaderIndex/BoundedCache.cs` and
+ * `IndexWriter.PreCommit`, which calls `PutRecord(id, info, throwOnDuplicate: false)` for every event
+ * written: the entry an id already has is kept (the *first* revision wins), yet the key is queued and
+ * its size counted again; `IsFull` evicts first-in-first-out; `RemoveRecord` subtracts only the one
+ * entry. In memory only: `restart()` empties it. It holds no position: the dedupe answer reads it.
  */
 export interface CachedEvent {
   stream: string;
   revision: bigint;
-  position: bigint;
 }
 
 export const SERVER_CACHE_BYTES = 8 * 1024 * 1024;
@@ -17,8 +20,9 @@ export function entryCost(stream: string): number {
 }
 
 export class CommittedEventIdCache {
-  // A Map iterates in insertion order, which is exactly the server's FIFO queue; re-putting a key keeps its place.
   private readonly entries = new Map<string, CachedEvent>();
+  private queue: string[] = [];
+  private head = 0;
   private bytes = 0;
 
   constructor(private readonly capacityBytes = SERVER_CACHE_BYTES) {}
@@ -27,24 +31,33 @@ export class CommittedEventIdCache {
     return this.entries.get(id);
   }
 
+  /** `PutRecord(key, value, throwOnDuplicate: false)`. */
   put(id: string, event: CachedEvent): void {
-    const previous = this.entries.get(id);
-    if (previous) this.bytes -= entryCost(previous.stream);
-    this.entries.set(id, event);
-    this.bytes += entryCost(event.stream);
-    while (this.bytes > this.capacityBytes) {
-      const [oldest, evicted] = this.entries.entries().next().value as [string, CachedEvent];
-      this.entries.delete(oldest);
-      this.bytes -= entryCost(evicted.stream);
+    while (this.bytes > this.capacityBytes && this.head < this.queue.length) this.remove(this.queue[this.head++]);
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
     }
+    this.bytes += entryCost(event.stream);
+    this.queue.push(id);
+    if (!this.entries.has(id)) this.entries.set(id, event);
   }
 
   clear(): void {
     this.entries.clear();
+    this.queue = [];
+    this.head = 0;
     this.bytes = 0;
   }
 
   get size(): number {
     return this.entries.size;
+  }
+
+  private remove(id: string): void {
+    const old = this.entries.get(id);
+    if (!old) return;
+    this.bytes -= entryCost(old.stream);
+    this.entries.delete(id);
   }
 }

@@ -13,12 +13,15 @@ import type { DropKind, EmulatorContext, EmulatorSettings, EmulatorStats } from 
 import { deleteRpc, tombstoneRpc } from './delete.rpc';
 import { EventLog } from './event-log';
 import { CommittedEventIdCache, SERVER_CACHE_BYTES } from './id-cache';
-import { ServerFeaturesService, StreamsService, grpc, type GrpcJs } from './proto';
+import { gossipReadRpc, type GossipMember } from './gossip.rpc';
+import { GossipService, ServerFeaturesService, StreamsService, grpc, type GrpcJs } from './proto';
 import { readRpc } from './read.rpc';
+import type { NodeState } from './node-state';
 import { getSupportedMethodsRpc } from './server-features.rpc';
 import { WriteGate } from './write-gate';
 
 export type { DropKind, EmulatorStats } from './context';
+export type { NodeState } from './node-state';
 
 export interface EsdbEmulatorOptions extends Partial<EmulatorSettings> {
   /** 0 (default) picks a free port. */
@@ -47,30 +50,52 @@ export interface EsdbEmulator {
   /** Comes back on the same port with the same data. */
   start(): Promise<void>;
   restart(): Promise<SubscriptionSnapshot[]>;
-  /** Adds `ms` before every append and read answer; at or above the write budget appends answer Timeout. */
+  /**
+   * Adds `ms` before every append and read answer. At or above the write budget an append answers
+   * Timeout and still commits when the delay is over, as a server's may; a retry of it that arrives
+   * before then is dropped and times out too (`IdempotentNotReady`).
+   */
   setDelay(ms: number): void;
+  /** Not ready, too busy, a follower of `leader`, or the leader again (see node-state.ts). */
+  setNodeState(state: NodeState): void;
   /** Holds every append just before its commit until `releaseWrites()`. */
   holdWrites(): void;
   releaseWrites(): void;
+  /** Event ids of appends on their way to the log, not yet committed (e.g. slowed by `setDelay`). */
+  writesInFlight(): number;
   /** Resolves once `count` appends are held. */
   writesHeld(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startEsdbEmulator(options: EsdbEmulatorOptions = {}): Promise<EsdbEmulator> {
-  const ctx: EmulatorContext = {
+/** What the nodes of one emulated cluster share: one log, one writer. */
+export type SharedLog = Pick<EmulatorContext, 'log' | 'cache' | 'inFlight' | 'writes'>;
+
+export function newSharedLog(options: EsdbEmulatorOptions = {}): SharedLog {
+  return {
     log: new EventLog(),
     cache: new CommittedEventIdCache(options.idCacheBytes ?? SERVER_CACHE_BYTES),
+    inFlight: new Map(),
+    writes: new WriteGate(),
+  };
+}
+
+/** One node; `cluster` (see cluster.ts) makes it a member sharing a log and answering gossip. */
+export async function startEsdbEmulator(options: EsdbEmulatorOptions = {}, cluster?: { shared: SharedLog; gossip: () => GossipMember[] }): Promise<EsdbEmulator> {
+  const ctx: EmulatorContext = {
+    ...(cluster?.shared ?? newSharedLog(options)),
     settings: {
       maxAppendSize: options.maxAppendSize ?? 1_048_576,
+      maxAppendEventSize: options.maxAppendEventSize ?? 2_147_483_647,
       writeTimeoutMs: options.writeTimeoutMs ?? 2_000,
       batchAppend: options.batchAppend ?? true,
-      serverVersion: options.serverVersion ?? '24.10.4',
+      serverVersion: options.serverVersion ?? '24.10.5',
     },
-    stats: { batchAppendCalls: 0, batchAppendRequests: 0, appendCalls: 0, maxPendingOnOneBatchCall: 0, subscriptionsOpened: 0 },
+    stats: { batchAppendCalls: 0, batchAppendRequests: 0, appendCalls: 0, maxPendingOnOneBatchCall: 0, subscriptionsOpened: 0, notHandled: 0, timedOut: 0 },
     delayMs: 0,
-    writes: new WriteGate(),
     batchCalls: new Set(),
+    nodeState: { kind: 'leader' },
+    gossip: cluster?.gossip,
     subscriptions: new Set(),
   };
   let server: GrpcJs.Server | undefined = createServer(ctx);
@@ -109,6 +134,10 @@ export async function startEsdbEmulator(options: EsdbEmulatorOptions = {}): Prom
     setDelay(ms) {
       ctx.delayMs = ms;
     },
+    setNodeState(state) {
+      ctx.nodeState = state;
+    },
+    writesInFlight: () => ctx.inFlight.size,
     holdWrites: () => ctx.writes.hold(),
     releaseWrites: () => ctx.writes.release(),
     writesHeld: (count) => ctx.writes.whenWaiting(count),
@@ -132,6 +161,7 @@ function createServer(ctx: EmulatorContext): GrpcJs.Server {
     tombstone: tombstoneRpc(ctx),
   });
   server.addService(ServerFeaturesService, { getSupportedMethods: getSupportedMethodsRpc(ctx) });
+  if (ctx.gossip) server.addService(GossipService, { read: gossipReadRpc(ctx.gossip) });
   return server;
 }
 

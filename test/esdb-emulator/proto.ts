@@ -10,6 +10,7 @@ import type * as StreamsPb from '@eventstore/db-client/generated/streams_pb';
 import type * as SharedPb from '@eventstore/db-client/generated/shared_pb';
 import type * as StatusPb from '@eventstore/db-client/generated/status_pb';
 import type * as FeaturesPb from '@eventstore/db-client/generated/serverfeatures_pb';
+import type * as GossipPb from '@eventstore/db-client/generated/gossip_pb';
 import type * as AnyPb from 'google-protobuf/google/protobuf/any_pb';
 import type * as EmptyPb from 'google-protobuf/google/protobuf/empty_pb';
 
@@ -26,7 +27,9 @@ export const streamsPb = load<typeof StreamsPb>('@eventstore/db-client/generated
 export const sharedPb = load<typeof SharedPb>('@eventstore/db-client/generated/shared_pb');
 export const statusPb = load<typeof StatusPb>('@eventstore/db-client/generated/status_pb');
 export const featuresPb = load<typeof FeaturesPb>('@eventstore/db-client/generated/serverfeatures_pb');
+export const gossipPb = load<typeof GossipPb>('@eventstore/db-client/generated/gossip_pb');
 export const anyPb = load<typeof AnyPb>('google-protobuf/google/protobuf/any_pb.js', generatedDir);
+export const jspb = load<typeof import('google-protobuf')>('google-protobuf', generatedDir);
 export const emptyPb = load<typeof EmptyPb>('google-protobuf/google/protobuf/empty_pb.js', generatedDir);
 
 export const { StreamsService, StreamsClient } = load<{ StreamsService: GrpcJs.ServiceDefinition; StreamsClient: GrpcJs.ServiceClientConstructor }>(
@@ -38,5 +41,7 @@ export const { ServerFeaturesService, ServerFeaturesClient } = load<{
 }>(
   '@eventstore/db-client/generated/serverfeatures_grpc_pb',
 );
+
+export const { GossipService } = load<{ GossipService: GrpcJs.ServiceDefinition }>('@eventstore/db-client/generated/gossip_grpc_pb');
 
 export type { FeaturesPb, GrpcJs, SharedPb, StreamsPb };

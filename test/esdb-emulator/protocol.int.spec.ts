@@ -24,7 +24,7 @@ describe('capability discovery', () => {
       client.getSupportedMethods(new sharedPb.Empty(), (error: Error | null, answer: FeaturesPb.SupportedMethods) => (error ? reject(error) : resolve(answer))),
     );
     client.close();
-    expect(supported.getEventStoreServerVersion()).toBe('24.10.4');
+    expect(supported.getEventStoreServerVersion()).toBe('24.10.5');
     expect(supported.getMethodsList().map((m) => `${m.getServiceName()}/${m.getMethodName()}[${m.getFeaturesList().join(',')}]`)).toEqual([
       'event_store.client.streams.streams/read[position,events]',
       'event_store.client.streams.streams/append[]',

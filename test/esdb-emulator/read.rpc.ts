@@ -7,6 +7,7 @@ import type { ServerWritableStream } from '@grpc/grpc-js';
 import { pause, type EmulatorContext } from './context';
 import { LONG_MAX, type EventLog, type StoredEvent } from './event-log';
 import { streamsPb, type StreamsPb } from './proto';
+import { notHandled, requiresLeader } from './node-state';
 import { rpcErrors } from './rpc-errors';
 import { send } from './send';
 import { startSubscription } from './subscription';
@@ -25,6 +26,8 @@ export function readRpc(ctx: EmulatorContext) {
     if (options.getStreamOptionCase() === Options.StreamOptionCase.STREAM_OPTION_NOT_SET) {
       return void call.emit('error', rpcErrors.invalidArgument('Either stream or all must be set'));
     }
+    const denied = notHandled(ctx, requiresLeader(call.metadata));
+    if (denied) return void call.emit('error', denied);
     if (options.getCountOptionCase() === Options.CountOptionCase.SUBSCRIPTION) return startSubscription(ctx, call, options);
     void answer(ctx, call, options).then(
       () => call.end(),
@@ -40,7 +43,7 @@ async function answer(ctx: EmulatorContext, call: Call, options: StreamsPb.ReadR
   if (options.getStreamOptionCase() === Options.StreamOptionCase.STREAM) {
     const stream = streamNameOf(options.getStream()!.getStreamIdentifier());
     if (ctx.log.lastRevision(stream) === LONG_MAX) throw rpcErrors.streamDeleted(stream);
-    const events = readableEvents(ctx.log, stream);
+    const events = ctx.log.readableEvents(stream);
     if (!events) {
       const notFound = new streamsPb.ReadResp.StreamNotFound().setStreamIdentifier(streamIdentifier(stream));
       return void (await send(call, new streamsPb.ReadResp().setStreamNotFound(notFound)));
@@ -49,19 +52,6 @@ async function answer(ctx: EmulatorContext, call: Call, options: StreamsPb.ReadR
     return;
   }
   await sendAll(call, allSlice(ctx.log, options.getAll()!, backwards, count, allFilterOf(options)));
-}
-
-/** What a stream read may see once stream metadata is applied; undefined = not found (never written or soft-deleted). */
-function readableEvents(log: EventLog, stream: string): readonly StoredEvent[] | undefined {
-  const events = log.eventsOf(stream);
-  if (events.length === 0 || log.isSoftDeleted(stream)) return undefined;
-  const metadata = log.metadataOf(stream) ?? {};
-  let lowest = metadata.$tb ?? 0;
-  if (metadata.$maxCount !== undefined) lowest = Math.max(lowest, events.length - metadata.$maxCount);
-  const visible = events.slice(Math.min(lowest, events.length));
-  if (metadata.$maxAge === undefined) return visible;
-  const oldest = BigInt(Date.now() - metadata.$maxAge * 1000) * 10_000n;
-  return visible.filter((e) => e.created >= oldest);
 }
 
 function* streamSlice(events: readonly StoredEvent[], options: StreamsPb.ReadReq.Options.StreamOptions, backwards: boolean, count: number) {
@@ -78,7 +68,8 @@ function* streamSlice(events: readonly StoredEvent[], options: StreamsPb.ReadReq
 
 function* allSlice(log: EventLog, options: StreamsPb.ReadReq.Options.AllOptions, backwards: boolean, count: number, matches: (e: StoredEvent) => boolean) {
   const Case = Options.AllOptions.AllOptionCase;
-  const position = options.getAllOptionCase() === Case.POSITION ? BigInt(options.getPosition()!.getCommitPosition()) : undefined;
+  const wire = options.getAllOptionCase() === Case.POSITION ? options.getPosition()! : undefined;
+  const position = wire && BigInt(wire.getCommitPosition());
   const atEnd = options.getAllOptionCase() === Case.END;
   let sent = 0;
   if (backwards) {
@@ -86,7 +77,9 @@ function* allSlice(log: EventLog, options: StreamsPb.ReadReq.Options.AllOptions,
       if (matches(log.all[i]) && ++sent) yield log.all[i];
     }
   } else {
-    for (let i = atEnd ? log.all.length : position === undefined ? 0 : log.indexAtOrAfter(position); i < log.all.length && sent < count; i++) {
+    // Inclusive of an event at (commit, prepare) ≥ the start, both parts compared (`AllReader.ReadAllEventsForwardInternal`).
+    const first = atEnd ? log.all.length : wire ? log.indexAtOrAfterPos({ commit: position!, prepare: BigInt(wire.getPreparePosition()) }) : 0;
+    for (let i = first; i < log.all.length && sent < count; i++) {
       if (matches(log.all[i]) && ++sent) yield log.all[i];
     }
   }

@@ -34,6 +34,16 @@ export const rpcErrors = {
       exception: 'maximum-append-size-exceeded',
       'maximum-append-size': String(maxAppendSize),
     }),
+  /** `RpcExceptions.MaxAppendEventSizeExceeded`; the 6.x client does not know this `exception`. */
+  maximumAppendEventSizeExceeded: (eventId: string, size: number, max: number) =>
+    rpcError(grpc.status.INVALID_ARGUMENT, `Event with Id: ${eventId}, Size: ${size}, exceeds Maximum Append Event Size of ${max}.`, {
+      exception: 'maximum-append-event-size-exceeded',
+      'maximum-append-event-size': String(max),
+      'event-id': eventId,
+      'proposed-append-event-size': String(size),
+    }),
+  /** An exception escaping a handler: ASP.NET Core gRPC answers UNKNOWN without details. */
+  handlerException: () => rpcError(grpc.status.UNKNOWN, 'Exception was thrown by handler.'),
   missingRequiredMetadata: () =>
     rpcError(grpc.status.INVALID_ARGUMENT, 'Required Metadata Properties Missing', {
       exception: 'missing-required-metadata-property',

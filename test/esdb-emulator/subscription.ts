@@ -1,36 +1,44 @@
 /**
- * Catch-up subscriptions on `Streams.Read` (esdb.md §3.4): confirmation → catch-up in pages of 32 →
- * (filtered: a checkpoint) → `caught_up` → live. Starts are exclusive; nothing is ever sent twice or out
- * of order; filtered subscriptions checkpoint every `window × multiplier` considered events and never
- * backwards. A subscriber that falls more than the live buffer behind goes back to catch-up reads and is
- * told `caught_up` again; `fell_behind` is never sent (v24.10).
+ * Catch-up subscriptions on `Streams.Read` (esdb.md §3.4), following the server's enumerators (tags
+ * v24.10.4/v24.10.5, `src/EventStore.Core/Services/Transport/Enumerators/`):
+ * `Enumerator.AllSubscriptionFiltered.MainLoop` — confirmation; a start is converted by
+ * `ConvertCheckpoint` (none → `HeadOfTf`, `End` → the last indexed position) and a start at or after the
+ * last indexed position goes live at once, with no checkpoint; otherwise `CatchUp` (see
+ * `catch-up-checkpoints.ts`), then `GoLive`: `caught_up`, live events after the checkpoint, a live
+ * checkpoint every `window × multiplier` considered events (`SubscriptionsService.ProcessEventCommited`,
+ * at the event's position). More than `MaxLiveEventBufferCount` (32) events behind, it falls behind: a
+ * checkpoint, catch-up again, `caught_up` again (`fell_behind` itself is not sent:
+ * `Grpc/Streams.Read.cs`, "currently not sent to clients"). Events and checkpoints never go backwards
+ * (`MoveNextAsync`). Unfiltered `$all` and stream subscriptions send no checkpoints.
  */
 import { randomUUID } from 'node:crypto';
 import type { ServerWritableStream } from '@grpc/grpc-js';
+import { runCatchUp, WireCheckpoints } from './catch-up-checkpoints';
 import type { DropKind, EmulatorContext, SubscriptionState } from './context';
 import { LONG_MAX, type EventLog, type StoredEvent } from './event-log';
-import { READ_BATCH_SIZE, filterOf, hiddenFromAll, type EventFilter } from './filters';
+import { filterOf, hiddenFromAll, type EventFilter } from './filters';
 import { streamsPb, type StreamsPb } from './proto';
 import { rpcErrors } from './rpc-errors';
 import { send } from './send';
-import { checkpointResponse, eventResponse, streamNameOf } from './wire';
+import { HEAD_OF_TF, compareTfPos, eventPos, hasEndCheckpointQuirk, type TfPos } from './tf-pos';
+import { eventResponse, streamNameOf } from './wire';
 
 type Call = ServerWritableStream<StreamsPb.ReadReq, StreamsPb.ReadResp>;
 const Options = streamsPb.ReadReq.Options;
-const LIVE_BUFFER = 32;
+const MAX_LIVE_EVENT_BUFFER_COUNT = 32;
 
-/** Where a subscription reads from: `$all` by log index, or one stream by revision. */
-interface Source {
-  pending(): number;
-  take(max: number): StoredEvent[];
+/** What a subscription delivers and where it starts (`ConvertCheckpoint`). */
+interface Target {
   matches(event: StoredEvent): boolean;
-  startPosition?: bigint;
+  start: TfPos;
+  /** Set for `$all` with a filter: only those get checkpoints. */
+  filter?: EventFilter;
   /** Set for stream subscriptions: a tombstone ends them with StreamDeleted. */
   stream?: string;
 }
 
 export function startSubscription(ctx: EmulatorContext, call: Call, options: StreamsPb.ReadReq.Options): void {
-  const subscription = new Subscription(ctx.log, call, sourceOf(ctx.log, options), filterOf(options));
+  const subscription = new Subscription(ctx.log, call, targetOf(ctx.log, options), hasEndCheckpointQuirk(ctx.settings.serverVersion));
   ctx.subscriptions.add(subscription);
   ctx.stats.subscriptionsOpened++;
   call.on('cancelled', () => subscription.stop());
@@ -42,38 +50,38 @@ class Subscription implements SubscriptionState {
   sent = 0;
   private closed = false;
   private wake: (() => void) | undefined;
-  private lastSent: bigint | undefined;
-  private lastCheckpoint: bigint | undefined;
-  private considered = 0;
+  /** The server's `checkpoint`: the event or checkpoint position most recently sent on. */
+  private checkpoint: TfPos;
+  /** Index in `log.all` of the next event to consider live. */
+  private next = 0;
+  private liveConsidered = 0;
+  private readonly checkpoints: WireCheckpoints;
 
   constructor(
     private readonly log: EventLog,
     private readonly call: Call,
-    private readonly source: Source,
-    private readonly filter: EventFilter | undefined,
-  ) {}
+    private readonly target: Target,
+    private readonly quirk: boolean,
+  ) {
+    this.checkpoint = target.start;
+    this.checkpoints = new WireCheckpoints(call, quirk);
+  }
 
   async run(): Promise<void> {
     const unsubscribe = this.log.onAppend(() => this.wake?.());
     try {
       const confirmation = new streamsPb.ReadResp.SubscriptionConfirmation().setSubscriptionId(randomUUID());
       if (!(await send(this.call, new streamsPb.ReadResp().setConfirmation(confirmation)))) return;
+      const lastIndexed = this.log.all.length ? eventPos(this.log.all.at(-1)!.position) : HEAD_OF_TF;
+      if (compareTfPos(this.checkpoint, lastIndexed) >= 0) this.next = this.log.all.length;
+      else if (!(await this.catchUp())) return;
       while (!this.closed) {
-        if (this.source.stream && this.log.lastRevision(this.source.stream) === LONG_MAX) {
-          return void this.call.emit('error', rpcErrors.streamDeleted(this.source.stream));
-        }
-        const pending = this.source.pending();
-        if (this.caughtUp && pending > LIVE_BUFFER) this.caughtUp = false;
-        if (pending > 0) {
-          if (!(await this.deliver(this.source.take(READ_BATCH_SIZE)))) return;
-        } else if (!this.caughtUp) {
-          if (this.filter && !(await this.checkpoint(max(this.lastSent, this.lastCheckpoint, this.source.startPosition)))) return;
-          if (!(await send(this.call, new streamsPb.ReadResp().setCaughtUp(new streamsPb.ReadResp.CaughtUp())))) return;
-          this.caughtUp = true;
-        } else {
-          await new Promise<void>((resolve) => (this.wake = resolve));
-          this.wake = undefined;
-        }
+        if (!(await send(this.call, new streamsPb.ReadResp().setCaughtUp(new streamsPb.ReadResp.CaughtUp())))) return;
+        this.caughtUp = true;
+        if (!(await this.live())) return;
+        this.caughtUp = false;
+        if (this.target.filter && !(await this.checkpoints.send(this.checkpoint))) return;
+        if (!(await this.catchUp())) return;
       }
     } finally {
       unsubscribe();
@@ -93,70 +101,77 @@ class Subscription implements SubscriptionState {
     this.wake?.();
   }
 
-  private async deliver(page: StoredEvent[]): Promise<boolean> {
-    for (const event of page) {
-      if (this.closed) return false;
-      if (this.source.matches(event)) {
-        if (!(await send(this.call, eventResponse(event)))) return false;
-        this.lastSent = event.position;
-        this.sent++;
+  /** Reads from the checkpoint until the log runs out; false once the call is gone. */
+  private async catchUp(): Promise<boolean> {
+    const sendEvent = (event: StoredEvent) => this.sendEvent(event);
+    const ended = await runCatchUp(this.log, this.checkpoint, this.target.filter, this.target.matches, this.quirk, sendEvent, this.checkpoints);
+    if (!ended) return false;
+    this.checkpoint = ended.checkpoint;
+    this.next = ended.nextIndex;
+    return !this.closed;
+  }
+
+  /** Live until the subscriber falls behind (true) or the call ends (false). */
+  private async live(): Promise<boolean> {
+    while (!this.closed) {
+      if (this.target.stream && this.log.lastRevision(this.target.stream) === LONG_MAX) {
+        this.call.emit('error', rpcErrors.streamDeleted(this.target.stream));
+        return false;
       }
-      // Live: a checkpoint at the event just considered, every interval.
-      if (this.caughtUp && this.filter && ++this.considered >= this.filter.checkpointInterval) {
-        this.considered = 0;
-        if (!(await this.checkpoint(event.position))) return false;
+      if (this.log.all.length - this.next > MAX_LIVE_EVENT_BUFFER_COUNT) return true;
+      if (this.next === this.log.all.length) {
+        await new Promise<void>((resolve) => (this.wake = resolve));
+        this.wake = undefined;
+        continue;
+      }
+      const event = this.log.all[this.next++];
+      const position = eventPos(event.position);
+      if (compareTfPos(position, this.checkpoint) > 0 && this.target.matches(event)) {
+        if (!(await this.sendEvent(event))) return false;
+      }
+      const filter = this.target.filter;
+      if (filter && ++this.liveConsidered >= filter.checkpointInterval) {
+        this.liveConsidered = 0;
+        if (compareTfPos(position, this.checkpoint) >= 0) {
+          this.checkpoint = position;
+          if (!(await this.checkpoints.send(position))) return false;
+        }
       }
     }
-    // Catch-up: after the page, at the later of the last event sent and where the page started.
-    if (!this.caughtUp && this.filter && (this.considered += page.length) >= this.filter.checkpointInterval) {
-      this.considered = 0;
-      return this.checkpoint(max(this.lastSent, page[0].position));
-    }
+    return false;
+  }
+
+  private async sendEvent(event: StoredEvent): Promise<boolean> {
+    if (this.closed || !(await send(this.call, eventResponse(event)))) return false;
+    this.checkpoint = eventPos(event.position);
+    this.sent++;
     return true;
   }
-
-  private async checkpoint(position: bigint | undefined): Promise<boolean> {
-    if (position === undefined || (this.lastCheckpoint !== undefined && position < this.lastCheckpoint)) return true;
-    this.lastCheckpoint = position;
-    return send(this.call, checkpointResponse(position));
-  }
 }
 
-function max(...positions: Array<bigint | undefined>): bigint | undefined {
-  return positions.reduce<bigint | undefined>((a, b) => (b === undefined || (a !== undefined && a >= b) ? a : b), undefined);
-}
-
-function sourceOf(log: EventLog, options: StreamsPb.ReadReq.Options): Source {
-  const filter = filterOf(options);
+function targetOf(log: EventLog, options: StreamsPb.ReadReq.Options): Target {
+  const lastIndexed = () => (log.all.length ? eventPos(log.all.at(-1)!.position) : HEAD_OF_TF);
   if (options.getStreamOptionCase() === Options.StreamOptionCase.STREAM) {
     const streamOptions = options.getStream()!;
     const stream = streamNameOf(streamOptions.getStreamIdentifier());
     const Case = Options.StreamOptions.RevisionOptionCase;
     const revisionCase = streamOptions.getRevisionOptionCase();
-    let next = revisionCase === Case.REVISION ? Number(streamOptions.getRevision()) + 1 : revisionCase === Case.END ? log.eventsOf(stream).length : 0;
+    const after = revisionCase === Case.REVISION ? BigInt(streamOptions.getRevision()) : -1n;
     return {
       stream,
-      pending: () => Math.max(0, log.eventsOf(stream).length - next),
-      take: (count) => {
-        const page = log.eventsOf(stream).slice(next, next + count);
-        next += page.length;
-        return page;
-      },
-      matches: () => true,
+      matches: (event) => event.stream === stream && event.revision > after && event.revision !== LONG_MAX,
+      start: revisionCase === Case.END ? lastIndexed() : HEAD_OF_TF,
     };
   }
   const all = options.getAll()!;
   const Case = Options.AllOptions.AllOptionCase;
-  const startPosition = all.getAllOptionCase() === Case.POSITION ? BigInt(all.getPosition()!.getCommitPosition()) : undefined;
-  let next = startPosition !== undefined ? log.indexAfter(startPosition) : all.getAllOptionCase() === Case.END ? log.all.length : 0;
-  return {
-    startPosition,
-    pending: () => log.all.length - next,
-    take: (count) => {
-      const page = log.all.slice(next, next + count);
-      next += page.length;
-      return page;
-    },
-    matches: (event) => !hiddenFromAll(event) && (!filter || filter.matches(event)),
-  };
+  const filter = filterOf(options);
+  const position = all.getPosition();
+  const start =
+    all.getAllOptionCase() === Case.POSITION
+      ? { commit: BigInt(position!.getCommitPosition()), prepare: BigInt(position!.getPreparePosition()) }
+      : all.getAllOptionCase() === Case.END
+        ? lastIndexed()
+        : HEAD_OF_TF;
+  return { filter, start, matches: (event) => !hiddenFromAll(event) && (!filter || filter.matches(event)) };
 }

@@ -5,6 +5,7 @@
 import type { SharedPb, StreamsPb } from './proto';
 import { anyPb, sharedPb, statusPb, streamsPb } from './proto';
 import type { StoredEvent } from './event-log';
+import { toWire, type TfPos } from './tf-pos';
 
 export function streamIdentifier(name: string): SharedPb.StreamIdentifier {
   return new sharedPb.StreamIdentifier().setStreamName(Buffer.from(name, 'utf8'));
@@ -54,8 +55,10 @@ export function eventResponse(event: StoredEvent): StreamsPb.ReadResp {
   return response;
 }
 
-export function checkpointResponse(position: bigint): StreamsPb.ReadResp {
-  const checkpoint = new streamsPb.ReadResp.Checkpoint().setCommitPosition(position.toString()).setPreparePosition(position.toString());
+/** A checkpoint as `Position.FromInt64` puts it on the wire: `HeadOfTf` (−1, −1) becomes `Position.End`. */
+export function checkpointResponse(pos: TfPos): StreamsPb.ReadResp {
+  const { commit, prepare } = toWire(pos);
+  const checkpoint = new streamsPb.ReadResp.Checkpoint().setCommitPosition(commit).setPreparePosition(prepare);
   return new streamsPb.ReadResp().setCheckpoint(checkpoint);
 }
 

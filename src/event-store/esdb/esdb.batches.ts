@@ -6,10 +6,11 @@
  * checkpoints (so a filtered subscription makes progress over foreign events). Resubscribing and
  * de-duplicating rely only on the last *event* received: some server versions send a checkpoint at the
  * position where the next event will be written (esdb.md §5.4), and trusting it would drop that event.
+ * A server checkpoint that is no place in the log (`End`, see `isLogPosition`) is ignored.
  */
 import type { Position } from '@eventstore/db-client';
 import type { Checkpoint, SubscriptionBatch } from '../event-store.port';
-import { comparePositions, positionOf, toCheckpoint, toRecordedEvent } from './esdb.conversions';
+import { comparePositions, isLogPosition, positionOf, toCheckpoint, toRecordedEvent } from './esdb.conversions';
 import type { FeedItem } from './esdb.subscription-feed';
 import type { eventMatcher } from './esdb.filter';
 
@@ -25,8 +26,11 @@ export class BatchAssembler {
     private readonly matches: ReturnType<typeof eventMatcher>,
     private readonly maxBatchSize: number,
   ) {
-    this.resumeFrom = this.progress = after;
-    this.lastCheckpoint = after && toCheckpoint(after);
+    // A checkpoint at `End` could only have been stored from the bogus checkpoint of servers 24.10.0–24.10.4
+    // (before this adapter refused it); resuming after it delivers nothing ever again, so start over.
+    const start = after && isLogPosition(after) ? after : undefined;
+    this.resumeFrom = this.progress = start;
+    this.lastCheckpoint = start && toCheckpoint(start);
   }
 
   /**
@@ -50,7 +54,9 @@ export class BatchAssembler {
         this.caughtUp = true;
         flush();
       } else if (item.kind === 'checkpoint') {
-        this.advance(item.position);
+        // As (commit, 0) — the shape of the server's own catch-up checkpoints — a checkpoint never claims an
+        // event at its commit position that is not delivered yet (esdb.md §5.4).
+        if (isLogPosition(item.position)) this.advance({ commit: item.position.commit, prepare: 0n });
       } else {
         const position = positionOf(item.resolved);
         // The server never repeats or reorders; this guard makes that an invariant of the adapter too.

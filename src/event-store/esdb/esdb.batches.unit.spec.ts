@@ -36,7 +36,7 @@ describe('BatchAssembler', () => {
 
   it('moves past filtered-out and $ events and server checkpoints, reporting progress once without events', () => {
     const batches = assembler();
-    expect(ids(batches.assemble([at(10, 'invoice-1'), at(20, '$$order-1', '$metadata'), checkpoint(50)]))).toEqual([[[], '50/50', false]]);
+    expect(ids(batches.assemble([at(10, 'invoice-1'), at(20, '$$order-1', '$metadata'), checkpoint(50)]))).toEqual([[[], '50/0', false]]);
     expect(batches.assemble([checkpoint(40), checkpoint(50)])).toEqual([]);
   });
 
@@ -46,5 +46,30 @@ describe('BatchAssembler', () => {
     batches.assemble([at(10), checkpoint(50)]);
     expect(batches.resumeFrom).toEqual({ commit: 10n, prepare: 10n });
     expect(ids(batches.assemble([at(50)]))).toEqual([[['id-50'], '50/50', false]]);
+  });
+
+  describe('when a server checkpoint is no place in the log', () => {
+    const END = 2n ** 64n - 1n;
+    const endCheckpoint: FeedItem = { kind: 'checkpoint', position: { commit: END, prepare: END } };
+
+    it('ignores the End checkpoint of servers 24.10.0–24.10.4 and keeps handing out where it really is', () => {
+      const batches = assembler();
+      expect(ids(batches.assemble([at(10, 'invoice-1'), endCheckpoint, caughtUp]))).toEqual([[[], '10/10', true]]);
+      expect(ids(batches.assemble([at(30)]))).toEqual([[['id-30'], '30/30', true]]);
+    });
+
+    it('starts over from the beginning when given an End checkpoint stored before the fix', () => {
+      const batches = new BatchAssembler({ commit: END, prepare: END }, eventMatcher({ streamCategories: ['order'] }), 10);
+      expect(batches.resumeFrom).toBeUndefined();
+      expect(ids(batches.assemble([at(10)]))).toEqual([[['id-10'], '10/10', false]]);
+    });
+  });
+
+  describe('when a server checkpoint falls on a position no event was delivered at yet', () => {
+    it('hands it out as (commit, 0), which still resumes before the event at that commit position', () => {
+      const batches = assembler();
+      expect(ids(batches.assemble([at(10), checkpoint(50)]))).toEqual([[['id-10'], '50/0', false]]);
+      expect(ids(batches.assemble([at(50)]))).toEqual([[['id-50'], '50/50', false]]);
+    });
   });
 });

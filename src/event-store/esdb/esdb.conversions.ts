@@ -16,6 +16,18 @@ export function toCheckpoint(position: Position): Checkpoint {
   return encodeCheckpoint(position.commit, position.prepare);
 }
 
+/**
+ * The server keeps positions as signed 64-bit longs (`TFPos`) and converts −1 to `ulong.MaxValue` on
+ * the wire (`Position.FromInt64`, src/EventStore.Core/Services/Transport/Common/Position.cs), so a value
+ * above `long.MaxValue` is never a place in the log: it is `Position.End` or the bogus (−1, −1)
+ * checkpoint servers 24.10.0–24.10.4 send (`AllSubscriptionFiltered.CatchUp`, fixed in v24.10.5).
+ */
+const LONG_MAX = 2n ** 63n - 1n;
+
+export function isLogPosition(position: Position): boolean {
+  return position.commit <= LONG_MAX && position.prepare <= LONG_MAX;
+}
+
 /** `$all` order: by commit, then prepare (esdb.md §4.1). */
 export function comparePositions(a: Position, b: Position): number {
   if (a.commit !== b.commit) return a.commit < b.commit ? -1 : 1;

@@ -26,8 +26,10 @@ export function toAppendError(error: unknown, stream: string, expected: Expected
   if (error instanceof MaxAppendSizeExceededError) {
     return new InvalidAppend('EVENT_TOO_LARGE', `The append exceeds the server's limit of ${error.maxAppendSize} bytes`);
   }
-  // 24.10+ servers also limit single events; the 6.x client cannot name that error (esdb.md §1.3b).
-  if (error instanceof UnknownError && /MaximumAppendEventSizeExceeded/.test(error.message)) {
+  // 24.10+ servers also limit single events; the 6.x client cannot name that error: BatchAppend's in-band
+  // `MaximumAppendEventSizeExceeded`, Append's INVALID_ARGUMENT "… exceeds Maximum Append Event Size of N."
+  // (`Grpc/Status.cs`, `Grpc/RpcExceptions.cs`) both arrive as UnknownError.
+  if (error instanceof UnknownError && /MaximumAppendEventSizeExceeded|exceeds Maximum Append Event Size/.test(error.message)) {
     return new InvalidAppend('EVENT_TOO_LARGE', 'An event exceeds the server\'s per-event size limit');
   }
   if (error instanceof RequiredMetadataPropertyMissingError) {
@@ -46,7 +48,16 @@ export function isConnectionDrop(error: unknown): boolean {
   );
 }
 
-/** An append that may or may not have been written (esdb.md §5.2). */
+/**
+ * An append that may or may not have been written (esdb.md §5.2), or that the server refused before
+ * writing because of its state. BatchAppend reports not ready / too busy in-band as a `Status` with
+ * `google.protobuf.Empty` details (`Grpc/Streams.BatchAppend.cs`, `ConvertMessage`), which the 6.x
+ * client can only surface as an UnknownError naming the message.
+ */
 export function isOutcomeUnknown(error: unknown): boolean {
-  return isConnectionDrop(error) || error instanceof TimeoutError;
+  return (
+    isConnectionDrop(error) ||
+    error instanceof TimeoutError ||
+    (error instanceof UnknownError && /Server Is Not Ready|Server Is Busy|No leader info available/.test(error.message))
+  );
 }

@@ -12,7 +12,6 @@ import {
   START,
   StreamNotFoundError,
   jsonEvent,
-  type AppendResult as ClientAppendResult,
 } from '@eventstore/db-client';
 import { DEFAULT_MAX_APPEND_BYTES, assertValidName, prepareAppend } from '../append-validation';
 import { encodeCheckpoint } from '../checkpoint';
@@ -28,8 +27,8 @@ import type {
   RecordedEvent,
   SubscribeOptions,
 } from '../event-store.port';
-import { toCheckpoint, toExpectedRevision, toRecordedEvent } from './esdb.conversions';
-import { isOutcomeUnknown, toAppendError } from './esdb.errors';
+import { toCheckpoint, toRecordedEvent } from './esdb.conversions';
+import { appendSettled } from './esdb.append';
 import { readAllPaged } from './esdb.read-all';
 import { DEFAULT_RESUBSCRIBE, EsdbSubscription, type ResubscribePolicy } from './esdb.subscription';
 
@@ -38,9 +37,9 @@ const utf8 = new TextEncoder();
 export interface EsdbEventStoreOptions {
   maxAppendBytes?: number;
   /**
-   * Tries for an append whose outcome is unknown (connection dropped, server timeout). Only appends
-   * with an exact expectation or `no_stream` are retried: the server then recognises the same event ids
-   * durably and answers with the original result; with `any`/`stream_exists` a retry could write twice.
+   * Tries for an append whose outcome is unknown or that the server refused before writing (not ready,
+   * too busy, not the leader, timed out, connection dropped), every expectation kind: each retry sends
+   * the same ids and settles on the original result (see `esdb.append.ts`). Default 8.
    */
   appendAttempts?: number;
   resubscribe?: ResubscribePolicy;
@@ -58,7 +57,7 @@ export class EsdbEventStore implements EventStore {
     private readonly options: EsdbEventStoreOptions = {},
   ) {
     this.maxAppendBytes = options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES;
-    this.appendAttempts = options.appendAttempts ?? 4;
+    this.appendAttempts = options.appendAttempts ?? 8;
   }
 
   /** e.g. `esdb://localhost:2113?tls=false` */
@@ -71,20 +70,9 @@ export class EsdbEventStore implements EventStore {
     if (events.length === 0) return this.appendNothing(stream, expected);
     // Metadata goes as the bytes validation already serialised; the client sends a Uint8Array as is (esdb.md §3.2).
     const proposed = events.map((e, i) => jsonEvent({ id: e.id, type: e.type, data: e.data ?? {}, metadata: utf8.encode(metadata[i]) }));
-    const expectedRevision = toExpectedRevision(expected);
-    const retriable = typeof expected === 'number' || expected === 'no_stream';
-    for (let attempt = 1; ; attempt++) {
-      let result: ClientAppendResult;
-      try {
-        result = await this.client.appendToStream(stream, proposed, { expectedRevision });
-      } catch (error) {
-        if (!retriable || attempt >= this.appendAttempts || !isOutcomeUnknown(error)) throw toAppendError(error, stream, expected);
-        await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** (attempt - 1)));
-        continue;
-      }
-      const nextRevision = Number(result.nextExpectedRevision);
-      return { nextRevision, position: result.position ? toCheckpoint(result.position) : await this.positionOf(stream, nextRevision) };
-    }
+    const result = await appendSettled(this.client, stream, proposed, expected, this.appendAttempts);
+    const nextRevision = Number(result.nextExpectedRevision);
+    return { nextRevision, position: result.position ? toCheckpoint(result.position) : await this.positionOf(stream, nextRevision) };
   }
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {

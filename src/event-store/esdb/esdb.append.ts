@@ -1,0 +1,61 @@
+/**
+ * One append through the client, settled when its outcome is unknown. The server refuses before writing
+ * when it is not ready, too busy or not the leader (`ClientMessage.NotHandled`; the client then follows
+ * the leader's endpoint by itself), and a write can time out and still commit, or be cut off with the
+ * connection (esdb.md §5.2). Appends ask for the leader, so that after a leader change the client moves
+ * to the new leader instead of having a follower forward every write. All of these are settled the same way: the same events, the same ids, sent
+ * again — never anything new. The server recognises the retry by its ids and answers with the original
+ * result: durably for an exact expectation or `no_stream` (`IndexWriter.CheckCommit` compares the
+ * stored ids at those revisions). `any` / `stream_exists` are recognised only through the in-memory id
+ * cache, which a restart empties, so their retry first looks for the first id at the stream's tail and,
+ * found at revision r, re-appends with the exact expectation r − 1: the durable check.
+ */
+import { BACKWARDS, END, StreamNotFoundError, type AppendExpectedRevision, type AppendResult, type EventData, type EventStoreDBClient } from '@eventstore/db-client';
+import type { ExpectedRevision } from '../event-store.port';
+import { toExpectedRevision } from './esdb.conversions';
+import { isOutcomeUnknown, toAppendError } from './esdb.errors';
+
+/** How far back from the stream's end a retry looks for its first event id. */
+const TAIL = 1_000;
+const MAX_PAUSE_MS = 1_000;
+
+export async function appendSettled(client: EventStoreDBClient, stream: string, events: EventData[], expected: ExpectedRevision, attempts: number): Promise<AppendResult> {
+  let expectedRevision = toExpectedRevision(expected);
+  let unknown: unknown;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    if (attempt > 1) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(MAX_PAUSE_MS, 50 * 2 ** (attempt - 2))));
+      if (expected === 'any' || expected === 'stream_exists') {
+        const lookup = await exactRevisionBefore(client, stream, events[0].id);
+        // Not knowing whether the id is there, a retry with `any` could write the events twice: wait instead.
+        if (lookup === 'unknown') continue;
+        if (lookup !== 'absent') expectedRevision = lookup;
+      }
+    }
+    try {
+      // requiresLeader: a follower refuses with the leader's endpoint, and the client reconnects there.
+      return await client.appendToStream(stream, events, { expectedRevision, requiresLeader: true });
+    } catch (error) {
+      if (!isOutcomeUnknown(error)) throw toAppendError(error, stream, expected);
+      unknown = error;
+    }
+  }
+  throw toAppendError(unknown, stream, expected);
+}
+
+/** The exact expectation under which `id` was written if it is in the stream's tail, 'absent' if not, 'unknown' if the read failed. */
+async function exactRevisionBefore(client: EventStoreDBClient, stream: string, id: string): Promise<AppendExpectedRevision | 'absent' | 'unknown'> {
+  let found: bigint | undefined;
+  try {
+    // Read to the end, not `return` from the loop: the client's dispose() waits for every call it started to finish.
+    for await (const resolved of client.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: TAIL })) {
+      if (found === undefined && resolved.event?.id === id) found = resolved.event.revision;
+    }
+  } catch (error) {
+    if (error instanceof StreamNotFoundError) return 'absent';
+    if (isOutcomeUnknown(error)) return 'unknown';
+    throw error;
+  }
+  if (found === undefined) return 'absent';
+  return found === 0n ? 'no_stream' : found - 1n;
+}

@@ -1,0 +1,35 @@
+/**
+ * `Gossip.Read`, which the client calls to find the leader when given several hosts or
+ * `esdb+discover://` (client `Client/discovery.ts`). Server source (v24.10.5):
+ * `Grpc/Gossip.Read.cs` / `Gossip.cs` — every member with its instance id, time stamp (.NET ticks),
+ * `VNodeState`, `IsAlive` and HTTP endpoint.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ServerUnaryCall, sendUnaryData } from '@grpc/grpc-js';
+import { gossipPb, type SharedPb } from './proto';
+import { stringUuid } from './wire';
+
+export interface GossipMember {
+  port: number;
+  leader: boolean;
+}
+
+export function gossipReadRpc(members: () => GossipMember[]) {
+  const instanceIds = new Map<number, string>();
+  return (_call: ServerUnaryCall<SharedPb.Empty, unknown>, callback: sendUnaryData<unknown>) => {
+    const info = new gossipPb.ClusterInfo();
+    for (const member of members()) {
+      if (!instanceIds.has(member.port)) instanceIds.set(member.port, randomUUID());
+      const state = member.leader ? gossipPb.MemberInfo.VNodeState.LEADER : gossipPb.MemberInfo.VNodeState.FOLLOWER;
+      info.addMembers(
+        new gossipPb.MemberInfo()
+          .setInstanceId(stringUuid(instanceIds.get(member.port)!))
+          .setTimeStamp((BigInt(Date.now()) * 10_000n).toString())
+          .setState(state)
+          .setIsAlive(true)
+          .setHttpEndPoint(new gossipPb.EndPoint().setAddress('127.0.0.1').setPort(member.port)),
+      );
+    }
+    callback(null, info);
+  };
+}
