@@ -10,3 +10,13 @@ export function reportNeedsReview(orderId: string, reason: string): void {
 }
 
 export const needsReviewCount = () => needsReviewTotal;
+
+let secondChargesTotal = 0;
+
+/** Money moved twice for an order already paid: nothing to record on the order, a refund to make. */
+export function reportSecondCharge(orderId: string, reason: string): void {
+  secondChargesTotal++;
+  logger.error(`order ${orderId} was charged twice: ${reason}`);
+}
+
+export const secondChargeCount = () => secondChargesTotal;

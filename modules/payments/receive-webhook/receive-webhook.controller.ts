@@ -12,10 +12,10 @@ import { AppError } from '../../../src/errors/app-error';
 import { WrongExpectedVersion } from '../../../src/event-store/errors';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import { appendOrderEvent } from '../append-order-event';
-import { reportNeedsReview } from '../needs-review.alert';
+import { reportNeedsReview, reportSecondCharge } from '../needs-review.alert';
 import { loadOrder } from '../load-order';
 import { toProviderPayment } from '../payment-gateway/stripe.payment-gateway';
-import { decideWebhook } from './webhook.decision';
+import { decideWebhook, secondChargeOfPaidOrder } from './webhook.decision';
 import { WebhookDeliveries } from './webhook-deliveries';
 
 const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -62,7 +62,11 @@ export class ReceiveWebhookController {
     for (let attempt = 0; attempt < 5; attempt++) {
       const { state, revision } = await loadOrder(this.store, orderId);
       const event = decideWebhook(state, payment);
-      if (!event) return state.exists ? `unchanged_${state.status}` : 'unknown_order';
+      if (!event) {
+        const secondCharge = secondChargeOfPaidOrder(state, payment);
+        if (secondCharge) reportSecondCharge(orderId, secondCharge);
+        return secondCharge ? 'second_charge_alerted' : state.exists ? `unchanged_${state.status}` : 'unknown_order';
+      }
       try {
         const metadata = { correlationId: orderId, causationId: providerEventId, actor: { role: 'provider', tokenId: 'webhook' } };
         await appendOrderEvent(this.store, orderId, event, `webhook/${providerEventId}`, revision, metadata, new Date());

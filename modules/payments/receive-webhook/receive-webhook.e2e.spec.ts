@@ -4,6 +4,7 @@ import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app
 import type { Sandbox } from '../../sandbox';
 import { ChargeOutcomeStillUnknown, chargeOrder, type ChargeOrderDeps } from '../charge-order/charge-order.job';
 import { loadOrder } from '../load-order';
+import { secondChargeCount } from '../needs-review.alert';
 import { orderStream } from '../order.events';
 
 const SECRET = 'whsec_test_e2e';
@@ -82,6 +83,20 @@ describe('POST /v1/webhooks/payments', () => {
     expect(state).toMatchObject({ status: 'needs_review', lastError: expect.stringContaining(`payment ${outside.id}`) });
     expect(state.paymentIntentId).toBeUndefined();
     expect(await orderTypes(orderId)).toEqual(['ChargeRequested', 'ChargeNeedsReview']);
+  });
+
+  it('raises an alert, and changes nothing, when a paid order is charged a second time', async () => {
+    const orderId = await requestedOrder();
+    await chargeOrder(deps, orderId);
+    await sandbox.webhooksIdle();
+    const before = { types: await orderTypes(orderId), alerts: secondChargeCount() };
+    const second = sandbox.recordOutsideCharge({ orderId, amount: 4200, currency: 'EUR', customer: 'c1' });
+    await sandbox.webhooksIdle();
+    expect(await orderTypes(orderId)).toEqual(before.types);
+    expect(secondChargeCount()).toBe(before.alerts + 1);
+    const deliveries = await harness.runtime.pool.query('SELECT outcome FROM payment_webhook_deliveries WHERE order_id = $1 ORDER BY received_at', [orderId]);
+    expect(deliveries.rows.map((row: { outcome: string }) => row.outcome)).toEqual(['unchanged_paid', 'second_charge_alerted']);
+    expect((await loadOrder(harness.runtime.eventStore, orderId)).state.paymentIntentId).not.toBe(second.id);
   });
 
   describe('when a decline under the order\'s own key arrives after the order settled', () => {

@@ -40,3 +40,13 @@ function decideSucceeded(state: OrderState, payment: ProviderPayment): OrderEven
 }
 
 const review = (state: OrderState, reason: string): ChargeNeedsReview => ({ type: 'ChargeNeedsReview', data: { orderId: state.orderId, reason } });
+
+/**
+ * A succeeded payment under another intent than the one a paid order recorded: money moved twice for
+ * one order (a charge made outside Idem, a second key's charge). Nothing in the order changes — it is
+ * paid, and forward-only — but someone must refund, so the caller raises an alert with this reason.
+ */
+export function secondChargeOfPaidOrder(state: OrderState, payment: ProviderPayment): string | undefined {
+  if (state.status !== 'paid' || payment.status !== 'succeeded' || payment.paymentIntentId === state.paymentIntentId) return undefined;
+  return `provider reports a second succeeded payment ${payment.paymentIntentId} for order ${state.orderId}, already paid by ${state.paymentIntentId ?? '(unknown intent)'}: refund one`;
+}

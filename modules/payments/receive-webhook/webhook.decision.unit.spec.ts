@@ -1,7 +1,7 @@
 import type { OrderEvent } from '../order.events';
 import { evolveOrder, initialOrderState, type OrderState } from '../order.state';
 import type { ProviderPayment } from '../payment-gateway/payment-gateway.port';
-import { decideWebhook } from './webhook.decision';
+import { decideWebhook, secondChargeOfPaidOrder } from './webhook.decision';
 
 const orderId = '481';
 const key = (request: number) => `idem-order-${orderId}-r${request}`;
@@ -125,5 +125,24 @@ describe('decideWebhook', () => {
       type: 'ChargeNeedsReview',
       data: { orderId, reason: 'provider payment pi_x is 4200 USD, the order is 4200 EUR' },
     });
+  });
+});
+
+describe('secondChargeOfPaidOrder', () => {
+  it('names a succeeded payment under another intent than the one that paid the order', () => {
+    expect(secondChargeOfPaidOrder(states.paid, succeeded({ paymentIntentId: 'pi_second' }))).toBe(
+      'provider reports a second succeeded payment pi_second for order 481, already paid by pi_ours: refund one',
+    );
+  });
+
+  it('says nothing of the payment that paid the order (a redelivery)', () => {
+    expect(secondChargeOfPaidOrder(states.paid, succeeded({ paymentIntentId: 'pi_ours' }))).toBeUndefined();
+  });
+
+  it('says nothing of a decline, nor of an order that is not paid', () => {
+    expect(secondChargeOfPaidOrder(states.paid, declined())).toBeUndefined();
+    for (const status of ['pending', 'processing', 'unknown', 'failed', 'needs_review'] as const) {
+      expect(secondChargeOfPaidOrder(states[status], succeeded({ paymentIntentId: 'pi_second' }))).toBeUndefined();
+    }
   });
 });
