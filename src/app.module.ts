@@ -11,6 +11,7 @@ import { ProblemJsonFilter } from './errors/problem-json.filter';
 import { HealthController } from './health/health.controller';
 import { ORDER_READ_MODEL, PAYMENT_GATEWAY, PaymentsModule, type OrderReadModel, type PaymentGateway } from '../modules/payments';
 import { SupportModule } from '../modules/support';
+import { ContactsModule } from '../modules/contacts';
 
 /** What the composition root hands the api besides the runtime. */
 export interface ApiParts {
@@ -24,7 +25,7 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      imports: [PaymentsModule, SupportModule],
+      imports: [PaymentsModule, SupportModule, ContactsModule],
       controllers: [HealthController],
       providers: [
         { provide: IDEM_CONFIG, useValue: runtime.config },

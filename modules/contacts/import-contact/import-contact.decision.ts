@@ -68,10 +68,12 @@ function eventFor({ source, record, runId }: ImportContact, freshness: Freshness
   return record.deleted ? { type: 'ContactDeleted', data: base } : { type: 'ContactImported', data: { ...base, fields: record.fields ?? {} } };
 }
 
-export function decideImportContact(command: ImportContact, state: ContactState): NewEvent<ContactEvent>[] {
-  const { event } = judgeContact(command, state);
+/** The events a verdict appends, keyed by the import and the record's place in it. */
+export function toNewEvents(command: ImportContact, { event }: ContactVerdict): NewEvent<ContactEvent>[] {
   return event ? [{ event, key: `contact/${command.runId}/${command.seq}` }] : [];
 }
+
+export const decideImportContact = (command: ImportContact, state: ContactState) => toNewEvents(command, judgeContact(command, state));
 
 export const importContactDecider: Decider<ImportContact, ContactState, ContactEvent> = {
   initialState: initialContactState,
