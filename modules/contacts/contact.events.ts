@@ -47,13 +47,30 @@ export interface ImportRunStarted {
     startedBy: string;
     /** `push` (POST /v1/contacts/import), `pull` (a source adapter) or `file`. */
     kind?: 'push' | 'pull' | 'file';
+    /** Pull: only records changed since then (ISO-8601), as far as the source supports it. */
+    since?: string;
+    /** File: the file's content hash (a changed file is a new run) and its name. */
+    contentHash?: string;
+    file?: string;
     /** Push with an Idempotency-Key: the request it answered, so a reused key with another body is refused. */
     requestFingerprint?: string;
   };
 }
+/** A page (or a slice of a file) is done: its records' outcomes were recorded in the same append. */
 export interface ImportPageFetched {
   type: 'ImportPageFetched';
-  data: { runId: string; cursor: string | null; records: number };
+  data: {
+    runId: string;
+    /** Where this page started (null: the first page; a file: the line number). */
+    cursor: string | null;
+    records: number;
+    /** Where the next page starts; null: this was the last. */
+    nextCursor?: string | null;
+    /** seq of the page's first record in the run. */
+    firstSeq?: number;
+    /** Records of the page the source contradicted itself on (outcome `conflict`). */
+    conflicts?: number;
+  };
 }
 export interface ImportRecordProcessed {
   type: 'ImportRecordProcessed';
@@ -78,10 +95,27 @@ export interface ImportRunCompleted {
   type: 'ImportRunCompleted';
   data: { runId: string; counts: Partial<Record<ImportOutcome, number>> };
 }
+/** A stop rule hit (a page failing five times in a row, a source that keeps contradicting itself): a human looks. */
+export interface ImportRunNeedsReview {
+  type: 'ImportRunNeedsReview';
+  data: { runId: string; reason: string };
+}
+/** Someone resumed a stopped run (`idem sync resume`): it goes on from its last recorded page. */
+export interface ImportRunResumed {
+  type: 'ImportRunResumed';
+  data: { runId: string; by: string };
+}
 export interface ImportRunFailed {
   type: 'ImportRunFailed';
   data: { runId: string; error: string };
 }
 
 export type ContactEvent = ContactImported | ContactDeleted;
-export type ImportEvent = ImportRunStarted | ImportPageFetched | ImportRecordProcessed | ImportRunCompleted | ImportRunFailed;
+export type ImportEvent =
+  | ImportRunStarted
+  | ImportPageFetched
+  | ImportRecordProcessed
+  | ImportRunCompleted
+  | ImportRunFailed
+  | ImportRunNeedsReview
+  | ImportRunResumed;

@@ -5,6 +5,7 @@ import { registerStripeApi } from './api/register-stripe-api';
 import { registerFaultControl } from './control/fault-control.routes';
 import { registerProviderState } from './control/provider-state.routes';
 import { registerWebhookControl } from './control/webhook-control.routes';
+import { registerSandboxCrm, type CrmOptions } from './crm/register-crm';
 import { registerCreatePaymentIntent } from './payment-intents/create-payment-intent.route';
 import type { PaymentIntent } from './payment-intents/payment-intent';
 import { ORDER_ID_METADATA_KEY } from './payment-intents/payment-intent';
@@ -25,6 +26,8 @@ export interface SandboxOptions {
   clock?: () => number;
   /** Where signed events go; `retryDelaysMs` is the backoff between attempts (default 500, 2000, 8000). */
   webhook?: WebhookEndpoint & { retryDelaysMs?: number[]; timeoutMs?: number };
+  /** The sandbox CRM's seed and size (crm/register-crm.ts). */
+  crm?: CrmOptions;
 }
 
 export interface Sandbox {
@@ -75,6 +78,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   registerFaultControl(app, state);
   registerProviderState(app, state);
   registerWebhookControl(app, state);
+  registerSandboxCrm(app, options.crm);
 
   await app.listen({ port: options.port ?? 0, host });
   const port = (app.server.address() as AddressInfo).port;

@@ -17,9 +17,10 @@ import { parseIdempotencyKey } from '../../../src/errors/idempotency-key';
 import { WrongExpectedVersion } from '../../../src/event-store/errors';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import { importStream } from '../contact.events';
-import { importRecords, type RecordResult } from './import-records';
+import { importItems } from './import-records';
 import { parseImportRequest } from './import-request';
-import { countOutcomes, pushRunEvents, pushRunId, recordedPush, toAnswer, type RecordAnswer } from './push-run';
+import { countOutcomes } from '../import-run.audit';
+import { pushRunEvents, pushRunId, recordedPush, toAnswer, type RecordAnswer } from './push-run';
 
 /** 1,000 records with their fields; the rest of the api keeps the 64 KiB limit. */
 export const MAX_IMPORT_BODY_BYTES = 5 * 1024 * 1024;
@@ -54,11 +55,7 @@ export class ImportContactsController {
       if (replay) return this.replayed(reply, runId, request.source, replay);
     }
 
-    const valid = request.items.flatMap((item) => (item.ok ? [{ seq: item.seq, record: item.record }] : []));
-    const rejected = request.items.flatMap((item): RecordResult[] =>
-      item.ok ? [] : [{ seq: item.seq, sourceId: item.sourceId, outcome: 'rejected', revision: null, reason: item.problems.join('; ') }],
-    );
-    const results = [...(await importRecords(this.store, request.source, runId, valid, metadata)), ...rejected].sort((a, b) => a.seq - b.seq);
+    const results = await importItems(this.store, request.source, runId, request.items, metadata);
 
     const recordedAt = new Date().toISOString();
     const events = pushRunEvents(runId, request.source, metadata.actor.role, request.fingerprint, results).map((event, i) => ({

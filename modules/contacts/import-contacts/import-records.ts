@@ -12,6 +12,7 @@ import type { EventStore } from '../../../src/event-store/event-store.port';
 import type { ImportOutcome } from '../contact.events';
 import { contactStream } from '../contact.events';
 import type { ContactRecord } from '../import-contact/contact-record';
+import type { BatchItem } from './import-request';
 import { importContactDecider, judgeContact, toNewEvents, type ContactVerdict, type ImportContact } from '../import-contact/import-contact.decision';
 
 export interface RecordResult {
@@ -22,6 +23,15 @@ export interface RecordResult {
   revision: number | null;
   reason?: string;
   record?: ContactRecord;
+}
+
+/** Imports the valid items; the invalid ones are answered `rejected` with their problems. In seq order. */
+export async function importItems(store: EventStore, source: string, runId: string, items: BatchItem[], metadata: CommandContext['metadata']): Promise<RecordResult[]> {
+  const valid = items.flatMap((item) => (item.ok ? [{ seq: item.seq, record: item.record }] : []));
+  const rejected = items.flatMap((item): RecordResult[] =>
+    item.ok ? [] : [{ seq: item.seq, sourceId: item.sourceId, outcome: 'rejected', revision: null, reason: item.problems.join('; ') }],
+  );
+  return [...(await importRecords(store, source, runId, valid, metadata)), ...rejected].sort((a, b) => a.seq - b.seq);
 }
 
 /** A concurrent writer per contact is rare; a few re-reads settle it. */

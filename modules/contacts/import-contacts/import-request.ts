@@ -30,15 +30,21 @@ export function parseImportRequest(body: unknown): ImportRequest {
   else if (records.length > MAX_RECORDS) problems.push({ field: 'records', message: `at most ${MAX_RECORDS} records per request (got ${records.length})` });
   if (problems.length) throw invalid(problems);
 
-  const items = (records as unknown[]).map((raw, seq): BatchItem => {
-    const check = checkRecord(raw);
-    return check.ok ? { seq, ok: true, record: check.record } : { seq, ok: false, sourceId: check.sourceId, problems: check.problems };
-  });
+  const items = checkItems(records as unknown[]);
   if (!items.some((item) => item.ok)) {
     throw invalid(items.flatMap((item) => (item.ok ? [] : item.problems.map((message) => ({ field: `records[${item.seq}]`, message })))));
   }
   const fingerprint = createHash('sha256').update(JSON.stringify([source, records])).digest('hex').slice(0, 32);
   return { source: source as string, items, fingerprint };
+}
+
+/** Checks raw records one by one; `firstSeq` numbers them within their run. */
+export function checkItems(records: unknown[], firstSeq = 0): BatchItem[] {
+  return records.map((raw, i): BatchItem => {
+    const check = checkRecord(raw);
+    const seq = firstSeq + i;
+    return check.ok ? { seq, ok: true, record: check.record } : { seq, ok: false, sourceId: check.sourceId, problems: check.problems };
+  });
 }
 
 const invalid = (errors: FieldProblem[]) => new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', { errors });

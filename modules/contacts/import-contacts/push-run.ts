@@ -8,7 +8,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { RecordedEvent } from '../../../src/event-store/event-store.port';
 import type { ImportEvent, ImportOutcome, ImportRecordProcessed, ImportRunStarted } from '../contact.events';
-import { checksumOf } from '../import-contact/contact-record';
+import { countOutcomes, recordProcessed } from '../import-run.audit';
 import type { RecordResult } from './import-records';
 
 export interface RecordAnswer {
@@ -24,23 +24,6 @@ export function pushRunId(tokenId: string, idempotencyKey: string | undefined): 
 }
 
 export const toAnswer = ({ sourceId, outcome, revision, reason }: RecordResult | RecordAnswer): RecordAnswer => ({ sourceId, outcome, revision, ...(reason ? { reason } : {}) });
-
-export function countOutcomes(answers: Array<{ outcome: ImportOutcome }>): Partial<Record<ImportOutcome, number>> {
-  const counts: Partial<Record<ImportOutcome, number>> = {};
-  for (const { outcome } of answers) counts[outcome] = (counts[outcome] ?? 0) + 1;
-  return counts;
-}
-
-export function recordProcessed(runId: string, source: string, result: RecordResult): ImportRecordProcessed {
-  const { record } = result;
-  const optional = record
-    ? Object.entries({ eventId: record.eventId, sourceVersion: record.version, sourceUpdatedAt: record.updatedAt, checksum: checksumOf(record) }).filter(([, v]) => v !== undefined)
-    : [];
-  return {
-    type: 'ImportRecordProcessed',
-    data: { runId, seq: result.seq, source, sourceId: result.sourceId ?? '', ...Object.fromEntries(optional), outcome: result.outcome, ...(result.reason ? { reason: result.reason } : {}), revision: result.revision },
-  };
-}
 
 export function pushRunEvents(runId: string, source: string, startedBy: string, requestFingerprint: string, results: RecordResult[]): ImportEvent[] {
   return [
