@@ -35,7 +35,8 @@ beforeEach(async () => {
   await control('POST', '/crm/_control/reset', {});
 });
 
-async function control(method: string, path: string, body?: unknown) {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function control(method: string, path: string, body?: unknown): Promise<any> {
   const response = await fetch(`${sandbox.url}${path}`, { method, ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}) });
   expect(response.ok).toBe(true);
   return response.json();
