@@ -8,3 +8,10 @@ export { importContactDecider, judgeContact, type ImportContact, type ContactVer
 export { checkRecord, checksumOf, type ContactRecord } from './import-contact/contact-record';
 export { importRecords, type RecordResult } from './import-contacts/import-records';
 export { MAX_IMPORT_BODY_BYTES } from './import-contacts/import-contacts.controller';
+export { CONTACT_SOURCES_PORT, type ContactSource, type ContactSources, type ContactPage } from './contact-source/contact-source.port';
+export { contactSourcesAt } from './contact-source/configured-sources';
+export { driveRun, loadRun, type RunDriverDeps } from './pull-run/drive-run';
+export { resumeRun, runsByStatus, startRun, unfinishedRuns } from './pull-run/start-run';
+export { resumeUnfinishedRuns, type ResumedRuns } from './pull-run/resume-runs';
+export { toRunView, type RunView } from './sync-runs/run.view';
+export { evolveImportRun, initialImportRunState, type ImportRunState } from './import-run.state';

@@ -25,6 +25,8 @@ export interface RunDriverDeps {
   metadata: CommandContext['metadata'];
   /** Called after each recorded page (progress bars, logs). */
   onPage?: (run: ImportRunState) => void;
+  /** Stops driving between pages (process shutdown); the run stays `running` for the next worker. */
+  signal?: AbortSignal;
   /** Called when a page's records are imported and its outcomes not yet recorded (crash tests stop here). */
   beforeRecordingPage?: (run: ImportRunState) => Promise<void>;
 }
@@ -47,7 +49,7 @@ export function driveRun(deps: RunDriverDeps, runId: string): Promise<ImportRunS
 async function driveLoop(deps: RunDriverDeps, runId: string): Promise<ImportRunState> {
   for (;;) {
     const run = await loadRun(deps.store, runId);
-    if (!run.exists || run.status !== 'running' || run.kind !== 'pull') return run;
+    if (!run.exists || run.status !== 'running' || run.kind !== 'pull' || deps.signal?.aborted) return run;
     const fetched = await fetchWithRetries(deps, run);
     const events = 'page' in fetched ? await importPage(deps, run, fetched.page) : [decideFetchGaveUp(run, MAX_FETCH_ATTEMPTS, fetched.error)];
     await deps.beforeRecordingPage?.(run);

@@ -10,7 +10,9 @@ import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.e
 import { createTestDatabase } from '../../../test/harness/test-database';
 import { SandboxCrmContactSource } from '../contact-source/sandbox-crm.contact-source';
 import { driveRun, loadRun, type RunDriverDeps } from './drive-run';
+import { resumeUnfinishedRuns } from './resume-runs';
 import { resumeRun, startRun, unfinishedRuns } from './start-run';
+import { waitFor } from '../../../test/projections/projection-harness';
 
 let pool: Pool;
 let store: PostgresEventStore;
@@ -131,5 +133,15 @@ describe('a pull run', () => {
     expect(a).toEqual(b);
     const run = await loadRun(store, runId);
     expect(run).toMatchObject({ status: 'completed', processed: SIZE });
+  });
+
+  it('is driven on by a starting worker when its driver died (resumeUnfinishedRuns)', async () => {
+    const runId = await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, deps.metadata);
+    expect(await unfinishedRuns(store)).toContain(runId);
+    const { sources, pageSize, backoffMs, metadata } = deps;
+    const resumed = await resumeUnfinishedRuns({ store, sources, pageSize, backoffMs, metadata });
+    await waitFor('the resumed run to complete', async () => (await loadRun(store, runId)).status === 'completed', 60_000);
+    await resumed.stop();
+    expect(await unfinishedRuns(store)).not.toContain(runId);
   });
 });
