@@ -25,15 +25,16 @@ export interface ContactImported {
     source: string;
     sourceId: string;
     fields: Record<string, unknown>;
-    /** The import (push batch, pull run, file) that brought it. */
+    /** The import (push batch, pull run, file) that brought it, and the record's place in it. */
     runId?: string;
+    seq?: number;
   };
 }
 
 /** The source deleted the record. Governed by the stale rule like any update; it keeps its freshness. */
 export interface ContactDeleted {
   type: 'ContactDeleted';
-  data: Freshness & { source: string; sourceId: string; runId?: string };
+  data: Freshness & { source: string; sourceId: string; runId?: string; seq?: number };
 }
 
 export const IMPORT_OUTCOMES = ['imported', 'updated', 'unchanged', 'skipped_stale', 'duplicate', 'deleted', 'rejected', 'conflict'] as const;

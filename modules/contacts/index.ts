@@ -15,3 +15,4 @@ export { resumeRun, runsByStatus, startRun, unfinishedRuns } from './pull-run/st
 export { resumeUnfinishedRuns, type ResumedRuns } from './pull-run/resume-runs';
 export { toRunView, type RunView } from './sync-runs/run.view';
 export { evolveImportRun, initialImportRunState, type ImportRunState } from './import-run.state';
+export { importFile, contentHash, type FileImportOptions } from './import-file/import-file';

@@ -13,7 +13,7 @@
  */
 import type { Decider, NewEvent } from '../../../src/command-handling/decider';
 import type { ContactEvent, Freshness, ImportOutcome } from '../contact.events';
-import { evolveContact, initialContactState, type ContactState } from '../contact.state';
+import { changeOutcome, evolveContact, initialContactState, stepKey, type ContactState } from '../contact.state';
 import { checksumOf, type ContactRecord } from './contact-record';
 import { compareFreshness, describeFreshness } from './freshness';
 
@@ -43,6 +43,8 @@ export function judgeContact(command: ImportContact, state: ContactState): Conta
   const { record } = command;
   const incoming = freshnessOf(record);
   if (!state.exists || !state.current) return { outcome: record.deleted ? 'deleted' : 'imported', event: eventFor(command, incoming) };
+  const own = state.appliedSteps.get(stepKey(command.runId, command.seq));
+  if (own) return { outcome: own, reason: 'recorded by this import before it was interrupted' };
   if (record.eventId !== undefined && state.appliedEventIds.has(record.eventId)) {
     return { outcome: 'duplicate', reason: `source event ${record.eventId} is already applied` };
   }
@@ -56,15 +58,14 @@ export function judgeContact(command: ImportContact, state: ContactState): Conta
       return { outcome: 'unchanged' };
     case 'fresher': {
       const event = eventFor(command, incoming);
-      if (record.deleted) return { outcome: state.deleted ? 'unchanged' : 'deleted', event };
-      if (state.deleted) return { outcome: 'updated', event, reason: 'a fresher record brings the deleted contact back' };
-      return { outcome: incoming.checksum === state.current.checksum ? 'unchanged' : 'updated', event };
+      const outcome = changeOutcome(state, event);
+      return state.deleted && !record.deleted ? { outcome, event, reason: 'a fresher record brings the deleted contact back' } : { outcome, event };
     }
   }
 }
 
-function eventFor({ source, record, runId }: ImportContact, freshness: Freshness): ContactEvent {
-  const base = { source, sourceId: record.sourceId, ...freshness, runId };
+function eventFor({ source, record, runId, seq }: ImportContact, freshness: Freshness): ContactEvent {
+  const base = { source, sourceId: record.sourceId, ...freshness, runId, seq };
   return record.deleted ? { type: 'ContactDeleted', data: base } : { type: 'ContactImported', data: { ...base, fields: record.fields ?? {} } };
 }
 

@@ -10,7 +10,7 @@ const when = (record: ContactRecord, runId = 'run-2', seq = 0): ImportContact =>
 const imported = (record: ContactRecord, runId = 'run-1'): ContactImported => {
   const { sourceId, version, updatedAt, checksum = `sum-${sourceId}`, eventId, fields = {} } = record;
   const optional = Object.entries({ sourceVersion: version, sourceUpdatedAt: updatedAt, sourceEventId: eventId }).filter(([, v]) => v !== undefined);
-  return { type: 'ContactImported', data: { checksum, ...Object.fromEntries(optional), source: 'crm', sourceId, runId, fields } };
+  return { type: 'ContactImported', data: { checksum, ...Object.fromEntries(optional), source: 'crm', sourceId, runId, seq: 0, fields } };
 };
 const deleted = (record: ContactRecord, runId = 'run-1'): ContactDeleted => {
   const { data } = imported(record, runId);
@@ -78,6 +78,14 @@ describe('ImportContact', () => {
       expect(outcomeOf([imported(v5)], sameContent).outcome).toBe('unchanged');
       const lateOlder = { ...v5, version: 5, checksum: 'ccc', eventId: 'e5c' };
       expect(outcomeOf([imported(v5), imported(sameContent)], lateOlder).outcome).toBe('skipped_stale');
+    });
+  });
+
+  describe('when an import meets its own append again (resumed after a crash before recording it)', () => {
+    it('answers with what that append was, not duplicate, and appends nothing', () => {
+      spec.given([imported(v5, 'run-2')]).when(when(v5)).thenNothing();
+      expect(outcomeOf([imported(v5, 'run-2')], v5)).toEqual({ outcome: 'imported', reason: 'recorded by this import before it was interrupted' });
+      expect(outcomeOf([imported(v5), imported(v6, 'run-2')], v6).outcome).toBe('updated');
     });
   });
 

@@ -80,7 +80,7 @@ async function fetchWithRetries(deps: RunDriverDeps, run: ImportRunState): Promi
 }
 
 /** False when another driver recorded first (this one stops). */
-async function appendRunEvents(deps: RunDriverDeps, run: ImportRunState, events: ImportEvent[]): Promise<boolean> {
+export async function appendRunEvents(deps: Pick<RunDriverDeps, 'store' | 'metadata'>, run: ImportRunState, events: ImportEvent[]): Promise<boolean> {
   const stream = importStream(run.runId);
   const recordedAt = new Date().toISOString();
   const toAppend = events.map((event, i) => ({

@@ -98,11 +98,12 @@ describe('a pull run', () => {
       const stopped = await run();
       expect(stopped).toMatchObject({ status: 'needs_review', pages: 1, processed: 200, reason: expect.stringContaining('failed 5 times in a row') });
       expect((await control('GET', '/crm/_control/requests')).byPage['2']).toBe(5);
-      expect(await unfinishedRuns(store)).not.toContain(stopped.runId);
+      // unfinishedRuns reads the settled global log (gap-free reads): wait for it instead of expecting it at once.
+      await waitFor('the stopped run to leave the unfinished ones', async () => !(await unfinishedRuns(store)).includes(stopped.runId));
 
       await control('DELETE', '/crm/_control/faults');
       await resumeRun(store, stopped.runId, 'support', deps.metadata);
-      expect(await unfinishedRuns(store)).toContain(stopped.runId);
+      await waitFor('the resumed run to be unfinished', async () => (await unfinishedRuns(store)).includes(stopped.runId));
       const finished = await driveRun(deps, stopped.runId);
       expect(finished).toMatchObject({ status: 'completed', processed: SIZE, pages: SIZE / 200 });
     });
@@ -137,11 +138,11 @@ describe('a pull run', () => {
 
   it('is driven on by a starting worker when its driver died (resumeUnfinishedRuns)', async () => {
     const runId = await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, deps.metadata);
-    expect(await unfinishedRuns(store)).toContain(runId);
+    await waitFor('the run to be listed as unfinished', async () => (await unfinishedRuns(store)).includes(runId));
     const { sources, pageSize, backoffMs, metadata } = deps;
     const resumed = await resumeUnfinishedRuns({ store, sources, pageSize, backoffMs, metadata });
     await waitFor('the resumed run to complete', async () => (await loadRun(store, runId)).status === 'completed', 60_000);
     await resumed.stop();
-    expect(await unfinishedRuns(store)).not.toContain(runId);
+    await waitFor('the run to leave the unfinished ones', async () => !(await unfinishedRuns(store)).includes(runId));
   });
 });

@@ -41,8 +41,10 @@ describe('POST /v1/sync/runs', () => {
       return view.status === 'completed' && view;
     });
     expect(done).toMatchObject({ processed: 600, counts: { imported: 600, updated: 0, rejected: 0, conflict: 0 } });
-    expect((await get('/v1/sync/runs?status=completed', 'sync')).json().runs.map((r: { runId: string }) => r.runId)).toContain(runId);
-    expect((await get('/v1/sync/runs?status=running')).json().runs.map((r: { runId: string }) => r.runId)).not.toContain(runId);
+    // The list reads the settled global log: wait for the completion to show there.
+    const listed = (status: string) => get(`/v1/sync/runs?status=${status}`, 'sync').then((r) => r.json().runs.map((run: { runId: string }) => run.runId) as string[]);
+    await waitFor('the run to be listed as completed', async () => (await listed('completed')).includes(runId));
+    expect(await listed('running')).not.toContain(runId);
     expect((await get('/v1/contacts/crm/c599', 'auditor')).json()).toMatchObject({ sourceId: 'c599', version: 1 });
   });
 
