@@ -1,17 +1,8 @@
 import type { DataSource } from 'typeorm';
+import type { ContactView } from '../../modules/contacts/contact.view';
 import { ContactRow } from './contacts.entity';
 
-/** GET /v1/contacts/{source}/{sourceId}. */
-export interface ContactView {
-  source: string;
-  sourceId: string;
-  version?: number;
-  updatedAt?: string;
-  checksum: string;
-  sourceEventId?: string;
-  fields: Record<string, unknown>;
-  revision: number;
-}
+export type { ContactView };
 
 export function toContactView(row: ContactRow): ContactView {
   return {
