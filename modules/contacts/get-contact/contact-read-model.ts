@@ -23,3 +23,34 @@ export async function findContactRow(pool: Pool, source: string, sourceId: strin
     revision: Number(row.revision),
   };
 }
+
+/** One row of `import_events`: what one import did with this record, and why. */
+export interface ImportTrail {
+  runId: string;
+  seq: number;
+  outcome: string;
+  reason?: string;
+  version?: number;
+  eventId?: string;
+  revision: number | null;
+  recordedAt: string;
+}
+
+/** Every run that touched a source record, oldest first (the `import_events` read model). */
+export async function findImportTrail(pool: Pool, source: string, sourceId: string): Promise<ImportTrail[]> {
+  const { rows } = await pool.query(
+    `SELECT run_id, seq, outcome, reason, source_version, event_id, contact_revision, recorded_at FROM import_events
+      WHERE source = $1 AND source_id = $2 ORDER BY recorded_at, run_id, seq`,
+    [source, sourceId],
+  );
+  return rows.map((row) => ({
+    runId: row.run_id,
+    seq: row.seq,
+    outcome: row.outcome,
+    ...(row.reason !== null ? { reason: row.reason } : {}),
+    ...(row.source_version !== null ? { version: Number(row.source_version) } : {}),
+    ...(row.event_id !== null ? { eventId: row.event_id } : {}),
+    revision: row.contact_revision === null ? null : Number(row.contact_revision),
+    recordedAt: (row.recorded_at as Date).toISOString(),
+  }));
+}

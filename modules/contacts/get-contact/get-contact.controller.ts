@@ -1,5 +1,6 @@
 /**
- * GET /v1/contacts/{source}/{sourceId} and …/events. Served from the `contacts` read model; when it
+ * GET /v1/contacts/{source}/{sourceId}, …/events (the stream) and …/imports (every import that
+ * touched the record, from the import_events read model). Served from the `contacts` read model; when it
  * has no row or is behind `?minRevision=` (the revision an import answered with), the contact is
  * folded from its stream instead, so a caller always reads its own writes. A deleted contact is 404.
  */
@@ -14,7 +15,7 @@ import { contactStream, type ContactEvent } from '../contact.events';
 import { evolveContact, initialContactState } from '../contact.state';
 import { toContactView, type ContactView } from '../contact.view';
 import { isKnownSource } from '../contact-sources';
-import { findContactRow } from './contact-read-model';
+import { findContactRow, findImportTrail, type ImportTrail } from './contact-read-model';
 
 @Controller('v1/contacts')
 export class GetContactController {
@@ -47,6 +48,14 @@ export class GetContactController {
       sourceId,
       events: events.map((e) => ({ revision: e.revision, position: e.position, id: e.id, type: e.type, data: e.data, metadata: e.metadata, created: e.created })),
     };
+  }
+
+  /** Every import that touched the record — imported, skipped as stale, duplicate, … — and why (import_events). */
+  @Get(':source/:sourceId/imports')
+  @Roles('sync', 'support', 'auditor')
+  async getImportTrail(@Param('source') source: string, @Param('sourceId') sourceId: string): Promise<{ source: string; sourceId: string; imports: ImportTrail[] }> {
+    checkKey(source, sourceId);
+    return { source, sourceId, imports: await findImportTrail(this.pool, source, sourceId) };
   }
 }
 

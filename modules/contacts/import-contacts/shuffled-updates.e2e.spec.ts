@@ -107,4 +107,11 @@ it('ends every contact at its freshest version, moves only forwards and answers 
   const { rows } = await harness.runtime.pool.query(`SELECT (SELECT count(*) FROM contacts)::int AS contacts, (SELECT count(*) FROM import_events)::int AS audit`);
   expect(rows[0]).toEqual({ contacts: living, audit: 2 * updates.length });
   expect((await verifyReadModel(store, harness.runtime.pool, contactsReadModel)).differences).toEqual([]);
+
+  // For any record, every import that touched it and why: here the stale deliveries of one contact.
+  const staleOne = updates.find((u) => answers.get(u.eventId)!.every((o) => o === 'skipped_stale'))!;
+  const trail = await harness.app.inject({ method: 'GET', url: `/v1/contacts/crm/${staleOne.sourceId}/imports`, headers: auth('auditor') });
+  const deliveries = trail.json().imports.filter((i: { eventId?: string }) => i.eventId === staleOne.eventId);
+  expect(deliveries).toEqual([expect.objectContaining({ outcome: 'skipped_stale', reason: expect.stringContaining('lost to version') }), expect.objectContaining({ outcome: 'skipped_stale' })]);
+  expect(trail.json().imports).toHaveLength(2 * VERSIONS);
 }, 300_000);
