@@ -64,9 +64,11 @@ describe('POST /v1/contacts/import', () => {
       expect(first.json().counts).toEqual({ imported: 10 });
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(again.json()).toEqual(first.json());
-      const other = await push(batchOf('key-other-', 1), key);
+      const otherBatch = batchOf(`key-other-${randomUUID().slice(0, 8)}-`, 1);
+      const other = await push(otherBatch, key);
       expect(other.statusCode).toBe(422);
       expect(other.json().code).toBe('IDEMPOTENCY_KEY.REUSED');
+      expect(await harness.runtime.eventStore.readStream(`contact-crm.${otherBatch[0].sourceId}`)).toEqual([]);
     });
 
     it('answers four concurrent requests with one key with the same answers', async () => {
