@@ -66,10 +66,18 @@ export const syncCommand: CliCommand = (context) => {
   sync
     .command('status <runId>')
     .description('progress and outcome counts of a run')
-    .action(async (runId: string) => {
+    .option('--follow', 'show a progress bar while the run is running, until it ends')
+    .action(async (runId: string, options: { follow?: boolean }) => {
       const { store } = await context.runtime();
-      const run = await loadRun(store, runId);
+      let run = await loadRun(store, runId);
       if (!run.exists) throw new Error(`no import run ${runId}`);
+      const bar = new RunProgressBar(context.stderr, 'records');
+      while (options.follow && run.status === 'running') {
+        bar.update(run.processed, run.processed, run);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        run = await loadRun(store, runId);
+      }
+      bar.stop();
       println(context.stdout, JSON.stringify(toRunView(run), null, 2));
     });
   sync

@@ -94,7 +94,7 @@ describe('idem sync import', () => {
       const db = await openDb('file_import_csv');
       const file = join(dir, 'contacts.csv');
       writeFileSync(file, 'sourceId,version,updatedAt,email,name\ncsv1,1,2026-12-01T10:00:00Z,a@x.example,"Ada, Countess"\ncsv2,2,,b@x.example,"Bob ""B"""\n,3,,c@x.example,no id\n');
-      const run = async () => {
+      const cli = async (...args: string[]) => {
         let stdout = '';
         const context: CliContext = {
           readModels: [],
@@ -105,7 +105,11 @@ describe('idem sync import', () => {
           stderr: { write: () => true } as unknown as NodeJS.WritableStream,
           exitCode: 0,
         };
-        const code = await runCli(['sync', 'import', file, '--source', 'crm'], context);
+        const code = await runCli(args, context);
+        return { code, stdout };
+      };
+      const run = async () => {
+        const { code, stdout } = await cli('sync', 'import', file, '--source', 'crm');
         return { code, view: JSON.parse(stdout.trim().split('\n').at(-1)!) };
       };
       try {
@@ -120,6 +124,10 @@ describe('idem sync import', () => {
         const second = await run();
         expect(second.view.runId).not.toBe(first.view.runId);
         expect(second.view).toMatchObject({ status: 'completed', counts: { updated: 1 } });
+
+        const status = await cli('sync', 'status', first.view.runId);
+        expect(JSON.parse(status.stdout)).toEqual(first.view);
+        expect((await cli('sync', 'resume', first.view.runId)).code).toBe(2);
       } finally {
         await db.pool.end();
       }
