@@ -13,11 +13,14 @@ import { ProblemJsonFilter } from './errors/problem-json.filter';
 import { HealthController } from './health/health.controller';
 import { ORDER_READ_MODEL, PAYMENT_GATEWAY, PaymentsModule, type OrderReadModel, type PaymentGateway } from '../modules/payments';
 import { SupportModule } from '../modules/support';
+import { CONTACT_SOURCES_PORT, ContactsModule, type ContactSources } from '../modules/contacts';
 
 /** What the composition root hands the api besides the runtime. */
 export interface ApiParts {
   paymentGateway: PaymentGateway;
   orders: OrderReadModel;
+  /** Where pull runs read contacts (none configured: POST /v1/sync/runs answers 422). */
+  contactSources?: ContactSources;
 }
 
 @Module({})
@@ -26,7 +29,7 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      imports: [PaymentsModule, SupportModule],
+      imports: [PaymentsModule, SupportModule, ContactsModule],
       controllers: [HealthController],
       providers: [
         { provide: IDEM_CONFIG, useValue: runtime.config },
@@ -35,10 +38,11 @@ export class AppModule {
         { provide: TOKEN_ROLES, useValue: runtime.config.tokens },
         { provide: PAYMENT_GATEWAY, useValue: parts.paymentGateway },
         { provide: ORDER_READ_MODEL, useValue: parts.orders },
+        { provide: CONTACT_SOURCES_PORT, useValue: parts.contactSources ?? (() => undefined) },
         { provide: APP_GUARD, useClass: BearerTokenGuard },
         { provide: APP_FILTER, useClass: ProblemJsonFilter },
       ],
-      exports: [IDEM_CONFIG, DATABASE_POOL, EVENT_STORE, PAYMENT_GATEWAY, ORDER_READ_MODEL],
+      exports: [IDEM_CONFIG, DATABASE_POOL, EVENT_STORE, PAYMENT_GATEWAY, ORDER_READ_MODEL, CONTACT_SOURCES_PORT],
     };
   }
 }

@@ -16,10 +16,11 @@ import { EXIT_ERROR, type CliCommand, type CliContext, type CliRuntime } from '.
 import { projectionsCommand } from './cli/projections.command';
 import { recoverCommand } from './cli/recover.command';
 import { retentionCommand } from './cli/retention.command';
+import { syncCommand } from './cli/sync.command';
 import { loadConfig, type IdemConfig } from './config/config';
 import { runReadModelMigrations } from './database/data-source';
 
-const COMMANDS: CliCommand[] = [projectionsCommand, recoverCommand, retentionCommand];
+const COMMANDS: CliCommand[] = [projectionsCommand, recoverCommand, retentionCommand, syncCommand];
 
 export function buildCli(context: CliContext): Command {
   const program = new Command('idem').description('Idem: operate the ledger (projections, audit, recovery)');

@@ -12,14 +12,16 @@ import { startRuntime } from './bootstrap/runtime';
 import { exitOnStartupFailure, stopOnSignals } from './bootstrap/process-lifecycle';
 import { startBackground } from './bootstrap/background';
 import { openReadModels } from './bootstrap/read-models';
+import { contactSourcesAt } from '../modules/contacts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const runtime = await startRuntime(config);
   const provider = await startPaymentProvider(config);
   const readModels = await openReadModels(runtime);
-  const background = config.worker.inApiProcess ? await startBackground(runtime, provider.gateway, { readModels }) : undefined;
-  const app = await createHttpApp(runtime, { paymentGateway: provider.gateway, orders: readModels.orders });
+  const contactSources = contactSourcesAt(provider.sandbox?.url ?? config.payments.stripeApiBase);
+  const background = config.worker.inApiProcess ? await startBackground(runtime, provider.gateway, { readModels, contactSources }) : undefined;
+  const app = await createHttpApp(runtime, { paymentGateway: provider.gateway, orders: readModels.orders, contactSources });
   await app.listen({ port: config.http.port, host: config.http.host });
   const url = (await app.getUrl()).replace('[::1]', 'localhost');
   provider.sandbox?.configureWebhook({ url: `${url}/v1/webhooks/payments`, secret: config.payments.webhookSecret });

@@ -8,12 +8,14 @@ import { startBackground } from './bootstrap/background';
 import { startPaymentProvider } from './bootstrap/payment-provider';
 import { startRuntime } from './bootstrap/runtime';
 import { exitOnStartupFailure, stopOnSignals } from './bootstrap/process-lifecycle';
+import { contactSourcesAt } from '../modules/contacts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const runtime = await startRuntime(config);
   const provider = await startPaymentProvider(config);
-  const background = await startBackground(runtime, provider.gateway);
+  const contactSources = contactSourcesAt(provider.sandbox?.url ?? config.payments.stripeApiBase);
+  const background = await startBackground(runtime, provider.gateway, { contactSources });
   process.stdout.write(`Idem worker ${background.workerId} running (projections, charge jobs, recovery every ${config.worker.recoveryIntervalMs / 1000}s)\n`);
 
   stopOnSignals('finishing running jobs, then stopping', [() => background.stop(), () => provider.close(), () => runtime.close()]);

@@ -7,6 +7,7 @@ import { registerProviderBehaviour } from './control/provider-behaviour.routes';
 import { registerProviderState } from './control/provider-state.routes';
 import { settleProcessing, type SettleOutcome } from './payment-intents/settle-processing';
 import { registerWebhookControl } from './control/webhook-control.routes';
+import { registerSandboxCrm, type CrmOptions } from './crm/register-crm';
 import { registerCreatePaymentIntent } from './payment-intents/create-payment-intent.route';
 import type { PaymentIntent } from './payment-intents/payment-intent';
 import { ORDER_ID_METADATA_KEY } from './payment-intents/payment-intent';
@@ -32,6 +33,8 @@ export interface SandboxOptions {
    * "usually within a minute"); 0 makes search immediately consistent. Also `POST /_sandbox/search`.
    */
   searchLagMs?: number;
+  /** The sandbox CRM's seed and size (crm/register-crm.ts). */
+  crm?: CrmOptions;
 }
 
 export interface Sandbox {
@@ -87,6 +90,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   registerProviderState(app, state);
   registerProviderBehaviour(app, state);
   registerWebhookControl(app, state);
+  registerSandboxCrm(app, options.crm);
 
   await app.listen({ port: options.port ?? 0, host });
   const port = (app.server.address() as AddressInfo).port;

@@ -1,9 +1,12 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { bigintAsNumber } from '../../src/subscriptions/read-models/column-transformers';
 
-/** The current state of one source record, folded from `contact-<source>.<sourceId>`. */
+/**
+ * The current state of one source record, folded from `contact-<source>.<sourceId>`. A deleted
+ * contact has no row. (Version, updatedAt optional since issue 14: a source may give neither.)
+ */
 @Entity({ name: 'contacts' })
-@Index(['updatedAt'])
+@Index(['recordedAt'])
 export class ContactRow {
   @PrimaryColumn({ name: 'source', type: 'text' })
   source!: string;
@@ -11,13 +14,13 @@ export class ContactRow {
   @PrimaryColumn({ name: 'source_id', type: 'text' })
   sourceId!: string;
 
-  /** The source system's version of the record. */
-  @Column({ name: 'version', type: 'bigint', transformer: bigintAsNumber })
-  version!: number;
+  /** The source system's version of the record, when it gives one. */
+  @Column({ name: 'version', type: 'bigint', nullable: true, transformer: bigintAsNumber })
+  version!: number | null;
 
-  /** The source system's updatedAt of that version. */
-  @Column({ name: 'updated_at', type: 'timestamptz' })
-  updatedAt!: Date;
+  /** The source system's updatedAt of that version, when it gives one. */
+  @Column({ name: 'updated_at', type: 'timestamptz', nullable: true })
+  updatedAt!: Date | null;
 
   @Column({ name: 'checksum', type: 'text' })
   checksum!: string;

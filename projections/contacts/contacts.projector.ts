@@ -1,21 +1,25 @@
 /**
  * `contacts`: the record as its stream last stated it. Which version wins is decided when the import
- * appends (DESIGN.md §9.5: a stale version is never appended), so the fold simply takes the latest.
+ * appends (DESIGN.md §9.5: a stale version is never appended), so the fold simply takes the latest;
+ * `ContactDeleted` removes the row (a deleted contact is gone from GET until a fresher record).
  */
-import { CONTACT_CATEGORY, type ContactImported } from '../../modules/contacts/contact.events';
+import { CONTACT_CATEGORY, type ContactEvent } from '../../modules/contacts/contact.events';
 import type { RecordedEvent } from '../../src/event-store/event-store.port';
 import { eventTime } from '../../src/subscriptions/read-models/event-time';
 import type { ReadModel } from '../../src/subscriptions/read-models/read-model';
 import { ContactRow } from './contacts.entity';
 
-export function evolveContact(row: ContactRow | undefined, event: RecordedEvent): ContactRow | undefined {
-  if (event.type !== 'ContactImported' || (row && event.revision <= row.revision)) return row;
-  const data = event.data as ContactImported['data'];
+const CONTACT_EVENT_TYPES = ['ContactImported', 'ContactDeleted'];
+
+export function evolveContactRow(row: ContactRow | undefined, event: RecordedEvent): ContactRow | undefined {
+  if (!CONTACT_EVENT_TYPES.includes(event.type) || (row && event.revision <= row.revision)) return row;
+  const { type, data } = event as unknown as ContactEvent;
+  if (type === 'ContactDeleted') return undefined;
   return {
     source: data.source,
     sourceId: data.sourceId,
-    version: data.sourceVersion,
-    updatedAt: new Date(data.sourceUpdatedAt),
+    version: data.sourceVersion ?? null,
+    updatedAt: data.sourceUpdatedAt ? new Date(data.sourceUpdatedAt) : null,
     checksum: data.checksum,
     sourceEventId: data.sourceEventId ?? null,
     fields: data.fields,
@@ -27,11 +31,11 @@ export function evolveContact(row: ContactRow | undefined, event: RecordedEvent)
 export const contactsReadModel: ReadModel<ContactRow> = {
   name: 'contacts',
   entity: ContactRow,
-  filter: { streamCategories: [CONTACT_CATEGORY], eventTypes: ['ContactImported'] },
+  filter: { streamCategories: [CONTACT_CATEGORY], eventTypes: CONTACT_EVENT_TYPES },
   keyOf: (event) => {
-    if (event.type !== 'ContactImported') return undefined;
-    const { source, sourceId } = event.data as ContactImported['data'];
+    if (!CONTACT_EVENT_TYPES.includes(event.type)) return undefined;
+    const { source, sourceId } = event.data as ContactEvent['data'];
     return { source, sourceId };
   },
-  evolve: evolveContact,
+  evolve: evolveContactRow,
 };

@@ -1,16 +1,20 @@
 import type { DataSource } from 'typeorm';
+import type { ContactView } from '../../modules/contacts/contact.view';
 import { ContactRow } from './contacts.entity';
 
-/** GET /v1/contacts/{source}/{sourceId}. */
-export interface ContactView {
-  source: string;
-  sourceId: string;
-  version: number;
-  updatedAt: string;
-  checksum: string;
-  sourceEventId?: string;
-  fields: Record<string, unknown>;
-  revision: number;
+export type { ContactView };
+
+export function toContactView(row: ContactRow): ContactView {
+  return {
+    source: row.source,
+    sourceId: row.sourceId,
+    ...(row.version !== null ? { version: row.version } : {}),
+    ...(row.updatedAt ? { updatedAt: row.updatedAt.toISOString() } : {}),
+    checksum: row.checksum,
+    ...(row.sourceEventId ? { sourceEventId: row.sourceEventId } : {}),
+    fields: row.fields,
+    revision: row.revision,
+  };
 }
 
 export class ContactQueries {
@@ -18,17 +22,7 @@ export class ContactQueries {
 
   async findContact(source: string, sourceId: string): Promise<ContactView | null> {
     const row = await this.dataSource.getRepository(ContactRow).findOneBy({ source, sourceId });
-    if (!row) return null;
-    return {
-      source: row.source,
-      sourceId: row.sourceId,
-      version: row.version,
-      updatedAt: row.updatedAt.toISOString(),
-      checksum: row.checksum,
-      ...(row.sourceEventId ? { sourceEventId: row.sourceEventId } : {}),
-      fields: row.fields,
-      revision: row.revision,
-    };
+    return row ? toContactView(row) : null;
   }
 
   countContacts(source?: string): Promise<number> {

@@ -1,4 +1,4 @@
-/** `import_events`: one row per (run, source record) from `ImportRecordProcessed`. */
+/** `import_events`: one row per (run, record) from `ImportRecordProcessed`. */
 import { IMPORT_CATEGORY, type ImportRecordProcessed } from '../../modules/contacts/contact.events';
 import type { RecordedEvent } from '../../src/event-store/event-store.port';
 import { eventTime } from '../../src/subscriptions/read-models/event-time';
@@ -10,11 +10,16 @@ export function evolveImportEvent(row: ImportEventRow | undefined, event: Record
   const data = event.data as ImportRecordProcessed['data'];
   return {
     runId: data.runId,
+    seq: data.seq,
+    source: data.source,
     sourceId: data.sourceId,
     eventId: data.eventId ?? null,
+    sourceVersion: data.sourceVersion ?? null,
     sourceUpdatedAt: data.sourceUpdatedAt ? new Date(data.sourceUpdatedAt) : null,
     checksum: data.checksum ?? null,
     outcome: data.outcome,
+    reason: data.reason ?? null,
+    contactRevision: data.revision,
     revision: event.revision,
     recordedAt: eventTime(event),
   };
@@ -26,8 +31,8 @@ export const importEventsReadModel: ReadModel<ImportEventRow> = {
   filter: { streamCategories: [IMPORT_CATEGORY], eventTypes: ['ImportRecordProcessed'] },
   keyOf: (event) => {
     if (event.type !== 'ImportRecordProcessed') return undefined;
-    const { runId, sourceId } = event.data as ImportRecordProcessed['data'];
-    return { runId, sourceId };
+    const { runId, seq } = event.data as ImportRecordProcessed['data'];
+    return { runId, seq };
   },
   evolve: evolveImportEvent,
 };

@@ -17,6 +17,11 @@ export class ImportEventQueries {
     return Object.fromEntries(rows.map((r) => [r.outcome, r.count]));
   }
 
+  /** Every run that touched a source record, with the outcome and why, oldest first. */
+  history(source: string, sourceId: string): Promise<ImportEventRow[]> {
+    return this.dataSource.getRepository(ImportEventRow).find({ where: { source, sourceId }, order: { recordedAt: 'ASC', seq: 'ASC' } });
+  }
+
   /** Has a source event id been seen before (in any run)? */
   async findBySourceEventId(eventId: string): Promise<ImportEventRow[]> {
     return this.dataSource.getRepository(ImportEventRow).findBy({ eventId });

@@ -7,6 +7,7 @@ import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Logger as JobLogger, type LogLevel, type Task } from 'graphile-worker';
 import { ChargeOutcomeStillUnknown, recoverStuckCharges, runChargeOrderJob, type PaymentGateway } from '../../modules/payments';
+import { resumeUnfinishedRuns, type ContactSources } from '../../modules/contacts';
 import { CHARGE_ORDER_TASK, READ_MODELS, REACTORS, type ChargeOrderPayload } from '../../projections';
 import { installJobQueue } from '../jobs/install-job-queue';
 import { startJobWorker, type JobWorker } from '../jobs/job-worker';
@@ -51,7 +52,7 @@ function jobLogger(level: 'error' | 'warn' | 'info' | 'debug'): JobLogger {
   });
 }
 
-export async function startBackground(runtime: Runtime, gateway: PaymentGateway, options: { workerId?: string; readModels?: ReadModels } = {}): Promise<Background> {
+export async function startBackground(runtime: Runtime, gateway: PaymentGateway, options: { workerId?: string; readModels?: ReadModels; contactSources?: ContactSources } = {}): Promise<Background> {
   const { config, pool, eventStore: store } = runtime;
   const workerId = options.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
   // The api process shares its read models; a worker process opens its own (and closes them).
@@ -115,6 +116,11 @@ export async function startBackground(runtime: Runtime, gateway: PaymentGateway,
   };
   const stoppableJobs: JobWorker = { done: jobs.done, stop: () => (jobsStopping ??= stopJobs()) };
 
+  // Import runs whose driver died with its process go on from their last recorded page.
+  const contactRuns = options.contactSources
+    ? await resumeUnfinishedRuns({ store, sources: options.contactSources, metadata: { correlationId: workerId, causationId: workerId, actor: { role: 'worker', tokenId: workerId } } })
+    : undefined;
+
   return {
     projections,
     jobs: stoppableJobs,
@@ -122,6 +128,7 @@ export async function startBackground(runtime: Runtime, gateway: PaymentGateway,
     workerId,
     async stop() {
       clearInterval(timer);
+      await contactRuns?.stop();
       await stoppableJobs.stop();
       await projections.stop();
       if (!options.readModels) await readModels.close();

@@ -10,6 +10,11 @@ export const MAX_BODY_BYTES = 64 * 1024;
 /** Builds (but does not start listening) the Nest api on Fastify. Tests use `app.inject` or listen on port 0. */
 export async function createHttpApp(runtime: Runtime, parts: ApiParts, options: { logger?: boolean } = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({ bodyLimit: MAX_BODY_BYTES });
+  // A route that takes larger bodies says so with @RouteConfig({ bodyLimit }) (the contacts import).
+  adapter.getInstance().addHook('onRoute', (route) => {
+    const limit = (route.config as { bodyLimit?: unknown } | undefined)?.bodyLimit;
+    if (typeof limit === 'number') route.bodyLimit = limit;
+  });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRuntime(runtime, parts), adapter, {
     logger: options.logger === false ? false : ['error', 'warn', 'log'],
     abortOnError: false,

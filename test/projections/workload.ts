@@ -84,7 +84,7 @@ export function importScript(runId: string, records: number): StreamScript {
   const events = [event('ImportRunStarted', { runId, source: 'crm', startedBy: 'sync' }, request)];
   events.push(event('ImportPageFetched', { runId, cursor: null, records }, request));
   for (let i = 0; i < records; i++) {
-    events.push(event('ImportRecordProcessed', { runId, sourceId: `${i}`, checksum: `sha-${i}`, sourceUpdatedAt: new Date(clock).toISOString(), outcome: i % 5 ? 'imported' : 'unchanged' }, request));
+    events.push(event('ImportRecordProcessed', { runId, seq: i, source: 'crm', sourceId: `${i}`, revision: 0, checksum: `sha-${i}`, sourceUpdatedAt: new Date(clock).toISOString(), outcome: i % 5 ? 'imported' : 'unchanged' }, request));
   }
   events.push(event('ImportRunCompleted', { runId, counts: { imported: records } }, request));
   return { stream: `import-${runId}`, events };

@@ -1,0 +1,65 @@
+/**
+ * Idem's two ways in, measured end to end against the running service: push (POST
+ * /v1/contacts/import, batches of 1,000, 4 clients, counted until the `contacts` read model shows
+ * every contact at its freshest version) and pull (one run over the sandbox CRM, start to `completed`).
+ */
+import { Pool } from 'pg';
+import type { BenchRecord } from './data';
+
+const SYNC = { authorization: 'Bearer dev-sync', 'content-type': 'application/json' };
+
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out waiting for the service');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Contacts of `prefix` in the read model that are not at their freshest version (missing ones too). */
+export async function wrongState(databaseUrl: string, freshest: Map<string, number>): Promise<{ contacts: number; wrong: number }> {
+  const pool = new Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    const { rows } = await pool.query(`SELECT source_id, version FROM contacts WHERE source = 'crm' AND source_id LIKE 'b%'`);
+    const wrong = rows.filter((r) => Number(r.version) !== freshest.get(r.source_id)).length + (freshest.size - rows.length);
+    return { contacts: rows.length, wrong };
+  } finally {
+    await pool.end();
+  }
+}
+
+export async function push(apiUrl: string, databaseUrl: string, records: BenchRecord[], freshest: Map<string, number>): Promise<{ perSecond: number; seconds: number }> {
+  const started = Date.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < records.length) {
+        const batch = records.slice(next, (next += 1000));
+        const response = await fetch(`${apiUrl}/v1/contacts/import`, { method: 'POST', headers: SYNC, body: JSON.stringify({ source: 'crm', records: batch }) });
+        if (!response.ok) throw new Error(`push answered ${response.status}: ${await response.text()}`);
+        await response.arrayBuffer();
+      }
+    }),
+  );
+  await until(async () => ((await wrongState(databaseUrl, freshest)).wrong === 0 ? true : undefined), 600_000);
+  const seconds = (Date.now() - started) / 1000;
+  return { perSecond: records.length / seconds, seconds };
+}
+
+export async function pull(apiUrl: string, sandboxUrl: string, contacts: number): Promise<{ perSecond: number; seconds: number }> {
+  const reset = await fetch(`${sandboxUrl}/crm/_control/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seed: 1, size: contacts }) });
+  if (!reset.ok) throw new Error(`could not size the sandbox CRM: ${reset.status}`);
+  const started = Date.now();
+  const response = await fetch(`${apiUrl}/v1/sync/runs`, { method: 'POST', headers: SYNC, body: JSON.stringify({ source: 'crm' }) });
+  if (response.status !== 202) throw new Error(`POST /v1/sync/runs answered ${response.status}: ${await response.text()}`);
+  const { runId } = (await response.json()) as { runId: string };
+  const run = await until(async () => {
+    const view = (await (await fetch(`${apiUrl}/v1/sync/runs/${runId}`, { headers: SYNC })).json()) as { status: string; processed: number; reason?: string };
+    return view.status === 'running' ? undefined : view;
+  }, 1_800_000);
+  if (run.status !== 'completed') throw new Error(`the pull run ended ${run.status}: ${run.reason}`);
+  const seconds = (Date.now() - started) / 1000;
+  return { perSecond: run.processed / seconds, seconds };
+}

@@ -1,0 +1,21 @@
+/**
+ * Where a pull run reads records from. A source pages through its records with an opaque cursor
+ * (null: the first page); a real CRM is one more adapter of this port.
+ */
+export interface ContactPage {
+  /** Raw records, checked one by one by the run (an invalid one is `rejected`, the page goes on). */
+  records: unknown[];
+  /** Where the next page starts; null after the last page. */
+  nextCursor: string | null;
+}
+
+export interface ContactSource {
+  readonly name: string;
+  /** Throws on any failure (5xx, timeout, dropped connection): the run retries the page with backoff. */
+  fetchPage(cursor: string | null, limit: number): Promise<ContactPage>;
+}
+
+/** Finds the adapter of a configured source by name; undefined for an unknown one. */
+export type ContactSources = (name: string) => ContactSource | undefined;
+
+export const CONTACT_SOURCES_PORT = Symbol('CONTACT_SOURCES_PORT');

@@ -1,0 +1,9 @@
+/**
+ * The sources Idem imports contacts from. A source name is part of every contact's stream name
+ * (`contact-<source>.<sourceId>`), so an unknown one is refused rather than silently starting a new
+ * namespace of contacts. `crm` is the default pull source (the sandbox CRM in development); a real
+ * CRM is one more name here and one more `contact-source` adapter.
+ */
+export const CONTACT_SOURCES: readonly string[] = ['crm'];
+
+export const isKnownSource = (source: unknown): source is string => typeof source === 'string' && CONTACT_SOURCES.includes(source);

@@ -1,0 +1,50 @@
+/**
+ * One contact as its stream states it: whether it exists (or was deleted), the freshness of the
+ * record that last won, and which source event ids have already been applied (so a re-sent event is
+ * a `duplicate`). The freshness is kept for a deleted contact too: only a fresher record brings it back.
+ */
+import type { ContactEvent, Freshness, ImportOutcome } from './contact.events';
+
+export interface ContactState {
+  exists: boolean;
+  deleted: boolean;
+  fields: Record<string, unknown>;
+  /** Freshness of the last applied record (undefined: no stream yet). */
+  current?: Freshness;
+  /** Revision of the last event (-1: no stream). */
+  revision: number;
+  appliedEventIds: ReadonlySet<string>;
+  /**
+   * What each import step (`runId#seq`) that appended here became: a run resumed after a crash
+   * between its contact appends and its recorded outcomes meets its own appends again, and answers
+   * with what they were (`imported`…), not `duplicate`, so that its counts match an uninterrupted run.
+   */
+  appliedSteps: ReadonlyMap<string, AppliedOutcome>;
+}
+
+export type AppliedOutcome = Extract<ImportOutcome, 'imported' | 'updated' | 'unchanged' | 'deleted'>;
+
+export const stepKey = (runId: string, seq: number) => `${runId}#${seq}`;
+
+/** What appending `event` to a contact in `state` means for the record that caused it. */
+export function changeOutcome(state: ContactState, event: ContactEvent): AppliedOutcome {
+  if (!state.exists) return event.type === 'ContactDeleted' ? 'deleted' : 'imported';
+  if (event.type === 'ContactDeleted') return state.deleted ? 'unchanged' : 'deleted';
+  if (state.deleted) return 'updated';
+  return event.data.checksum === state.current?.checksum ? 'unchanged' : 'updated';
+}
+
+export const initialContactState = (): ContactState => ({ exists: false, deleted: false, fields: {}, revision: -1, appliedEventIds: new Set(), appliedSteps: new Map() });
+
+export function evolveContact(state: ContactState, event: ContactEvent): ContactState {
+  const { sourceVersion, sourceUpdatedAt, checksum, sourceEventId } = event.data;
+  const current: Freshness = { checksum };
+  if (sourceVersion !== undefined) current.sourceVersion = sourceVersion;
+  if (sourceUpdatedAt !== undefined) current.sourceUpdatedAt = sourceUpdatedAt;
+  if (sourceEventId !== undefined) current.sourceEventId = sourceEventId;
+  const appliedEventIds = sourceEventId === undefined ? state.appliedEventIds : new Set([...state.appliedEventIds, sourceEventId]);
+  const { runId, seq } = event.data;
+  const appliedSteps = runId === undefined || seq === undefined ? state.appliedSteps : new Map<string, AppliedOutcome>([...state.appliedSteps, [stepKey(runId, seq), changeOutcome(state, event)]]);
+  const deleted = event.type === 'ContactDeleted';
+  return { exists: true, deleted, fields: deleted ? {} : event.data.fields, current, revision: state.revision + 1, appliedEventIds, appliedSteps };
+}

@@ -1,0 +1,56 @@
+/**
+ * The `contacts` read model as the GET route reads it: through its reader view (the live version,
+ * see src/subscriptions/read-models/versions.ts), with the pool every module already has.
+ */
+import type { Pool } from 'pg';
+import type { ContactView } from '../contact.view';
+
+export async function findContactRow(pool: Pool, source: string, sourceId: string): Promise<ContactView | undefined> {
+  const { rows } = await pool.query(
+    `SELECT source, source_id, version, updated_at, checksum, source_event_id, fields, revision FROM contacts WHERE source = $1 AND source_id = $2`,
+    [source, sourceId],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    source: row.source,
+    sourceId: row.source_id,
+    ...(row.version !== null ? { version: Number(row.version) } : {}),
+    ...(row.updated_at !== null ? { updatedAt: (row.updated_at as Date).toISOString() } : {}),
+    checksum: row.checksum,
+    ...(row.source_event_id !== null ? { sourceEventId: row.source_event_id } : {}),
+    fields: row.fields,
+    revision: Number(row.revision),
+  };
+}
+
+/** One row of `import_events`: what one import did with this record, and why. */
+export interface ImportTrail {
+  runId: string;
+  seq: number;
+  outcome: string;
+  reason?: string;
+  version?: number;
+  eventId?: string;
+  revision: number | null;
+  recordedAt: string;
+}
+
+/** Every run that touched a source record, oldest first (the `import_events` read model). */
+export async function findImportTrail(pool: Pool, source: string, sourceId: string): Promise<ImportTrail[]> {
+  const { rows } = await pool.query(
+    `SELECT run_id, seq, outcome, reason, source_version, event_id, contact_revision, recorded_at FROM import_events
+      WHERE source = $1 AND source_id = $2 ORDER BY recorded_at, run_id, seq`,
+    [source, sourceId],
+  );
+  return rows.map((row) => ({
+    runId: row.run_id,
+    seq: row.seq,
+    outcome: row.outcome,
+    ...(row.reason !== null ? { reason: row.reason } : {}),
+    ...(row.source_version !== null ? { version: Number(row.source_version) } : {}),
+    ...(row.event_id !== null ? { eventId: row.event_id } : {}),
+    revision: row.contact_revision === null ? null : Number(row.contact_revision),
+    recordedAt: (row.recorded_at as Date).toISOString(),
+  }));
+}

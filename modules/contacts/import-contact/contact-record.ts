@@ -1,0 +1,64 @@
+/**
+ * One source record as an import hands it over (push body, pull page, file line), and its checks.
+ * Pure: the push route, pull runs and file imports all judge records with these same rules, and an
+ * invalid record is `rejected` on its own while the rest of its batch goes on.
+ */
+import { createHash } from 'node:crypto';
+import { BUSINESS_KEY } from '../../../src/errors/business-key';
+
+export interface ContactRecord {
+  sourceId: string;
+  version?: number;
+  /** ISO-8601. */
+  updatedAt?: string;
+  /** The source's own content checksum; computed from the fields when absent. */
+  checksum?: string;
+  /** The source's event id, when it sends one: a re-sent event is a `duplicate`. */
+  eventId?: string;
+  deleted?: boolean;
+  fields?: Record<string, unknown>;
+}
+
+export type RecordCheck = { ok: true; record: ContactRecord } | { ok: false; sourceId: string | null; problems: string[] };
+
+const ALLOWED = new Set(['sourceId', 'version', 'updatedAt', 'checksum', 'eventId', 'deleted', 'fields']);
+/** RFC 3339 date-time (the ISO-8601 profile JSON APIs use): date, time, optional fraction, Z or offset. */
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+const TOKEN = /^[\x21-\x7e]{1,128}$/;
+
+export function checkRecord(raw: unknown): RecordCheck {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, sourceId: null, problems: ['a record must be a JSON object'] };
+  const r = raw as Record<string, unknown>;
+  const problems: string[] = [];
+  for (const key of Object.keys(r)) if (!ALLOWED.has(key)) problems.push(`unknown field ${key}`);
+  const sourceId = typeof r.sourceId === 'string' && BUSINESS_KEY.test(r.sourceId) ? r.sourceId : null;
+  if (sourceId === null) problems.push('sourceId must be 1–64 characters of A–Z, a–z, 0–9, _ . : -');
+  if (r.version !== undefined && !(Number.isSafeInteger(r.version) && (r.version as number) >= 0)) problems.push('version must be a non-negative integer');
+  if (r.updatedAt !== undefined && !(typeof r.updatedAt === 'string' && ISO_8601.test(r.updatedAt) && !Number.isNaN(Date.parse(r.updatedAt)))) {
+    problems.push('updatedAt must be an ISO-8601 date-time such as 2026-12-01T10:00:00Z');
+  }
+  if (r.checksum !== undefined && !(typeof r.checksum === 'string' && TOKEN.test(r.checksum))) problems.push('checksum must be 1–128 visible ASCII characters');
+  if (r.eventId !== undefined && !(typeof r.eventId === 'string' && TOKEN.test(r.eventId))) problems.push('eventId must be 1–128 visible ASCII characters');
+  if (r.deleted !== undefined && typeof r.deleted !== 'boolean') problems.push('deleted must be true or false');
+  const fieldsOk = typeof r.fields === 'object' && r.fields !== null && !Array.isArray(r.fields);
+  if (r.deleted !== true && !fieldsOk) problems.push('fields must be an object');
+  if (r.deleted === true && r.fields !== undefined && !fieldsOk) problems.push('fields must be an object');
+  if (problems.length) return { ok: false, sourceId, problems };
+  return { ok: true, record: r as unknown as ContactRecord };
+}
+
+/** The record's content checksum: the source's own, else a hash of its canonical fields (key order ignored). */
+export function checksumOf(record: ContactRecord): string {
+  if (record.checksum !== undefined) return record.checksum;
+  const content = record.deleted ? 'deleted' : canonicalJson(record.fields ?? {});
+  return createHash('sha256').update(content).digest('hex').slice(0, 32);
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

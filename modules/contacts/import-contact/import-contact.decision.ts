@@ -1,0 +1,83 @@
+/**
+ * ImportContact: one valid source record meets the contact's stream. The outcome follows from the
+ * freshness rule (freshness.ts) alone, never from arrival order where the source gives an order:
+ * - no stream yet: `imported` (or `deleted`: a first-seen delete is kept, so that an older update
+ *   arriving later is stale instead of bringing the contact to life);
+ * - a source event id already applied: `duplicate`;
+ * - older than the stored record: `skipped_stale` (nothing appended; the reason says what it lost to);
+ * - same version, other content: `conflict` (nothing appended; contradictory source data);
+ * - the same record: `unchanged` (nothing appended);
+ * - fresher: `updated` / `deleted`, or `unchanged` when the content is the same — that still appends,
+ *   because the stored freshness must advance: were v6 with v5's checksum dropped, a later v5' with
+ *   other content would be judged against v5 and win.
+ */
+import type { Decider, NewEvent } from '../../../src/command-handling/decider';
+import type { ContactEvent, Freshness, ImportOutcome } from '../contact.events';
+import { changeOutcome, evolveContact, initialContactState, stepKey, type ContactState } from '../contact.state';
+import { checksumOf, type ContactRecord } from './contact-record';
+import { compareFreshness, describeFreshness } from './freshness';
+
+export interface ImportContact {
+  source: string;
+  record: ContactRecord;
+  /** The import it belongs to and its place there: part of the event, so two imports never share an event id. */
+  runId: string;
+  seq: number;
+}
+
+export interface ContactVerdict {
+  outcome: Exclude<ImportOutcome, 'rejected'>;
+  event?: ContactEvent;
+  reason?: string;
+}
+
+export function freshnessOf(record: ContactRecord): Freshness {
+  const f: Freshness = { checksum: checksumOf(record) };
+  if (record.version !== undefined) f.sourceVersion = record.version;
+  if (record.updatedAt !== undefined) f.sourceUpdatedAt = record.updatedAt;
+  if (record.eventId !== undefined) f.sourceEventId = record.eventId;
+  return f;
+}
+
+export function judgeContact(command: ImportContact, state: ContactState): ContactVerdict {
+  const { record } = command;
+  const incoming = freshnessOf(record);
+  if (!state.exists || !state.current) return { outcome: record.deleted ? 'deleted' : 'imported', event: eventFor(command, incoming) };
+  const own = state.appliedSteps.get(stepKey(command.runId, command.seq));
+  if (own) return { outcome: own, reason: 'recorded by this import before it was interrupted' };
+  if (record.eventId !== undefined && state.appliedEventIds.has(record.eventId)) {
+    return { outcome: 'duplicate', reason: `source event ${record.eventId} is already applied` };
+  }
+  const stored = `${describeFreshness(state.current)} (revision ${state.revision})`;
+  switch (compareFreshness(incoming, state.current)) {
+    case 'older':
+      return { outcome: 'skipped_stale', reason: `lost to ${stored}` };
+    case 'conflict':
+      return { outcome: 'conflict', reason: `version ${incoming.sourceVersion} was already recorded with other content: ${stored}` };
+    case 'same':
+      return { outcome: 'unchanged' };
+    case 'fresher': {
+      const event = eventFor(command, incoming);
+      const outcome = changeOutcome(state, event);
+      return state.deleted && !record.deleted ? { outcome, event, reason: 'a fresher record brings the deleted contact back' } : { outcome, event };
+    }
+  }
+}
+
+function eventFor({ source, record, runId, seq }: ImportContact, freshness: Freshness): ContactEvent {
+  const base = { source, sourceId: record.sourceId, ...freshness, runId, seq };
+  return record.deleted ? { type: 'ContactDeleted', data: base } : { type: 'ContactImported', data: { ...base, fields: record.fields ?? {} } };
+}
+
+/** The events a verdict appends, keyed by the import and the record's place in it. */
+export function toNewEvents(command: ImportContact, { event }: ContactVerdict): NewEvent<ContactEvent>[] {
+  return event ? [{ event, key: `contact/${command.runId}/${command.seq}` }] : [];
+}
+
+export const decideImportContact = (command: ImportContact, state: ContactState) => toNewEvents(command, judgeContact(command, state));
+
+export const importContactDecider: Decider<ImportContact, ContactState, ContactEvent> = {
+  initialState: initialContactState,
+  evolve: evolveContact,
+  decide: decideImportContact,
+};

@@ -1,0 +1,93 @@
+import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
+
+let harness: TestApp;
+beforeAll(async () => {
+  harness = await startTestApp('contacts_bad_input');
+});
+afterAll(() => harness.close());
+
+const ok = { sourceId: 'c-1', version: 1, fields: { name: 'Ada' } };
+const batch = (...records: unknown[]) => ({ source: 'crm', records });
+/** Every contact and import event written, settled or not. */
+const eventCount = async () => Number((await harness.runtime.pool.query(`SELECT count(*) AS n FROM idem_events WHERE stream_name LIKE 'contact-%' OR stream_name LIKE 'import-%'`)).rows[0].n);
+
+type Case = [label: string, request: { payload?: unknown; body?: string; headers?: Record<string, string> }, status: number, code: string];
+
+const cases: Case[] = [
+  ['a batch over 1,000 records', { payload: batch(...Array.from({ length: 1001 }, (_, i) => ({ ...ok, sourceId: `c-${i}` }))) }, 400, 'REQUEST.INVALID'],
+  ['an empty batch', { payload: batch() }, 400, 'REQUEST.INVALID'],
+  ['records that are not an array', { payload: { source: 'crm', records: { a: ok } } }, 400, 'REQUEST.INVALID'],
+  ['a missing sourceId', { payload: batch({ version: 1, fields: {} }) }, 400, 'REQUEST.INVALID'],
+  ['an empty sourceId', { payload: batch({ ...ok, sourceId: '' }) }, 400, 'REQUEST.INVALID'],
+  ['a sourceId with illegal characters', { payload: batch({ ...ok, sourceId: 'a b/c' }) }, 400, 'REQUEST.INVALID'],
+  ['fields that are not an object', { payload: batch({ ...ok, fields: 'Ada' }) }, 400, 'REQUEST.INVALID'],
+  ['fields as an array', { payload: batch({ ...ok, fields: ['Ada'] }) }, 400, 'REQUEST.INVALID'],
+  ['a negative version', { payload: batch({ ...ok, version: -1 }) }, 400, 'REQUEST.INVALID'],
+  ['a fractional version', { payload: batch({ ...ok, version: 1.5 }) }, 400, 'REQUEST.INVALID'],
+  ['a version as a string', { payload: batch({ ...ok, version: '2' }) }, 400, 'REQUEST.INVALID'],
+  ['an updatedAt that is not ISO-8601', { payload: batch({ ...ok, updatedAt: '01/12/2026 10:00' }) }, 400, 'REQUEST.INVALID'],
+  ['an updatedAt that is no real date', { payload: batch({ ...ok, updatedAt: '2026-13-45T10:00:00Z' }) }, 400, 'REQUEST.INVALID'],
+  ['deleted that is not a boolean', { payload: batch({ ...ok, deleted: 'yes' }) }, 400, 'REQUEST.INVALID'],
+  ['an unknown record field', { payload: batch({ ...ok, colour: 'red' }) }, 400, 'REQUEST.INVALID'],
+  ['an unknown envelope field', { payload: { ...batch(ok), dryRun: true } }, 400, 'REQUEST.INVALID'],
+  ['a missing source', { payload: { records: [ok] } }, 400, 'REQUEST.INVALID'],
+  ['an unknown source', { payload: { source: 'nowhere', records: [ok] } }, 422, 'CONTACTS.UNKNOWN_SOURCE'],
+  ['a JSON array body', { payload: [ok] }, 400, 'REQUEST.INVALID'],
+  ['malformed JSON', { body: '{"source": "crm", "records": [', headers: { 'content-type': 'application/json' } }, 400, 'REQUEST.MALFORMED'],
+  ['a body over 5 MiB', { payload: batch({ ...ok, fields: { blob: 'x'.repeat(5 * 1024 * 1024) } }) }, 413, 'REQUEST.TOO_LARGE'],
+  ['a bad Idempotency-Key', { payload: batch(ok), headers: { 'idempotency-key': 'k'.repeat(300) } }, 400, 'IDEMPOTENCY_KEY.INVALID'],
+  ['no token', { payload: batch(ok), headers: { authorization: '' } }, 401, 'AUTH.TOKEN_REQUIRED'],
+  ['an unknown token', { payload: batch(ok), headers: { authorization: 'Bearer nope' } }, 401, 'AUTH.TOKEN_REQUIRED'],
+  ['a token of another role', { payload: batch(ok), headers: auth('support') }, 403, 'AUTH.ROLE_FORBIDDEN'],
+];
+
+describe('POST /v1/contacts/import with bad input', () => {
+  it.each(cases)('refuses %s with a problem+json 4xx and writes nothing', async (_label, request, status, code) => {
+    const before = await eventCount();
+    const response = await harness.app.inject({
+      method: 'POST',
+      url: '/v1/contacts/import',
+      headers: { ...auth('sync'), ...request.headers },
+      ...(request.body !== undefined ? { body: request.body } : { payload: request.payload as object }),
+    });
+    expect(response.statusCode).toBe(status);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    const problem = response.json();
+    expect(problem).toMatchObject({ status, code, title: expect.any(String) });
+    if (code === 'REQUEST.INVALID') expect(problem.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field: expect.any(String), message: expect.any(String) })]));
+    expect(await eventCount()).toBe(before);
+  });
+
+  it('takes a batch of 1,000 records of almost 5 MiB (the route has its own body limit)', async () => {
+    const records = Array.from({ length: 1000 }, (_, i) => ({ sourceId: `big-${i}`, version: 1, fields: { note: 'x'.repeat(4900) } }));
+    const response = await harness.app.inject({ method: 'POST', url: '/v1/contacts/import', headers: auth('sync'), payload: batch(...records) });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().counts).toEqual({ imported: 1000 });
+  });
+
+  describe('when some records of a valid batch are invalid', () => {
+    it('answers those rejected, with why, and imports the rest', async () => {
+      const response = await harness.app.inject({
+        method: 'POST',
+        url: '/v1/contacts/import',
+        headers: auth('sync'),
+        payload: batch({ sourceId: 'mixed-1', fields: { a: 1 } }, { sourceId: '', fields: {} }, { sourceId: 'mixed-2', version: -3, fields: {} }, { sourceId: 'mixed-3', updatedAt: '2026-12-01T10:00:00Z', fields: {} }),
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json().results).toEqual([
+        { sourceId: 'mixed-1', outcome: 'imported', revision: 0 },
+        { sourceId: null, outcome: 'rejected', revision: null, reason: expect.stringContaining('sourceId') },
+        { sourceId: 'mixed-2', outcome: 'rejected', revision: null, reason: 'version must be a non-negative integer' },
+        { sourceId: 'mixed-3', outcome: 'imported', revision: 0 },
+      ]);
+      const written = await harness.runtime.pool.query(`SELECT stream_name FROM idem_events WHERE stream_name LIKE 'contact-crm.mixed-%' ORDER BY 1`);
+      expect(written.rows.map((r) => r.stream_name)).toEqual(['contact-crm.mixed-1', 'contact-crm.mixed-3']);
+    });
+  });
+
+  it('stays up and serves a valid request afterwards', async () => {
+    const response = await harness.app.inject({ method: 'POST', url: '/v1/contacts/import', headers: auth('sync'), payload: batch({ ...ok, sourceId: 'after' }) });
+    expect(response.statusCode).toBe(200);
+    expect((await harness.app.inject({ method: 'GET', url: '/health/ready' })).statusCode).toBe(200);
+  });
+});

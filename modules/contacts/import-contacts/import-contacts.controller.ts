@@ -1,0 +1,92 @@
+/**
+ * POST /v1/contacts/import — a source pushes up to 1,000 records; each is answered with what it
+ * became (`{sourceId, outcome, revision}`), in the order sent. Re-sending a batch is harmless: every
+ * record is judged against its contact's stream (import-contact.decision.ts). An Idempotency-Key
+ * makes a retry get the original answers back (`Idempotent-Replayed: true`), not fresh judgements.
+ */
+import { Body, Controller, Headers, HttpCode, Inject, Post, Res } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import type { FastifyReply } from 'fastify';
+import { CommandMetadata } from '../../../src/auth/caller.decorator';
+import { Roles } from '../../../src/auth/roles';
+import { EVENT_STORE } from '../../../src/event-store/event-store.port';
+import type { CommandContext } from '../../../src/command-handling/handle-command';
+import { deterministicEventId } from '../../../src/command-handling/deterministic-event-id';
+import { AppError } from '../../../src/errors/app-error';
+import { parseIdempotencyKey } from '../../../src/errors/idempotency-key';
+import { WrongExpectedVersion } from '../../../src/event-store/errors';
+import type { EventStore } from '../../../src/event-store/event-store.port';
+import { importStream } from '../contact.events';
+import { importItems } from './import-records';
+import { parseImportRequest } from './import-request';
+import { countOutcomes } from '../import-run.audit';
+import { pushRunEvents, pushRunId, recordedPush, toAnswer, type RecordAnswer } from './push-run';
+
+/** 1,000 records with their fields; the rest of the api keeps the 64 KiB limit. */
+export const MAX_IMPORT_BODY_BYTES = 5 * 1024 * 1024;
+
+export interface ImportAnswer {
+  runId: string;
+  source: string;
+  results: RecordAnswer[];
+  counts: ReturnType<typeof countOutcomes>;
+}
+
+@Controller('v1/contacts')
+export class ImportContactsController {
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+
+  @Post('import')
+  @Roles('sync')
+  @HttpCode(200)
+  @RouteConfig({ bodyLimit: MAX_IMPORT_BODY_BYTES })
+  async importContacts(
+    @Body() body: unknown,
+    @Headers('idempotency-key') idempotencyKeyHeader: string | undefined,
+    @CommandMetadata() metadata: CommandContext['metadata'],
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ImportAnswer> {
+    const idempotencyKey = parseIdempotencyKey(idempotencyKeyHeader);
+    const request = parseImportRequest(body);
+    const runId = pushRunId(metadata.actor.tokenId, idempotencyKey);
+    const stream = importStream(runId);
+    if (idempotencyKey) {
+      const replay = await this.replay(stream, request.fingerprint);
+      if (replay) return this.replayed(reply, runId, request.source, replay);
+    }
+
+    const results = await importItems(this.store, request.source, runId, request.items, metadata);
+
+    const recordedAt = new Date().toISOString();
+    const events = pushRunEvents(runId, request.source, metadata.actor.role, request.fingerprint, results).map((event, i) => ({
+      id: deterministicEventId(stream, `push/${i}`, event),
+      type: event.type,
+      data: event.data as Record<string, unknown>,
+      metadata: { ...metadata, recordedAt },
+    }));
+    try {
+      await this.store.append(stream, events, 'no_stream');
+    } catch (error) {
+      // The same key, concurrently: the first to record its answers is the answer for both.
+      const replay = error instanceof WrongExpectedVersion && idempotencyKey ? await this.replay(stream, request.fingerprint) : undefined;
+      if (!replay) throw error;
+      return this.replayed(reply, runId, request.source, replay);
+    }
+    const answers = results.map(toAnswer);
+    return { runId, source: request.source, results: answers, counts: countOutcomes(answers) };
+  }
+
+  private async replay(stream: string, fingerprint: string): Promise<RecordAnswer[] | undefined> {
+    const recorded = recordedPush(await this.store.readStream(stream));
+    if (!recorded) return undefined;
+    if (recorded.requestFingerprint !== fingerprint) {
+      throw new AppError('unprocessable', 'IDEMPOTENCY_KEY.REUSED', 'This Idempotency-Key was already used with a different request body', {});
+    }
+    return recorded.answers;
+  }
+
+  private replayed(reply: FastifyReply, runId: string, source: string, answers: RecordAnswer[]): ImportAnswer {
+    void reply.header('idempotent-replayed', 'true');
+    return { runId, source, results: answers, counts: countOutcomes(answers) };
+  }
+}

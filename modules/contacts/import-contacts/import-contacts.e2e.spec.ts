@@ -1,0 +1,118 @@
+/**
+ * The push proofs of issue 14: a batch sent again and again, and from several clients at once,
+ * leaves each contact once with one revision per distinct version; an Idempotency-Key gets the
+ * original answers back; what is stale or contradictory is answered and audited, never appended.
+ */
+import { randomUUID } from 'node:crypto';
+import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
+
+let harness: TestApp;
+beforeAll(async () => {
+  harness = await startTestApp('contacts_push');
+});
+afterAll(() => harness.close());
+
+const push = (records: unknown[], headers: Record<string, string> = {}) =>
+  harness.app.inject({ method: 'POST', url: '/v1/contacts/import', headers: { ...auth('sync'), ...headers }, payload: { source: 'crm', records } });
+const streamsLike = async (prefix: string) =>
+  (await harness.runtime.pool.query(`SELECT stream_name, count(*)::int AS events FROM idem_events WHERE stream_name LIKE $1 GROUP BY 1 ORDER BY 1`, [`contact-crm.${prefix}%`])).rows as Array<{ stream_name: string; events: number }>;
+const batchOf = (prefix: string, n: number, version = 1) => Array.from({ length: n }, (_, i) => ({ sourceId: `${prefix}${i}`, version, eventId: `${prefix}${i}-v${version}`, fields: { name: `Customer ${i}`, v: version } }));
+
+describe('POST /v1/contacts/import', () => {
+  describe('when the same batch is posted three times', () => {
+    it('imports each contact once, then answers duplicate, with one revision each', async () => {
+      const records = batchOf(`three-${randomUUID().slice(0, 8)}-`, 50);
+      const answers = [];
+      for (let i = 0; i < 3; i++) answers.push((await push(records)).json());
+      expect(answers[0].counts).toEqual({ imported: 50 });
+      expect(answers[1].counts).toEqual({ duplicate: 50 });
+      expect(answers[2].counts).toEqual({ duplicate: 50 });
+      expect(answers[2].results[7]).toEqual({ sourceId: records[7].sourceId, outcome: 'duplicate', revision: 0, reason: expect.stringContaining('already applied') });
+      const streams = await streamsLike(records[0].sourceId.replace(/0$/, ''));
+      expect(streams).toHaveLength(50);
+      expect(streams.every((s) => s.events === 1)).toBe(true);
+    });
+
+    it('answers unchanged when the records carry no event id', async () => {
+      const records = batchOf(`noid-${randomUUID().slice(0, 8)}-`, 5).map(({ eventId: _id, ...r }) => r);
+      expect((await push(records)).json().counts).toEqual({ imported: 5 });
+      expect((await push(records)).json().counts).toEqual({ unchanged: 5 });
+    });
+  });
+
+  describe('when four clients post the same batch at once', () => {
+    it('gives every contact exactly one revision: one client gets imported, the others duplicate', async () => {
+      const records = batchOf(`four-${randomUUID().slice(0, 8)}-`, 200);
+      const answers = (await Promise.all([push(records), push(records), push(records), push(records)])).map((r) => r.json());
+      for (let i = 0; i < records.length; i++) {
+        const outcomes = answers.map((a) => a.results[i].outcome).sort();
+        expect(outcomes).toEqual(['duplicate', 'duplicate', 'duplicate', 'imported']);
+        expect(answers.map((a) => a.results[i].revision)).toEqual([0, 0, 0, 0]);
+      }
+      const streams = await streamsLike(records[0].sourceId.replace(/0$/, ''));
+      expect(streams).toHaveLength(200);
+      expect(streams.every((s) => s.events === 1)).toBe(true);
+    });
+  });
+
+  describe('with an Idempotency-Key', () => {
+    it('replays the original per-record answers, and refuses the key with another body', async () => {
+      const records = batchOf(`key-${randomUUID().slice(0, 8)}-`, 10);
+      const key = { 'idempotency-key': randomUUID() };
+      const first = await push(records, key);
+      const again = await push(records, key);
+      expect(first.json().counts).toEqual({ imported: 10 });
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.json()).toEqual(first.json());
+      const otherBatch = batchOf(`key-other-${randomUUID().slice(0, 8)}-`, 1);
+      const other = await push(otherBatch, key);
+      expect(other.statusCode).toBe(422);
+      expect(other.json().code).toBe('IDEMPOTENCY_KEY.REUSED');
+      expect(await harness.runtime.eventStore.readStream(`contact-crm.${otherBatch[0].sourceId}`)).toEqual([]);
+    });
+
+    it('answers four concurrent requests with one key with the same answers', async () => {
+      const records = batchOf(`keyc-${randomUUID().slice(0, 8)}-`, 20);
+      const key = { 'idempotency-key': randomUUID() };
+      const answers = (await Promise.all([push(records, key), push(records, key), push(records, key), push(records, key)])).map((r) => r.json());
+      for (const answer of answers) expect(answer).toEqual(answers[0]);
+    });
+  });
+
+  describe('when records arrive out of order', () => {
+    it('skips the stale one (audited with what it lost to), refuses a contradiction, and a delete hides the contact until a fresher version', async () => {
+      const id = `ooo-${randomUUID().slice(0, 8)}`;
+      const v = (version: number, extra: object = {}) => ({ sourceId: id, version, eventId: `${id}-${version}-${JSON.stringify(extra).length}`, fields: { v: version }, ...extra });
+      const get = () => harness.app.inject({ method: 'GET', url: `/v1/contacts/crm/${id}`, headers: auth('support') });
+      expect((await push([v(3)])).json().results[0]).toMatchObject({ outcome: 'imported', revision: 0 });
+      const stale = (await push([v(2)])).json();
+      expect(stale.results[0]).toEqual({ sourceId: id, outcome: 'skipped_stale', revision: 0, reason: expect.stringContaining('lost to version 3') });
+      expect((await push([v(3, { fields: { v: 'other' } })])).json().results[0].outcome).toBe('conflict');
+      expect((await get()).json()).toMatchObject({ version: 3, fields: { v: 3 }, revision: 0 });
+
+      expect((await push([v(4, { deleted: true, fields: undefined })])).json().results[0]).toMatchObject({ outcome: 'deleted', revision: 1 });
+      expect((await get()).statusCode).toBe(404);
+      expect((await push([v(3, { eventId: 'late-3' })])).json().results[0].outcome).toBe('skipped_stale');
+      expect((await get()).statusCode).toBe(404);
+      expect((await push([v(5)])).json().results[0]).toMatchObject({ outcome: 'updated', revision: 2 });
+      expect((await get()).json()).toMatchObject({ version: 5, fields: { v: 5 }, revision: 2 });
+
+      const audit = (await harness.runtime.eventStore.readAll({ filter: { eventTypes: ['ImportRecordProcessed'] }, maxCount: 1_000_000 })).map((e) => e.data).filter((d) => d.sourceId === id);
+      expect(audit.map((d) => d.outcome)).toEqual(['imported', 'skipped_stale', 'conflict', 'deleted', 'skipped_stale', 'updated']);
+      expect(audit[1].reason).toContain('lost to version 3');
+    });
+  });
+});
+
+describe('GET /v1/contacts/{source}/{sourceId}/events', () => {
+  it('shows the history to support and auditors only', async () => {
+    const [record] = batchOf(`ev-${randomUUID().slice(0, 8)}-`, 1);
+    await push([record]);
+    const url = `/v1/contacts/crm/${record.sourceId}/events`;
+    const seen = await harness.app.inject({ method: 'GET', url, headers: auth('auditor') });
+    expect(seen.json().events).toEqual([expect.objectContaining({ revision: 0, type: 'ContactImported' })]);
+    expect((await harness.app.inject({ method: 'GET', url, headers: auth('sync') })).statusCode).toBe(403);
+    expect((await harness.app.inject({ method: 'GET', url: '/v1/contacts/crm/nobody/events', headers: auth('support') })).statusCode).toBe(404);
+    expect((await harness.app.inject({ method: 'GET', url: `/v1/contacts/crm/${record.sourceId}`, headers: auth('storefront') })).statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * A pushed batch costs a few statements, not one round trip per record: the records' commands start
+ * in one turn, so the PostgreSQL store reads their streams with grouped `ANY(…)` reads and writes
+ * their appends with grouped INSERTs (per-turn-batcher.ts). Statements are counted on the store's pool.
+ */
+import { Pool } from 'pg';
+import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
+import { countStatements } from '../../../test/harness/statement-counter';
+import { createTestDatabase } from '../../../test/harness/test-database';
+import { importRecords } from './import-records';
+
+let pool: Pool;
+let store: PostgresEventStore;
+let counter: ReturnType<typeof countStatements>;
+
+beforeAll(async () => {
+  pool = new Pool({ connectionString: await createTestDatabase('contacts_grouped'), max: 8 });
+  store = new PostgresEventStore(pool);
+  await store.migrate();
+  counter = countStatements(pool);
+});
+afterAll(() => pool.end());
+
+const metadata = { correlationId: 'c', causationId: 'c', actor: { role: 'sync', tokenId: 'test' } };
+const records = (n: number, version: number) => Array.from({ length: n }, (_, seq) => ({ seq, record: { sourceId: `g-${seq}`, version, fields: { version } } }));
+const reads = () => counter.statements.filter((s) => /^SELECT .* FROM idem_events WHERE stream_name = ANY\(/s.test(s)).length;
+const singleReads = () => counter.statements.filter((s) => /^SELECT .* FROM idem_events WHERE stream_name = \$1/s.test(s)).length;
+const inserts = () => counter.statements.filter((s) => s.includes('INSERT INTO idem_events') || s.includes('idem_append')).length;
+
+describe('importRecords', () => {
+  describe('when a batch of 640 contacts is imported, then updated', () => {
+    it.each([
+      ['imported', 1],
+      ['updated', 2],
+    ])('answers every record %s with about one read and one insert statement per 64 records', async (outcome, version) => {
+      counter.reset();
+      const results = await importRecords(store, 'crm', `run-${version}`, records(640, version), metadata);
+      expect(new Set(results.map((r) => r.outcome))).toEqual(new Set([outcome]));
+      expect(results.every((r) => r.revision === version - 1)).toBe(true);
+      expect(reads()).toBeGreaterThan(0);
+      expect(reads()).toBeLessThanOrEqual(12);
+      expect(singleReads()).toBe(0);
+      expect(inserts()).toBeGreaterThan(0);
+      expect(inserts()).toBeLessThanOrEqual(12);
+    });
+  });
+});

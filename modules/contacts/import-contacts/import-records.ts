@@ -1,0 +1,68 @@
+/**
+ * Imports a batch of checked records through the one command path. Every contact is its own
+ * `handleCommand` (read, judge, append with the expectation from the read), and all of them start in
+ * the same turn of the event loop, so the PostgreSQL store reads their streams with one statement and
+ * writes their single-event appends in grouped statements (per-turn-batcher.ts) instead of one round
+ * trip per record. Records of one contact inside a batch go one after the other, in batch order, so
+ * a batch never races itself; a concurrent import of the same contact loses the append, re-reads and
+ * is judged again (one revision, the other answer `duplicate`/`unchanged`).
+ */
+import { handleCommand, type CommandContext } from '../../../src/command-handling/handle-command';
+import type { EventStore } from '../../../src/event-store/event-store.port';
+import type { ImportOutcome } from '../contact.events';
+import { contactStream } from '../contact.events';
+import type { ContactRecord } from '../import-contact/contact-record';
+import type { BatchItem } from './import-request';
+import { importContactDecider, judgeContact, toNewEvents, type ContactVerdict, type ImportContact } from '../import-contact/import-contact.decision';
+
+export interface RecordResult {
+  seq: number;
+  sourceId: string | null;
+  outcome: ImportOutcome;
+  /** The contact stream's revision after the record; null when the record never reached one. */
+  revision: number | null;
+  reason?: string;
+  record?: ContactRecord;
+}
+
+/** Imports the valid items; the invalid ones are answered `rejected` with their problems. In seq order. */
+export async function importItems(store: EventStore, source: string, runId: string, items: BatchItem[], metadata: CommandContext['metadata']): Promise<RecordResult[]> {
+  const valid = items.flatMap((item) => (item.ok ? [{ seq: item.seq, record: item.record }] : []));
+  const rejected = items.flatMap((item): RecordResult[] =>
+    item.ok ? [] : [{ seq: item.seq, sourceId: item.sourceId, outcome: 'rejected', revision: null, reason: item.problems.join('; ') }],
+  );
+  return [...(await importRecords(store, source, runId, valid, metadata)), ...rejected].sort((a, b) => a.seq - b.seq);
+}
+
+/** A concurrent writer per contact is rare; a few re-reads settle it. */
+const MAX_ATTEMPTS = 10;
+
+export async function importRecords(
+  store: EventStore,
+  source: string,
+  runId: string,
+  items: Array<{ seq: number; record: ContactRecord }>,
+  metadata: CommandContext['metadata'],
+): Promise<RecordResult[]> {
+  const byContact = new Map<string, Array<{ seq: number; record: ContactRecord }>>();
+  for (const item of items) byContact.set(item.record.sourceId, [...(byContact.get(item.record.sourceId) ?? []), item]);
+  const results: RecordResult[] = [];
+  await Promise.all(
+    [...byContact.values()].map(async (sameContact) => {
+      for (const { seq, record } of sameContact) results.push(await importOne(store, { source, record, runId, seq }, metadata));
+    }),
+  );
+  return results.sort((a, b) => a.seq - b.seq);
+}
+
+async function importOne(store: EventStore, command: ImportContact, metadata: CommandContext['metadata']): Promise<RecordResult> {
+  // The verdict of the attempt that counted (a conflict re-reads and judges again).
+  let verdict: ContactVerdict | undefined;
+  const decider = {
+    ...importContactDecider,
+    decide: (c: ImportContact, state: Parameters<typeof judgeContact>[1]) => toNewEvents(c, (verdict = judgeContact(c, state))),
+  };
+  const { revision } = await handleCommand(store, contactStream(command.source, command.record.sourceId), decider, command, { metadata, maxAttempts: MAX_ATTEMPTS });
+  const { outcome, reason } = verdict!;
+  return { seq: command.seq, sourceId: command.record.sourceId, outcome, revision, ...(reason ? { reason } : {}), record: command.record };
+}

@@ -1,0 +1,50 @@
+/**
+ * The body of POST /v1/contacts/import, checked without NestJS: the envelope (source, records, at most
+ * MAX_RECORDS) must be right or nothing is written; records are checked one by one, and an invalid
+ * record is `rejected` on its own while the rest import. A batch in which no record is valid is bad
+ * input as a whole (400, nothing written): there is nothing to import and nothing the caller did right.
+ */
+import { createHash } from 'node:crypto';
+import { AppError, type FieldProblem } from '../../../src/errors/app-error';
+import { isKnownSource } from '../contact-sources';
+import { checkRecord, type ContactRecord } from '../import-contact/contact-record';
+
+export const MAX_RECORDS = 1000;
+
+export type BatchItem = { seq: number; ok: true; record: ContactRecord } | { seq: number; ok: false; sourceId: string | null; problems: string[] };
+
+export interface ImportRequest {
+  source: string;
+  items: BatchItem[];
+  /** Identifies the body, so a reused Idempotency-Key with another body is refused. */
+  fingerprint: string;
+}
+
+export function parseImportRequest(body: unknown): ImportRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid([{ field: 'body', message: 'the body must be a JSON object {source, records}' }]);
+  const { source, records, ...rest } = body as Record<string, unknown>;
+  const problems: FieldProblem[] = Object.keys(rest).map((field) => ({ field, message: `${field} is not a known field` }));
+  if (typeof source !== 'string') problems.push({ field: 'source', message: 'source must be a string' });
+  else if (!isKnownSource(source)) throw new AppError('unprocessable', 'CONTACTS.UNKNOWN_SOURCE', `No contact source is configured under the name ${source}`, { source });
+  if (!Array.isArray(records) || records.length === 0) problems.push({ field: 'records', message: 'records must be a non-empty array' });
+  else if (records.length > MAX_RECORDS) problems.push({ field: 'records', message: `at most ${MAX_RECORDS} records per request (got ${records.length})` });
+  if (problems.length) throw invalid(problems);
+
+  const items = checkItems(records as unknown[]);
+  if (!items.some((item) => item.ok)) {
+    throw invalid(items.flatMap((item) => (item.ok ? [] : item.problems.map((message) => ({ field: `records[${item.seq}]`, message })))));
+  }
+  const fingerprint = createHash('sha256').update(JSON.stringify([source, records])).digest('hex').slice(0, 32);
+  return { source: source as string, items, fingerprint };
+}
+
+/** Checks raw records one by one; `firstSeq` numbers them within their run. */
+export function checkItems(records: unknown[], firstSeq = 0): BatchItem[] {
+  return records.map((raw, i): BatchItem => {
+    const check = checkRecord(raw);
+    const seq = firstSeq + i;
+    return check.ok ? { seq, ok: true, record: check.record } : { seq, ok: false, sourceId: check.sourceId, problems: check.problems };
+  });
+}
+
+const invalid = (errors: FieldProblem[]) => new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', { errors });

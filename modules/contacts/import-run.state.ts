@@ -1,0 +1,61 @@
+/**
+ * One import run folded from `import-<runId>`: where it stands (the cursor after its last recorded
+ * page), how many records it processed and with which outcomes, and whether it is still running.
+ */
+import type { ImportEvent, ImportOutcome, ImportRunStarted } from './contact.events';
+
+export type RunStatus = 'running' | 'completed' | 'failed' | 'needs_review';
+
+export interface ImportRunState {
+  exists: boolean;
+  runId: string;
+  source: string;
+  kind: NonNullable<ImportRunStarted['data']['kind']>;
+  started?: ImportRunStarted['data'];
+  status: RunStatus;
+  /** Where the next page starts (null: at the beginning, or nothing left when completed). */
+  cursor: string | null;
+  pages: number;
+  processed: number;
+  counts: Partial<Record<ImportOutcome, number>>;
+  /** Pages in a row, up to the last recorded one, on which the source contradicted itself. */
+  conflictPagesInARow: number;
+  reason?: string;
+  revision: number;
+  startedAt?: string;
+  updatedAt?: string;
+}
+
+export const initialImportRunState = (): ImportRunState => ({
+  exists: false,
+  runId: '',
+  source: '',
+  kind: 'pull',
+  status: 'running',
+  cursor: null,
+  pages: 0,
+  processed: 0,
+  counts: {},
+  conflictPagesInARow: 0,
+  revision: -1,
+});
+
+export function evolveImportRun(state: ImportRunState, event: ImportEvent & { metadata?: { recordedAt: string } }): ImportRunState {
+  const next = { ...state, revision: state.revision + 1, updatedAt: event.metadata?.recordedAt ?? state.updatedAt };
+  switch (event.type) {
+    case 'ImportRunStarted':
+      return { ...next, exists: true, runId: event.data.runId, source: event.data.source, kind: event.data.kind ?? 'pull', started: event.data, startedAt: next.updatedAt };
+    case 'ImportRecordProcessed':
+      return { ...next, processed: state.processed + 1, counts: { ...state.counts, [event.data.outcome]: (state.counts[event.data.outcome] ?? 0) + 1 } };
+    case 'ImportPageFetched':
+      return { ...next, pages: state.pages + 1, cursor: event.data.nextCursor ?? null, conflictPagesInARow: event.data.conflicts ? state.conflictPagesInARow + 1 : 0 };
+    case 'ImportRunCompleted':
+      return { ...next, status: 'completed' };
+    case 'ImportRunFailed':
+      return { ...next, status: 'failed', reason: event.data.error };
+    case 'ImportRunNeedsReview':
+      return { ...next, status: 'needs_review', reason: event.data.reason };
+    case 'ImportRunResumed':
+      return { ...next, status: 'running', reason: undefined, conflictPagesInARow: 0 };
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Drives one import run page by page until it completes or a stop rule stops it. The run's stream is
+ * the only state: every step starts from its fold, and every append carries the revision it was
+ * decided on, so a second driver (another worker resuming the same run) loses its append and stops
+ * — one driver per run. In one process, a run already being driven is not driven twice.
+ */
+import { deterministicEventId } from '../../../src/command-handling/deterministic-event-id';
+import type { CommandContext } from '../../../src/command-handling/handle-command';
+import { WrongExpectedVersion } from '../../../src/event-store/errors';
+import type { EventStore } from '../../../src/event-store/event-store.port';
+import { importStream, type ImportEvent } from '../contact.events';
+import type { ContactPage, ContactSources } from '../contact-source/contact-source.port';
+import { evolveImportRun, initialImportRunState, type ImportRunState } from '../import-run.state';
+import { importItems } from '../import-contacts/import-records';
+import { checkItems } from '../import-contacts/import-request';
+import { decideFetchGaveUp, decidePage, MAX_FETCH_ATTEMPTS } from './record-page.decision';
+
+export interface RunDriverDeps {
+  store: EventStore;
+  sources: ContactSources;
+  /** Records per page (default 500). */
+  pageSize?: number;
+  /** First retry delay; doubles each time (default 500 ms). */
+  backoffMs?: number;
+  metadata: CommandContext['metadata'];
+  /** Called after each recorded page (progress bars, logs). */
+  onPage?: (run: ImportRunState) => void;
+  /** Stops driving between pages (process shutdown); the run stays `running` for the next worker. */
+  signal?: AbortSignal;
+  /** Called when a page's records are imported and its outcomes not yet recorded (crash tests stop here). */
+  beforeRecordingPage?: (run: ImportRunState) => Promise<void>;
+}
+
+const driving = new Map<string, Promise<ImportRunState>>();
+
+export async function loadRun(store: EventStore, runId: string): Promise<ImportRunState> {
+  const events = await store.readStream(importStream(runId));
+  return events.reduce((state, e) => evolveImportRun(state, e as unknown as ImportEvent & { metadata: { recordedAt: string } }), initialImportRunState());
+}
+
+export function driveRun(deps: RunDriverDeps, runId: string): Promise<ImportRunState> {
+  const running = driving.get(runId);
+  if (running) return running;
+  const drive = driveLoop(deps, runId).finally(() => driving.delete(runId));
+  driving.set(runId, drive);
+  return drive;
+}
+
+async function driveLoop(deps: RunDriverDeps, runId: string): Promise<ImportRunState> {
+  for (;;) {
+    const run = await loadRun(deps.store, runId);
+    if (!run.exists || run.status !== 'running' || run.kind !== 'pull' || deps.signal?.aborted) return run;
+    const fetched = await fetchWithRetries(deps, run);
+    const events = 'page' in fetched ? await importPage(deps, run, fetched.page) : [decideFetchGaveUp(run, MAX_FETCH_ATTEMPTS, fetched.error)];
+    await deps.beforeRecordingPage?.(run);
+    if (!(await appendRunEvents(deps, run, events))) return loadRun(deps.store, runId);
+    deps.onPage?.(await loadRun(deps.store, runId));
+  }
+}
+
+async function importPage(deps: RunDriverDeps, run: ImportRunState, page: ContactPage): Promise<ImportEvent[]> {
+  const items = checkItems(page.records, run.processed);
+  const results = await importItems(deps.store, run.source, run.runId, items, { ...deps.metadata, correlationId: run.runId });
+  return decidePage(run, { cursor: run.cursor, nextCursor: page.nextCursor, results });
+}
+
+async function fetchWithRetries(deps: RunDriverDeps, run: ImportRunState): Promise<{ page: ContactPage } | { error: string }> {
+  const source = deps.sources(run.source);
+  if (!source) return { error: `no contact source is configured under the name ${run.source}` };
+  let error = '';
+  for (let attempt = 1; attempt <= MAX_FETCH_ATTEMPTS; attempt++) {
+    try {
+      return { page: await source.fetchPage(run.cursor, deps.pageSize ?? 500) };
+    } catch (e) {
+      error = e instanceof Error ? e.message : String(e);
+      if (attempt < MAX_FETCH_ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, (deps.backoffMs ?? 500) * 2 ** (attempt - 1)));
+    }
+  }
+  return { error };
+}
+
+/** False when another driver recorded first (this one stops). */
+export async function appendRunEvents(deps: Pick<RunDriverDeps, 'store' | 'metadata'>, run: ImportRunState, events: ImportEvent[]): Promise<boolean> {
+  const stream = importStream(run.runId);
+  const recordedAt = new Date().toISOString();
+  const toAppend = events.map((event, i) => ({
+    id: deterministicEventId(stream, `page/${run.revision}/${i}`, event),
+    type: event.type,
+    data: event.data as Record<string, unknown>,
+    metadata: { ...deps.metadata, correlationId: run.runId, recordedAt },
+  }));
+  try {
+    await deps.store.append(stream, toAppend, run.revision);
+    return true;
+  } catch (error) {
+    if (error instanceof WrongExpectedVersion) return false;
+    throw error;
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * Pull runs against the sandbox CRM (our own fake CRM, in-process on a free port): a run imports
+ * every contact once and completes; a second run changes nothing but what the CRM changed; faults
+ * are retried with backoff; a page failing five times in a row or a source that keeps contradicting
+ * itself stops the run as needs_review, and a resumed run finishes once the fault is lifted.
+ */
+import { Pool } from 'pg';
+import { createSandbox, type Sandbox } from '../../sandbox';
+import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
+import { createTestDatabase } from '../../../test/harness/test-database';
+import { SandboxCrmContactSource } from '../contact-source/sandbox-crm.contact-source';
+import { driveRun, loadRun, type RunDriverDeps } from './drive-run';
+import { resumeUnfinishedRuns } from './resume-runs';
+import { resumeRun, startRun, unfinishedRuns } from './start-run';
+import { waitFor } from '../../../test/projections/projection-harness';
+
+let pool: Pool;
+let store: PostgresEventStore;
+let sandbox: Sandbox;
+let deps: RunDriverDeps;
+const SIZE = 1200;
+
+beforeAll(async () => {
+  pool = new Pool({ connectionString: await createTestDatabase('contacts_pull'), max: 8 });
+  store = new PostgresEventStore(pool);
+  await store.migrate();
+  sandbox = await createSandbox({ crm: { seed: 7, size: SIZE } });
+  const crm = new SandboxCrmContactSource('crm', sandbox.url, 300);
+  deps = { store, sources: (name) => (name === 'crm' ? crm : undefined), pageSize: 200, backoffMs: 5, metadata: { correlationId: 'test', causationId: 'test', actor: { role: 'sync', tokenId: 'test' } } };
+});
+afterAll(async () => {
+  await sandbox.close();
+  await pool.end();
+});
+beforeEach(async () => {
+  await control('DELETE', '/crm/_control/faults');
+  await control('POST', '/crm/_control/reset', {});
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function control(method: string, path: string, body?: unknown): Promise<any> {
+  const response = await fetch(`${sandbox.url}${path}`, { method, ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}) });
+  expect(response.ok).toBe(true);
+  return response.json();
+}
+const contactEvents = async () => Number((await pool.query(`SELECT count(*) AS n FROM idem_events WHERE stream_name LIKE 'contact-crm.%'`)).rows[0].n);
+const contactStreams = async () => Number((await pool.query(`SELECT count(DISTINCT stream_name) AS n FROM idem_events WHERE stream_name LIKE 'contact-crm.%'`)).rows[0].n);
+const run = async () => driveRun(deps, await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, deps.metadata));
+
+describe('a pull run', () => {
+  it('imports every contact once and completes; a second run answers unchanged except what the CRM changed', async () => {
+    const before = await contactEvents();
+    const first = await run();
+    expect(first).toMatchObject({ status: 'completed', processed: SIZE, pages: SIZE / 200 });
+    expect(first.counts.imported! + (first.counts.unchanged ?? 0)).toBe(SIZE);
+    expect(await contactStreams()).toBe(SIZE);
+
+    const { touched } = await control('POST', '/crm/_control/mutate', { count: 30, deletes: 5 });
+    const changed = new Set<string>(touched).size;
+    const afterFirst = await contactEvents();
+    const second = await run();
+    expect(second.status).toBe('completed');
+    expect((second.counts.updated ?? 0) + (second.counts.deleted ?? 0) + (second.counts.unchanged ?? 0)).toBe(SIZE);
+    expect(await contactEvents()).toBe(afterFirst + changed);
+    expect(afterFirst).toBeGreaterThanOrEqual(before);
+  });
+
+  it('skips duplicates and stale out-of-order records the CRM sends', async () => {
+    await run();
+    await control('POST', '/crm/_control/mutate', { count: 3000 });
+    await control('POST', '/crm/_control/behaviour', { duplicates: true, outOfOrder: true });
+    try {
+      const again = await run();
+      expect(again.status).toBe('completed');
+      expect(again.counts.skipped_stale ?? 0).toBeGreaterThan(0);
+      expect(again.processed).toBeGreaterThan(SIZE);
+    } finally {
+      await control('POST', '/crm/_control/behaviour', {});
+    }
+  });
+
+  describe('when the CRM fails a page', () => {
+    it.each([
+      ['error_500', {}],
+      ['drop_connection', {}],
+      ['timeout', { ms: 2000 }],
+      ['latency', { ms: 50 }],
+    ])('retries a page that answers %s with backoff and completes', async (kind, extra) => {
+      await control('POST', '/crm/_control/faults', { page: 3, kind, times: 2, ...extra });
+      const done = await run();
+      expect(done).toMatchObject({ status: 'completed', processed: SIZE });
+      const { byPage } = await control('GET', '/crm/_control/requests');
+      expect(byPage['3']).toBe(kind === 'latency' ? 1 : 3);
+    });
+
+    it('stops as needs_review after five failures in a row, records nothing of that page, and finishes when resumed after the fault is lifted', async () => {
+      await control('POST', '/crm/_control/faults', { page: 2, kind: 'error_500' });
+      const stopped = await run();
+      expect(stopped).toMatchObject({ status: 'needs_review', pages: 1, processed: 200, reason: expect.stringContaining('failed 5 times in a row') });
+      expect((await control('GET', '/crm/_control/requests')).byPage['2']).toBe(5);
+      // unfinishedRuns reads the settled global log (gap-free reads): wait for it instead of expecting it at once.
+      await waitFor('the stopped run to leave the unfinished ones', async () => !(await unfinishedRuns(store)).includes(stopped.runId));
+
+      await control('DELETE', '/crm/_control/faults');
+      await resumeRun(store, stopped.runId, 'support', deps.metadata);
+      await waitFor('the resumed run to be unfinished', async () => (await unfinishedRuns(store)).includes(stopped.runId));
+      const finished = await driveRun(deps, stopped.runId);
+      expect(finished).toMatchObject({ status: 'completed', processed: SIZE, pages: SIZE / 200 });
+    });
+  });
+
+  describe('when the CRM keeps contradicting itself', () => {
+    it('records the conflicts, then stops as needs_review on the third such page in a row', async () => {
+      await run();
+      const events = await contactEvents();
+      for (const page of [2, 3, 4]) await control('POST', '/crm/_control/faults', { page, kind: 'contradictory' });
+      const stopped = await run();
+      expect(stopped).toMatchObject({ status: 'needs_review', pages: 3, reason: expect.stringContaining('contradicted itself on 3 pages in a row') });
+      // Earlier tests left some contacts at later versions: those records are stale, not contradictory.
+      expect(stopped.counts.conflict).toBeGreaterThan(0);
+      expect(stopped.processed).toBe(600);
+      expect(await contactEvents()).toBe(events);
+      await control('DELETE', '/crm/_control/faults');
+      await resumeRun(store, stopped.runId, 'support', deps.metadata);
+      expect(await driveRun(deps, stopped.runId)).toMatchObject({ status: 'completed', processed: SIZE });
+      expect(await contactEvents()).toBe(events);
+    });
+  });
+
+  it('is driven once when two drivers resume it at the same time', async () => {
+    const runId = await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, deps.metadata);
+    const other = { ...deps };
+    const [a, b] = await Promise.all([driveRun(deps, runId), driveRun(other, runId)]);
+    expect(a).toEqual(b);
+    const run = await loadRun(store, runId);
+    expect(run).toMatchObject({ status: 'completed', processed: SIZE });
+  });
+
+  it('is driven on by a starting worker when its driver died (resumeUnfinishedRuns)', async () => {
+    const runId = await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, deps.metadata);
+    await waitFor('the run to be listed as unfinished', async () => (await unfinishedRuns(store)).includes(runId));
+    const { sources, pageSize, backoffMs, metadata } = deps;
+    const resumed = await resumeUnfinishedRuns({ store, sources, pageSize, backoffMs, metadata });
+    await waitFor('the resumed run to complete', async () => (await loadRun(store, runId)).status === 'completed', 60_000);
+    await resumed.stop();
+    await waitFor('the run to leave the unfinished ones', async () => !(await unfinishedRuns(store)).includes(runId));
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * What a pull run records for a page it fetched and imported: every record's outcome and the page's
+ * cursor in ONE append, so a page counts as done only with all its outcomes (a run killed before that
+ * append fetches the page again and its records come back `duplicate`/`unchanged`: never a second
+ * revision). The last page also completes the run. Stop rules → ImportRunNeedsReview, and the page
+ * that hit one is not recorded (nothing partial counts as done):
+ * - a page the source fails to serve MAX_FETCH_ATTEMPTS times in a row (with backoff);
+ * - a source that keeps contradicting itself: MAX_CONFLICT_PAGES_IN_A_ROW pages in a row with
+ *   records whose version it already gave with other content.
+ */
+import type { ImportEvent } from '../contact.events';
+import { countOutcomes, recordProcessed } from '../import-run.audit';
+import type { ImportRunState } from '../import-run.state';
+import type { RecordResult } from '../import-contacts/import-records';
+
+export const MAX_FETCH_ATTEMPTS = 5;
+export const MAX_CONFLICT_PAGES_IN_A_ROW = 3;
+
+export interface ImportedPage {
+  cursor: string | null;
+  nextCursor: string | null;
+  results: RecordResult[];
+}
+
+export function decidePage(run: ImportRunState, page: ImportedPage): ImportEvent[] {
+  const conflicts = page.results.filter((r) => r.outcome === 'conflict').length;
+  if (conflicts > 0 && run.conflictPagesInARow + 1 >= MAX_CONFLICT_PAGES_IN_A_ROW) {
+    const reason = `the source contradicted itself on ${MAX_CONFLICT_PAGES_IN_A_ROW} pages in a row (the last at cursor ${page.cursor ?? '(start)'}: ${conflicts} records)`;
+    return [{ type: 'ImportRunNeedsReview', data: { runId: run.runId, reason } }];
+  }
+  const events: ImportEvent[] = page.results.map((result) => recordProcessed(run.runId, run.source, result));
+  const firstSeq = run.processed;
+  events.push({ type: 'ImportPageFetched', data: { runId: run.runId, cursor: page.cursor, nextCursor: page.nextCursor, records: page.results.length, firstSeq, conflicts } });
+  if (page.nextCursor === null) events.push({ type: 'ImportRunCompleted', data: { runId: run.runId, counts: countOutcomes(page.results, run.counts) } });
+  return events;
+}
+
+export function decideFetchGaveUp(run: ImportRunState, attempts: number, lastError: string): ImportEvent {
+  return { type: 'ImportRunNeedsReview', data: { runId: run.runId, reason: `page at cursor ${run.cursor ?? '(start)'} failed ${attempts} times in a row: ${lastError}` } };
+}

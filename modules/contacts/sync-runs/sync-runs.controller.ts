@@ -1,0 +1,73 @@
+/**
+ * POST /v1/sync/runs starts a pull run against a configured source and drives it in this process
+ * (a worker resumes it if this process dies); GET /v1/sync/runs/{runId} and GET /v1/sync/runs?status=
+ * show progress and outcome counts, folded from the runs' streams.
+ */
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { CommandMetadata } from '../../../src/auth/caller.decorator';
+import { Roles } from '../../../src/auth/roles';
+import { EVENT_STORE } from '../../../src/event-store/event-store.port';
+import type { CommandContext } from '../../../src/command-handling/handle-command';
+import { AppError } from '../../../src/errors/app-error';
+import type { EventStore } from '../../../src/event-store/event-store.port';
+import { isKnownSource } from '../contact-sources';
+import { CONTACT_SOURCES_PORT, type ContactSources } from '../contact-source/contact-source.port';
+import { loadRun } from '../pull-run/drive-run';
+import { driveInBackground } from '../pull-run/resume-runs';
+import { runsByStatus, startRun } from '../pull-run/start-run';
+import { toRunView, type RunView } from './run.view';
+
+const STATUSES = ['running', 'completed', 'failed', 'needs_review'];
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+const MAX_LISTED = 100;
+
+@Controller('v1/sync/runs')
+export class SyncRunsController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CONTACT_SOURCES_PORT) private readonly sources: ContactSources,
+  ) {}
+
+  @Post()
+  @Roles('sync')
+  @HttpCode(202)
+  async start(@Body() body: unknown, @CommandMetadata() metadata: CommandContext['metadata']): Promise<RunView> {
+    const { source, since } = parseStart(body);
+    if (!isKnownSource(source) || !this.sources(source)) throw new AppError('unprocessable', 'CONTACTS.UNKNOWN_SOURCE', `No contact source is configured under the name ${source}`, { source });
+    const runId = await startRun(this.store, { source, startedBy: metadata.actor.role, kind: 'pull', ...(since ? { since } : {}) }, metadata);
+    void driveInBackground({ store: this.store, sources: this.sources, metadata }, runId);
+    return toRunView(await loadRun(this.store, runId));
+  }
+
+  @Get(':runId')
+  @Roles('sync', 'support')
+  async get(@Param('runId') runId: string): Promise<RunView> {
+    if (!/^[A-Za-z0-9_.:-]{1,80}$/.test(runId)) throw notFound(runId);
+    const run = await loadRun(this.store, runId);
+    if (!run.exists) throw notFound(runId);
+    return toRunView(run);
+  }
+
+  @Get()
+  @Roles('sync', 'support')
+  async list(@Query('status') status?: string): Promise<{ runs: RunView[] }> {
+    if (status !== undefined && !STATUSES.includes(status)) {
+      throw new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', { errors: [{ field: 'status', message: `status must be one of ${STATUSES.join(', ')}` }] });
+    }
+    const runs = [...(await runsByStatus(this.store))].filter(([, r]) => r.kind !== 'push' && (!status || r.status === status)).slice(-MAX_LISTED);
+    return { runs: await Promise.all(runs.reverse().map(async ([runId]) => toRunView(await loadRun(this.store, runId)))) };
+  }
+}
+
+function parseStart(body: unknown): { source: string; since?: string } {
+  const b = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+  const errors = Object.keys(b)
+    .filter((k) => k !== 'source' && k !== 'since')
+    .map((field) => ({ field, message: `${field} is not a known field` }));
+  if (typeof b.source !== 'string') errors.push({ field: 'source', message: 'source must be a string' });
+  if (b.since !== undefined && !(typeof b.since === 'string' && ISO_8601.test(b.since))) errors.push({ field: 'since', message: 'since must be an ISO-8601 date-time' });
+  if (errors.length) throw new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', { errors });
+  return { source: b.source as string, ...(b.since ? { since: b.since as string } : {}) };
+}
+
+const notFound = (runId: string) => new AppError('not_found', 'SYNC.RUN_NOT_FOUND', `No import run ${runId}`, { runId });

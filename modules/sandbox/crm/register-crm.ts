@@ -1,0 +1,85 @@
+/**
+ * The sandbox CRM on the sandbox's port (our own fake CRM, see crm-data.ts):
+ * - `GET /crm/contacts?cursor=&limit=` pages through the contacts in index order; `nextCursor` is
+ *   null after the last page. On demand a page repeats the previous page's last contact
+ *   (`duplicates`) or carries an older version of an earlier contact (`outOfOrder`).
+ * - `/crm/_control/…` arms faults per page, mutates contacts, resets the CRM and counts requests.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { CrmData, type CrmContact } from './crm-data';
+import { CrmFaults, parseCrmFault } from './crm-faults';
+
+export interface CrmOptions {
+  seed?: number;
+  /** Contacts in the CRM (default 100,000). */
+  size?: number;
+}
+
+const MAX_LIMIT = 1000;
+const DEFAULT_TIMEOUT_HOLD_MS = 60_000;
+
+export function registerSandboxCrm(app: FastifyInstance, options: CrmOptions = {}): void {
+  let data = new CrmData(options.seed ?? 1, options.size ?? 100_000);
+  const faults = new CrmFaults();
+  const behaviour = { duplicates: false, outOfOrder: false };
+  const requestsByPage = new Map<number, number>();
+  const held = new Set<FastifyReply>();
+  app.addHook('onClose', async () => {
+    for (const reply of held) reply.raw.destroy();
+  });
+
+  app.get<{ Querystring: { cursor?: string; limit?: string } }>('/crm/contacts', async (request, reply) => {
+    const limit = Number(request.query.limit ?? 100);
+    const offset = request.query.cursor ? Number(/^o(\d{1,9})$/.exec(request.query.cursor)?.[1] ?? NaN) : 0;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) return reply.code(400).send({ error: `limit must be an integer in 1..${MAX_LIMIT}` });
+    if (!Number.isInteger(offset)) return reply.code(400).send({ error: 'unknown cursor' });
+    const page = Math.floor(offset / limit) + 1;
+    requestsByPage.set(page, (requestsByPage.get(page) ?? 0) + 1);
+
+    const fault = faults.strike(page);
+    if (fault?.kind === 'error_500') return reply.code(500).send({ error: 'sandbox CRM fault: error_500' });
+    if (fault?.kind === 'drop_connection') {
+      request.raw.socket.destroy();
+      return reply;
+    }
+    if (fault?.kind === 'timeout') {
+      held.add(reply);
+      await new Promise((resolve) => setTimeout(resolve, fault.ms ?? DEFAULT_TIMEOUT_HOLD_MS).unref());
+      held.delete(reply);
+      request.raw.socket.destroy();
+      return reply;
+    }
+    if (fault?.kind === 'latency') await new Promise((resolve) => setTimeout(resolve, fault.ms ?? 1000).unref());
+
+    const end = Math.min(offset + limit, data.size);
+    const contacts: CrmContact[] = [];
+    for (let i = offset; i < end; i++) contacts.push(data.contact(i));
+    if (fault?.kind === 'contradictory') for (const c of contacts) if (c.fields) c.fields = { ...c.fields, name: `${c.fields.name} (contradicted)` };
+    if (behaviour.duplicates && offset > 0) contacts.unshift(data.contact(offset - 1));
+    if (behaviour.outOfOrder && offset > 0 && data.versionOf(offset - 1) > 1) contacts.push(data.contact(offset - 1, data.versionOf(offset - 1) - 1));
+    return { contacts, nextCursor: end < data.size ? `o${end}` : null };
+  });
+
+  app.post('/crm/_control/faults', async (request, reply) => {
+    const fault = parseCrmFault(request.body);
+    if (typeof fault === 'string') return reply.code(400).send({ error: fault });
+    faults.add(fault);
+    return reply.code(201).send({ faults: faults.list() });
+  });
+  app.delete('/crm/_control/faults', async () => {
+    faults.clear();
+    return { faults: [] };
+  });
+  app.post<{ Body: { count?: number; deletes?: number } }>('/crm/_control/mutate', async (request) => ({ touched: data.mutate(request.body?.count ?? 1, request.body?.deletes ?? 0) }));
+  app.post<{ Body: { duplicates?: boolean; outOfOrder?: boolean } }>('/crm/_control/behaviour', async (request) => {
+    Object.assign(behaviour, { duplicates: request.body?.duplicates === true, outOfOrder: request.body?.outOfOrder === true });
+    return behaviour;
+  });
+  app.post<{ Body: { seed?: number; size?: number } }>('/crm/_control/reset', async (request) => {
+    data = new CrmData(request.body?.seed ?? data.seed, request.body?.size ?? data.size);
+    faults.clear();
+    requestsByPage.clear();
+    return { seed: data.seed, size: data.size };
+  });
+  app.get('/crm/_control/requests', async () => ({ byPage: Object.fromEntries(requestsByPage) }));
+}

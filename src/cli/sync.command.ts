@@ -1,0 +1,106 @@
+/**
+ * `idem sync …`: contact imports from the command line.
+ * - `import <file> --source <name>`: an NDJSON or CSV export, streamed, as a run; the same file again
+ *   goes on from its last recorded line (the run is named by the file's content hash).
+ * - `run --source <name>`: a pull run from a configured source (the sandbox CRM in development), driven
+ *   here with a progress bar; `--no-wait` leaves it to the workers.
+ * - `status <runId>`, `list [--status …]`, `resume <runId>` (a stopped or orphaned pull run).
+ */
+import { Command } from 'commander';
+import { contactSourcesAt, driveRun, importFile, loadRun, resumeRun, runsByStatus, startRun, toRunView, type ImportRunState, type RunView } from '../../modules/contacts';
+import { EXIT_CHECK_FAILED, println, type CliCommand, type CliContext } from './cli-context';
+import { RunProgressBar, summary } from './sync/run-progress';
+
+const cliMetadata = () => ({ correlationId: `cli-${process.pid}`, causationId: `cli-${process.pid}`, actor: { role: 'sync', tokenId: 'cli' } });
+
+function report(context: CliContext, run: ImportRunState): void {
+  println(context.stdout, JSON.stringify(toRunView(run)));
+  println(context.stderr, `${run.runId}: ${run.status} after ${run.processed} records (${summary(run)})${run.reason ? ` — ${run.reason}` : ''}`);
+  if (run.status !== 'completed') context.exitCode = EXIT_CHECK_FAILED;
+}
+
+async function drive(context: CliContext, runId: string): Promise<void> {
+  const config = context.config();
+  const { store } = await context.runtime();
+  const bar = new RunProgressBar(context.stderr, 'records');
+  const sources = contactSourcesAt(config.payments.stripeApiBase ?? `http://127.0.0.1:${config.sandbox.port}`);
+  try {
+    const run = await driveRun({ store, sources, metadata: cliMetadata(), onPage: (r) => bar.update(r.processed, r.processed, r) }, runId);
+    bar.stop();
+    report(context, run);
+  } finally {
+    bar.stop();
+  }
+}
+
+export const syncCommand: CliCommand = (context) => {
+  const sync = new Command('sync').description('contact sync: import files, start, watch and resume import runs');
+  sync
+    .command('import <file>')
+    .description('import an NDJSON or CSV export as a run (the same file again resumes where it stopped)')
+    .requiredOption('--source <name>', 'the source the records come from, e.g. crm')
+    .action(async (file: string, options: { source: string }) => {
+      const { store } = await context.runtime();
+      const bar = new RunProgressBar(context.stderr, 'bytes');
+      try {
+        const run = await importFile({ store, source: options.source, path: file, metadata: cliMetadata(), onProgress: (p) => bar.update(p.bytes, p.totalBytes, p.run) });
+        bar.stop();
+        report(context, run);
+      } finally {
+        bar.stop();
+      }
+    });
+  sync
+    .command('run')
+    .description('start a pull run from a configured source and follow it')
+    .requiredOption('--source <name>', 'e.g. crm')
+    .option('--since <iso>', 'only records changed since then, where the source supports it')
+    .option('--no-wait', 'start it and leave the driving to the workers')
+    .action(async (options: { source: string; since?: string; wait: boolean }) => {
+      const { store } = await context.runtime();
+      const runId = await startRun(store, { source: options.source, startedBy: 'sync', kind: 'pull', ...(options.since ? { since: options.since } : {}) }, cliMetadata());
+      println(context.stderr, `started ${runId}`);
+      if (options.wait) await drive(context, runId);
+      else println(context.stdout, JSON.stringify(toRunView(await loadRun(store, runId))));
+    });
+  sync
+    .command('status <runId>')
+    .description('progress and outcome counts of a run')
+    .option('--follow', 'show a progress bar while the run is running, until it ends')
+    .action(async (runId: string, options: { follow?: boolean }) => {
+      const { store } = await context.runtime();
+      let run = await loadRun(store, runId);
+      if (!run.exists) throw new Error(`no import run ${runId}`);
+      const bar = new RunProgressBar(context.stderr, 'records');
+      while (options.follow && run.status === 'running') {
+        bar.update(run.processed, run.processed, run);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        run = await loadRun(store, runId);
+      }
+      bar.stop();
+      println(context.stdout, JSON.stringify(toRunView(run), null, 2));
+    });
+  sync
+    .command('list')
+    .description('import runs (pull and file), newest first')
+    .option('--status <status>', 'running, completed, failed or needs_review')
+    .action(async (options: { status?: string }) => {
+      const { store } = await context.runtime();
+      const runs = [...(await runsByStatus(store))].filter(([, r]) => r.kind !== 'push' && (!options.status || r.status === options.status)).reverse();
+      for (const [runId] of runs) {
+        const view: RunView = toRunView(await loadRun(store, runId));
+        println(context.stdout, `${view.runId}  ${view.kind}  ${view.status}  ${view.processed} records  ${view.reason ?? ''}`.trimEnd());
+      }
+    });
+  sync
+    .command('resume <runId>')
+    .description('resume a stopped or orphaned pull run from its last recorded page (a file run: import the same file again)')
+    .action(async (runId: string) => {
+      const { store } = await context.runtime();
+      const run = await loadRun(store, runId);
+      if (run.exists && run.kind === 'file') throw new Error(`${runId} is a file import: run \`idem sync import <file> --source ${run.source}\` with the same file to resume it`);
+      await resumeRun(store, runId, 'cli', cliMetadata());
+      await drive(context, runId);
+    });
+  return sync;
+};
