@@ -35,7 +35,10 @@ export function decide(state: StreamState, ids: string[], expected: ExpectedRevi
   const exact = expected === 'no_stream' ? -1 : expected;
   if (exact === 'any' || exact === 'stream_exists') {
     // Path A (§2.1): the first id decides; every id must be held by this stream to be a duplicate.
-    const at = ids.map((id) => state.lastIndexOf(id));
+    // An id written twice (exact N == current writes without an id check) is found at its FIRST
+    // revision: the server's id cache keeps the first record it saw for an id (BoundedCache.PutRecord
+    // does not overwrite), as the emulator does (test/esdb-emulator/id-cache.ts).
+    const at = ids.map((id) => state.indexOf(id));
     if (at[0] < 0) return duplicates === 'conflict' && at.some((r) => r >= 0) ? { kind: 'conflict' } : { kind: 'write' };
     if (at.some((r) => r < 0)) return { kind: 'conflict' };
     if (duplicates === 'conflict' && at.some((r, i) => r !== at[0] + i)) return { kind: 'conflict' };
