@@ -64,6 +64,8 @@ export interface EmulatorContext {
   /** Event id → stream, for writes decided but not yet committed: a duplicate of one is dropped (`IdempotentNotReady`). */
   inFlight: Map<string, string>;
   subscriptions: Set<SubscriptionState>;
+  /** Serves TLS: callers are authenticated (credentials.ts). */
+  secure: boolean;
 }
 
 export function pause(ms: number): Promise<void> {

@@ -7,27 +7,30 @@
  *   const esdb = await startEsdbEmulator();
  *   const client = EventStoreDBClient.connectionString(esdb.connectionString);
  */
-import { appendRpc } from './append.rpc';
-import { batchAppendRpc } from './batch-append.rpc';
 import type { DropKind, EmulatorContext, EmulatorSettings, EmulatorStats } from './context';
-import { deleteRpc, tombstoneRpc } from './delete.rpc';
 import { EventLog } from './event-log';
 import { CommittedEventIdCache, SERVER_CACHE_BYTES } from './id-cache';
-import { gossipReadRpc, type GossipMember } from './gossip.rpc';
-import { GossipService, ServerFeaturesService, StreamsService, grpc, type GrpcJs } from './proto';
-import { readRpc } from './read.rpc';
+import type { GossipMember } from './gossip.rpc';
+import type { GrpcJs } from './proto';
 import type { NodeState } from './node-state';
-import { getSupportedMethodsRpc } from './server-features.rpc';
+import { bind, createServer, shutdown } from './server';
+import { generateTlsMaterial, type TlsMaterial } from './tls';
 import { WriteGate } from './write-gate';
 
 export type { DropKind, EmulatorStats } from './context';
 export type { NodeState } from './node-state';
+export type { TlsMaterial } from './tls';
 
 export interface EsdbEmulatorOptions extends Partial<EmulatorSettings> {
   /** 0 (default) picks a free port. */
   port?: number;
   /** Size of the any/stream_exists dedupe cache; small values let tests evict it. */
   idCacheBytes?: number;
+  /**
+   * Serve TLS and check credentials as a secure server does (credentials.ts): `true` makes a CA and a
+   * node certificate now (tls.ts); a cluster passes the material its nodes share.
+   */
+  tls?: boolean | TlsMaterial;
 }
 
 export interface SubscriptionSnapshot {
@@ -37,8 +40,11 @@ export interface SubscriptionSnapshot {
 }
 
 export interface EsdbEmulator {
+  /** `esdb://127.0.0.1:port?tls=false`, or with `tlsCAFile` naming the CA when the node serves TLS. */
   readonly connectionString: string;
   readonly port: number;
+  /** The certificates a secure node serves and its clients trust; undefined when insecure. */
+  readonly tls?: TlsMaterial;
   readonly stats: EmulatorStats;
   /** Ends every subscription call now; returns what each had done, e.g. whether it was still catching up. */
   dropSubscriptions(kind: DropKind): SubscriptionSnapshot[];
@@ -82,6 +88,7 @@ export function newSharedLog(options: EsdbEmulatorOptions = {}): SharedLog {
 
 /** One node; `cluster` (see cluster.ts) makes it a member sharing a log and answering gossip. */
 export async function startEsdbEmulator(options: EsdbEmulatorOptions = {}, cluster?: { shared: SharedLog; gossip: () => GossipMember[] }): Promise<EsdbEmulator> {
+  const tls = options.tls === true ? generateTlsMaterial() : options.tls || undefined;
   const ctx: EmulatorContext = {
     ...(cluster?.shared ?? newSharedLog(options)),
     settings: {
@@ -97,13 +104,15 @@ export async function startEsdbEmulator(options: EsdbEmulatorOptions = {}, clust
     nodeState: { kind: 'leader' },
     gossip: cluster?.gossip,
     subscriptions: new Set(),
+    secure: tls !== undefined,
   };
   let server: GrpcJs.Server | undefined = createServer(ctx);
-  const port = await bind(server, options.port ?? 0);
+  const port = await bind(server, options.port ?? 0, tls);
 
   const emulator: EsdbEmulator = {
-    connectionString: `esdb://127.0.0.1:${port}?tls=false`,
+    connectionString: tls ? `esdb://127.0.0.1:${port}?tlsCAFile=${encodeURIComponent(tls.caFile)}` : `esdb://127.0.0.1:${port}?tls=false`,
     port,
+    tls,
     stats: ctx.stats,
     dropSubscriptions(kind) {
       const dropped = [...ctx.subscriptions];
@@ -124,7 +133,7 @@ export async function startEsdbEmulator(options: EsdbEmulatorOptions = {}, clust
     async start() {
       if (server) return;
       server = createServer(ctx);
-      await bind(server, port);
+      await bind(server, port, tls);
     },
     async restart() {
       const dropped = await emulator.stop();
@@ -147,37 +156,4 @@ export async function startEsdbEmulator(options: EsdbEmulatorOptions = {}, clust
     },
   };
   return emulator;
-}
-
-function createServer(ctx: EmulatorContext): GrpcJs.Server {
-  const server = new grpc.Server();
-  const unimplemented = (call: { emit(event: 'error', error: unknown): void }) =>
-    call.emit('error', { code: grpc.status.UNIMPLEMENTED, details: 'BatchAppend is switched off' });
-  server.addService(StreamsService, {
-    read: readRpc(ctx),
-    append: appendRpc(ctx),
-    batchAppend: ctx.settings.batchAppend ? batchAppendRpc(ctx) : unimplemented,
-    delete: deleteRpc(ctx),
-    tombstone: tombstoneRpc(ctx),
-  });
-  server.addService(ServerFeaturesService, { getSupportedMethods: getSupportedMethodsRpc(ctx) });
-  if (ctx.gossip) server.addService(GossipService, { read: gossipReadRpc(ctx.gossip) });
-  return server;
-}
-
-function bind(server: GrpcJs.Server, port: number): Promise<number> {
-  return new Promise((resolve, reject) =>
-    server.bindAsync(`127.0.0.1:${port}`, grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
-  );
-}
-
-/** Lets the calls just ended with UNAVAILABLE deliver their status, then cuts whatever is left. */
-async function shutdown(server: GrpcJs.Server): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
-    new Promise<void>((resolve) => (timer = setTimeout(resolve, 1_000))),
-  ]);
-  clearTimeout(timer);
-  server.forceShutdown();
 }
