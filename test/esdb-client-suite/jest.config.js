@@ -22,6 +22,10 @@ module.exports = {
   moduleNameMapper: { '^@test-utils$': join(__dirname, 'test-utils.js') },
   // The checkout has no node_modules of its own: its imports resolve in this project's.
   modulePaths: [modules],
+  setupFilesAfterEnv: [join(__dirname, 'jest27-matchers.js')],
+  // jest 27's snapshot format, which the suite's stored snapshots were written in; never write new ones.
+  snapshotFormat: { escapeString: true, printBasicPrototype: true },
+  ci: true,
   testTimeout: 60_000,
   maxWorkers: 2,
 };
