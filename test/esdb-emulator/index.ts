@@ -14,6 +14,7 @@ import type { GossipMember } from './gossip.rpc';
 import type { GrpcJs } from './proto';
 import type { NodeState } from './node-state';
 import { bind, createServer, shutdown } from './server';
+import { writeStartupEvents } from './system-events';
 import { generateTlsMaterial, type TlsMaterial } from './tls';
 import { WriteGate } from './write-gate';
 
@@ -31,6 +32,11 @@ export interface EsdbEmulatorOptions extends Partial<EmulatorSettings> {
    * node certificate now (tls.ts); a cluster passes the material its nodes share.
    */
   tls?: boolean | TlsMaterial;
+  /**
+   * Start with the events a new server writes (system-events.ts), as a real server's `$all` holds them
+   * (the default). Off (`false`) for tests that count every event in `$all`.
+   */
+  systemEvents?: boolean;
 }
 
 export interface SubscriptionSnapshot {
@@ -78,8 +84,10 @@ export interface EsdbEmulator {
 export type SharedLog = Pick<EmulatorContext, 'log' | 'cache' | 'inFlight' | 'writes'>;
 
 export function newSharedLog(options: EsdbEmulatorOptions = {}): SharedLog {
+  const log = new EventLog();
+  if (options.systemEvents ?? true) writeStartupEvents(log, Boolean(options.tls));
   return {
-    log: new EventLog(),
+    log,
     cache: new CommittedEventIdCache(options.idCacheBytes ?? SERVER_CACHE_BYTES),
     inFlight: new Map(),
     writes: new WriteGate(),
