@@ -57,6 +57,8 @@ export interface EmulatorContext {
   /** Holds writes between their checks and their commit while a test needs them in flight. */
   writes: WriteGate;
   batchCalls: Set<DroppableCall>;
+  /** Unary Append calls not answered yet; `stop()` cuts their connection. */
+  appendCalls: Set<DroppableCall>;
   /** See `setNodeState`. */
   nodeState: NodeState;
   /** Set on a cluster node: the members its gossip reports. */

@@ -55,8 +55,8 @@ export interface EsdbEmulator {
   /** Ends every subscription call now; returns what each had done, e.g. whether it was still catching up. */
   dropSubscriptions(kind: DropKind): SubscriptionSnapshot[];
   /**
-   * Goes away: subscriptions and BatchAppend calls end with UNAVAILABLE, connections are cut, the id
-   * cache is lost. Returns what the ended subscriptions had done.
+   * Goes away: subscriptions end with UNAVAILABLE, BatchAppend calls with CANCELLED, connections are
+   * cut (an Append in flight fails UNAVAILABLE), the id cache is lost. Returns what the ended subscriptions had done.
    */
   stop(): Promise<SubscriptionSnapshot[]>;
   /** Comes back on the same port with the same data. */
@@ -109,6 +109,7 @@ export async function startEsdbEmulator(options: EsdbEmulatorOptions = {}, clust
     stats: { batchAppendCalls: 0, batchAppendRequests: 0, appendCalls: 0, maxPendingOnOneBatchCall: 0, subscriptionsOpened: 0, notHandled: 0, timedOut: 0 },
     delayMs: 0,
     batchCalls: new Set(),
+    appendCalls: new Set(),
     nodeState: { kind: 'leader' },
     gossip: cluster?.gossip,
     subscriptions: new Set(),
@@ -133,7 +134,12 @@ export async function startEsdbEmulator(options: EsdbEmulatorOptions = {}, clust
       const stopping = server;
       server = undefined;
       const dropped = emulator.dropSubscriptions('unavailable');
-      for (const call of [...ctx.batchCalls]) call.drop('unavailable');
+      // `Streams.BatchAppend.cs` `BatchAppendWorker.Work`: the shutdown cancels `context.CancellationToken`,
+      // the worker's task ends cancelled and ASP.NET Core gRPC answers CANCELLED (every 24.10 line; the
+      // client suite expects CancelledError from 24.4 on). A unary Append in flight loses its connection
+      // when the server goes away: UNAVAILABLE (grpc-js's forceShutdown would send RST_STREAM CANCEL instead).
+      for (const call of [...ctx.batchCalls]) call.drop('cancelled');
+      for (const call of [...ctx.appendCalls]) call.drop('unavailable');
       ctx.cache.clear();
       await shutdown(stopping);
       return dropped;

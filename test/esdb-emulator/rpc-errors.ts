@@ -57,5 +57,7 @@ export const rpcErrors = {
   accessDenied: () => rpcError(grpc.status.PERMISSION_DENIED, 'Access Denied', { exception: 'access-denied' }),
   /** `AuthenticationMiddleware.HandleAsGrpcAsync`: credentials given but not a known user's. */
   unauthenticated: () => rpcError(grpc.status.UNAUTHENTICATED, 'Unauthenticated'),
+  /** What the client reports when the server's connection goes away under a call (grpc-js: UNAVAILABLE). */
+  connectionLost: () => rpcError(grpc.status.UNAVAILABLE, 'Connection dropped'),
   cancelled: () => rpcError(grpc.status.CANCELLED, 'Cancelled by the server'),
 };
