@@ -8,7 +8,7 @@
 const { join } = require('node:path');
 const base = require('../../jest.config');
 const { clientSuite } = require('./checkout');
-const { RUN } = require('./selection');
+const { RUN, testNamePattern } = require('./selection');
 
 const { src } = clientSuite();
 const modules = join(__dirname, '..', '..', 'node_modules');
@@ -17,6 +17,7 @@ module.exports = {
   rootDir: __dirname,
   roots: [src],
   testMatch: RUN.map((file) => join(src, file)),
+  testNamePattern: testNamePattern(),
   transform: base.transform,
   testEnvironment: 'node',
   moduleNameMapper: { '^@test-utils$': join(__dirname, 'test-utils.js') },

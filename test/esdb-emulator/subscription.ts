@@ -27,6 +27,13 @@ import { streamNameOf } from './wire';
 type Call = ServerWritableStream<StreamsPb.ReadReq, StreamsPb.ReadResp>;
 const Options = streamsPb.ReadReq.Options;
 const MAX_LIVE_EVENT_BUFFER_COUNT = 32;
+/**
+ * Live events the transport takes before the subscription waits for the client. The server's
+ * enumerator hands each one to Kestrel, whose output buffer (`KestrelServerLimits.MaxResponseBufferSize`,
+ * 64 KiB) and the HTTP/2 window hold a few hundred small events before a slow reader pushes back; grpc-js
+ * pushes back after 16 messages, which would make the emulator fall behind far sooner than a server.
+ */
+const LIVE_TRANSPORT_BUFFER = 512;
 
 /** What a subscription delivers and where it starts (`ConvertCheckpoint`). */
 interface Target {
@@ -145,7 +152,8 @@ class Subscription implements SubscriptionState {
   }
 
   private async sendEvent(event: StoredEvent): Promise<boolean> {
-    if (this.closed || !(await send(this.call, readResponse(this.log, event, this.target.resolveLinks)))) return false;
+    const buffered = this.caughtUp ? LIVE_TRANSPORT_BUFFER : 0;
+    if (this.closed || !(await send(this.call, readResponse(this.log, event, this.target.resolveLinks), buffered))) return false;
     this.checkpoint = eventPos(event.position);
     this.sent++;
     return true;
