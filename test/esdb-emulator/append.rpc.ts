@@ -5,7 +5,7 @@
  */
 import type { ServerReadableStream, sendUnaryData } from '@grpc/grpc-js';
 import { appendToLog, type AppendRequest } from './append-to-log';
-import type { EmulatorContext } from './context';
+import type { DroppableCall, EmulatorContext } from './context';
 import { ANY, NO_STREAM, STREAM_EXISTS } from './event-log';
 import { expectedFromWire, proposedFromWire } from './expected-revision';
 import { sharedPb, streamsPb, type StreamsPb } from './proto';
@@ -23,10 +23,20 @@ export function appendRpc(ctx: EmulatorContext) {
       if (request.hasOptions()) options = request.getOptions();
       else if (request.hasProposedMessage()) events.push(proposedFromWire(request.getProposedMessage()!));
     });
+    // Answered once: by the write, or by `stop()` cutting the connection first (the write may still land).
+    let answered = false;
+    const reply: typeof callback = (error, response) => {
+      if (answered) return;
+      answered = true;
+      ctx.appendCalls.delete(droppable);
+      callback(error, response);
+    };
+    const droppable: DroppableCall = { drop: () => reply(rpcErrors.connectionLost()) };
+    ctx.appendCalls.add(droppable);
     call.on('end', () => {
       answer(ctx, options, events, requiresLeader(call.metadata)).then(
-        (response) => callback(null, response),
-        (error: Parameters<typeof callback>[0]) => callback(error),
+        (response) => reply(null, response),
+        (error: Parameters<typeof callback>[0]) => reply(error),
       );
     });
   };

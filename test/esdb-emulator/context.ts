@@ -57,6 +57,8 @@ export interface EmulatorContext {
   /** Holds writes between their checks and their commit while a test needs them in flight. */
   writes: WriteGate;
   batchCalls: Set<DroppableCall>;
+  /** Unary Append calls not answered yet; `stop()` cuts their connection. */
+  appendCalls: Set<DroppableCall>;
   /** See `setNodeState`. */
   nodeState: NodeState;
   /** Set on a cluster node: the members its gossip reports. */
@@ -64,6 +66,8 @@ export interface EmulatorContext {
   /** Event id → stream, for writes decided but not yet committed: a duplicate of one is dropped (`IdempotentNotReady`). */
   inFlight: Map<string, string>;
   subscriptions: Set<SubscriptionState>;
+  /** Serves TLS: callers are authenticated (credentials.ts). */
+  secure: boolean;
 }
 
 export function pause(ms: number): Promise<void> {

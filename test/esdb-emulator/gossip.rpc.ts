@@ -12,6 +12,8 @@ import { stringUuid } from './wire';
 export interface GossipMember {
   port: number;
   leader: boolean;
+  /** False for a stopped node: the others' gossip reports it `IsAlive = false` (`Gossip.Read.cs`, `MemberInfo.IsAlive`). */
+  alive?: boolean;
 }
 
 export function gossipReadRpc(members: () => GossipMember[]) {
@@ -26,7 +28,7 @@ export function gossipReadRpc(members: () => GossipMember[]) {
           .setInstanceId(stringUuid(instanceIds.get(member.port)!))
           .setTimeStamp((BigInt(Date.now()) * 10_000n).toString())
           .setState(state)
-          .setIsAlive(true)
+          .setIsAlive(member.alive ?? true)
           .setHttpEndPoint(new gossipPb.EndPoint().setAddress('127.0.0.1').setPort(member.port)),
       );
     }

@@ -7,27 +7,36 @@
  *   const esdb = await startEsdbEmulator();
  *   const client = EventStoreDBClient.connectionString(esdb.connectionString);
  */
-import { appendRpc } from './append.rpc';
-import { batchAppendRpc } from './batch-append.rpc';
 import type { DropKind, EmulatorContext, EmulatorSettings, EmulatorStats } from './context';
-import { deleteRpc, tombstoneRpc } from './delete.rpc';
 import { EventLog } from './event-log';
 import { CommittedEventIdCache, SERVER_CACHE_BYTES } from './id-cache';
-import { gossipReadRpc, type GossipMember } from './gossip.rpc';
-import { GossipService, ServerFeaturesService, StreamsService, grpc, type GrpcJs } from './proto';
-import { readRpc } from './read.rpc';
+import type { GossipMember } from './gossip.rpc';
+import type { GrpcJs } from './proto';
 import type { NodeState } from './node-state';
-import { getSupportedMethodsRpc } from './server-features.rpc';
+import { bind, createServer, shutdown } from './server';
+import { writeStartupEvents } from './system-events';
+import { generateTlsMaterial, type TlsMaterial } from './tls';
 import { WriteGate } from './write-gate';
 
 export type { DropKind, EmulatorStats } from './context';
 export type { NodeState } from './node-state';
+export type { TlsMaterial } from './tls';
 
 export interface EsdbEmulatorOptions extends Partial<EmulatorSettings> {
   /** 0 (default) picks a free port. */
   port?: number;
   /** Size of the any/stream_exists dedupe cache; small values let tests evict it. */
   idCacheBytes?: number;
+  /**
+   * Serve TLS and check credentials as a secure server does (credentials.ts): `true` makes a CA and a
+   * node certificate now (tls.ts); a cluster passes the material its nodes share.
+   */
+  tls?: boolean | TlsMaterial;
+  /**
+   * Start with the events a new server writes (system-events.ts), as a real server's `$all` holds them
+   * (the default). Off (`false`) for tests that count every event in `$all`.
+   */
+  systemEvents?: boolean;
 }
 
 export interface SubscriptionSnapshot {
@@ -37,14 +46,17 @@ export interface SubscriptionSnapshot {
 }
 
 export interface EsdbEmulator {
+  /** `esdb://127.0.0.1:port?tls=false`, or with `tlsCAFile` naming the CA when the node serves TLS. */
   readonly connectionString: string;
   readonly port: number;
+  /** The certificates a secure node serves and its clients trust; undefined when insecure. */
+  readonly tls?: TlsMaterial;
   readonly stats: EmulatorStats;
   /** Ends every subscription call now; returns what each had done, e.g. whether it was still catching up. */
   dropSubscriptions(kind: DropKind): SubscriptionSnapshot[];
   /**
-   * Goes away: subscriptions and BatchAppend calls end with UNAVAILABLE, connections are cut, the id
-   * cache is lost. Returns what the ended subscriptions had done.
+   * Goes away: subscriptions end with UNAVAILABLE, BatchAppend calls with CANCELLED, connections are
+   * cut (an Append in flight fails UNAVAILABLE), the id cache is lost. Returns what the ended subscriptions had done.
    */
   stop(): Promise<SubscriptionSnapshot[]>;
   /** Comes back on the same port with the same data. */
@@ -72,8 +84,10 @@ export interface EsdbEmulator {
 export type SharedLog = Pick<EmulatorContext, 'log' | 'cache' | 'inFlight' | 'writes'>;
 
 export function newSharedLog(options: EsdbEmulatorOptions = {}): SharedLog {
+  const log = new EventLog();
+  if (options.systemEvents ?? true) writeStartupEvents(log, Boolean(options.tls));
   return {
-    log: new EventLog(),
+    log,
     cache: new CommittedEventIdCache(options.idCacheBytes ?? SERVER_CACHE_BYTES),
     inFlight: new Map(),
     writes: new WriteGate(),
@@ -82,6 +96,7 @@ export function newSharedLog(options: EsdbEmulatorOptions = {}): SharedLog {
 
 /** One node; `cluster` (see cluster.ts) makes it a member sharing a log and answering gossip. */
 export async function startEsdbEmulator(options: EsdbEmulatorOptions = {}, cluster?: { shared: SharedLog; gossip: () => GossipMember[] }): Promise<EsdbEmulator> {
+  const tls = options.tls === true ? generateTlsMaterial() : options.tls || undefined;
   const ctx: EmulatorContext = {
     ...(cluster?.shared ?? newSharedLog(options)),
     settings: {
@@ -94,16 +109,19 @@ export async function startEsdbEmulator(options: EsdbEmulatorOptions = {}, clust
     stats: { batchAppendCalls: 0, batchAppendRequests: 0, appendCalls: 0, maxPendingOnOneBatchCall: 0, subscriptionsOpened: 0, notHandled: 0, timedOut: 0 },
     delayMs: 0,
     batchCalls: new Set(),
+    appendCalls: new Set(),
     nodeState: { kind: 'leader' },
     gossip: cluster?.gossip,
     subscriptions: new Set(),
+    secure: tls !== undefined,
   };
   let server: GrpcJs.Server | undefined = createServer(ctx);
-  const port = await bind(server, options.port ?? 0);
+  const port = await bind(server, options.port ?? 0, tls);
 
   const emulator: EsdbEmulator = {
-    connectionString: `esdb://127.0.0.1:${port}?tls=false`,
+    connectionString: tls ? `esdb://127.0.0.1:${port}?tlsCAFile=${encodeURIComponent(tls.caFile)}` : `esdb://127.0.0.1:${port}?tls=false`,
     port,
+    tls,
     stats: ctx.stats,
     dropSubscriptions(kind) {
       const dropped = [...ctx.subscriptions];
@@ -116,7 +134,12 @@ export async function startEsdbEmulator(options: EsdbEmulatorOptions = {}, clust
       const stopping = server;
       server = undefined;
       const dropped = emulator.dropSubscriptions('unavailable');
-      for (const call of [...ctx.batchCalls]) call.drop('unavailable');
+      // `Streams.BatchAppend.cs` `BatchAppendWorker.Work`: the shutdown cancels `context.CancellationToken`,
+      // the worker's task ends cancelled and ASP.NET Core gRPC answers CANCELLED (every 24.10 line; the
+      // client suite expects CancelledError from 24.4 on). A unary Append in flight loses its connection
+      // when the server goes away: UNAVAILABLE (grpc-js's forceShutdown would send RST_STREAM CANCEL instead).
+      for (const call of [...ctx.batchCalls]) call.drop('cancelled');
+      for (const call of [...ctx.appendCalls]) call.drop('unavailable');
       ctx.cache.clear();
       await shutdown(stopping);
       return dropped;
@@ -124,7 +147,7 @@ export async function startEsdbEmulator(options: EsdbEmulatorOptions = {}, clust
     async start() {
       if (server) return;
       server = createServer(ctx);
-      await bind(server, port);
+      await bind(server, port, tls);
     },
     async restart() {
       const dropped = await emulator.stop();
@@ -147,37 +170,4 @@ export async function startEsdbEmulator(options: EsdbEmulatorOptions = {}, clust
     },
   };
   return emulator;
-}
-
-function createServer(ctx: EmulatorContext): GrpcJs.Server {
-  const server = new grpc.Server();
-  const unimplemented = (call: { emit(event: 'error', error: unknown): void }) =>
-    call.emit('error', { code: grpc.status.UNIMPLEMENTED, details: 'BatchAppend is switched off' });
-  server.addService(StreamsService, {
-    read: readRpc(ctx),
-    append: appendRpc(ctx),
-    batchAppend: ctx.settings.batchAppend ? batchAppendRpc(ctx) : unimplemented,
-    delete: deleteRpc(ctx),
-    tombstone: tombstoneRpc(ctx),
-  });
-  server.addService(ServerFeaturesService, { getSupportedMethods: getSupportedMethodsRpc(ctx) });
-  if (ctx.gossip) server.addService(GossipService, { read: gossipReadRpc(ctx.gossip) });
-  return server;
-}
-
-function bind(server: GrpcJs.Server, port: number): Promise<number> {
-  return new Promise((resolve, reject) =>
-    server.bindAsync(`127.0.0.1:${port}`, grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
-  );
-}
-
-/** Lets the calls just ended with UNAVAILABLE deliver their status, then cuts whatever is left. */
-async function shutdown(server: GrpcJs.Server): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
-    new Promise<void>((resolve) => (timer = setTimeout(resolve, 1_000))),
-  ]);
-  clearTimeout(timer);
-  server.forceShutdown();
 }

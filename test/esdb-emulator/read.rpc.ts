@@ -12,7 +12,8 @@ import { rpcErrors } from './rpc-errors';
 import { send } from './send';
 import { startSubscription } from './subscription';
 import { allFilterOf } from './filters';
-import { eventResponse, streamIdentifier, streamNameOf } from './wire';
+import { readResponse } from './resolve-links';
+import { streamIdentifier, streamNameOf } from './wire';
 
 type Call = ServerWritableStream<StreamsPb.ReadReq, StreamsPb.ReadResp>;
 const Options = streamsPb.ReadReq.Options;
@@ -48,10 +49,10 @@ async function answer(ctx: EmulatorContext, call: Call, options: StreamsPb.ReadR
       const notFound = new streamsPb.ReadResp.StreamNotFound().setStreamIdentifier(streamIdentifier(stream));
       return void (await send(call, new streamsPb.ReadResp().setStreamNotFound(notFound)));
     }
-    await sendAll(call, streamSlice(events, options.getStream()!, backwards, count));
+    await sendAll(ctx.log, call, streamSlice(events, options.getStream()!, backwards, count), options.getResolveLinks());
     return;
   }
-  await sendAll(call, allSlice(ctx.log, options.getAll()!, backwards, count, allFilterOf(options)));
+  await sendAll(ctx.log, call, allSlice(ctx.log, options.getAll()!, backwards, count, allFilterOf(options)), options.getResolveLinks());
 }
 
 function* streamSlice(events: readonly StoredEvent[], options: StreamsPb.ReadReq.Options.StreamOptions, backwards: boolean, count: number) {
@@ -85,6 +86,6 @@ function* allSlice(log: EventLog, options: StreamsPb.ReadReq.Options.AllOptions,
   }
 }
 
-async function sendAll(call: Call, events: Iterable<StoredEvent>): Promise<void> {
-  for (const event of events) if (!(await send(call, eventResponse(event)))) return;
+async function sendAll(log: EventLog, call: Call, events: Iterable<StoredEvent>, resolveLinks: boolean): Promise<void> {
+  for (const event of events) if (!(await send(call, readResponse(log, event, resolveLinks)))) return;
 }

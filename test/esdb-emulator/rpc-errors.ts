@@ -53,5 +53,11 @@ export const rpcErrors = {
   /** The server's commit timeout on the unary Append path. */
   writeTimeout: (stream: string) => rpcError(grpc.status.ABORTED, `Operation timed out: Append to stream '${stream}' timed out.`),
   notReady: () => rpcError(grpc.status.UNAVAILABLE, 'Server Is Not Ready'),
+  /** `RpcExceptions.AccessDenied()`. */
+  accessDenied: () => rpcError(grpc.status.PERMISSION_DENIED, 'Access Denied', { exception: 'access-denied' }),
+  /** `AuthenticationMiddleware.HandleAsGrpcAsync`: credentials given but not a known user's. */
+  unauthenticated: () => rpcError(grpc.status.UNAUTHENTICATED, 'Unauthenticated'),
+  /** What the client reports when the server's connection goes away under a call (grpc-js: UNAVAILABLE). */
+  connectionLost: () => rpcError(grpc.status.UNAVAILABLE, 'Connection dropped'),
   cancelled: () => rpcError(grpc.status.CANCELLED, 'Cancelled by the server'),
 };

@@ -21,11 +21,19 @@ import { streamsPb, type StreamsPb } from './proto';
 import { rpcErrors } from './rpc-errors';
 import { send } from './send';
 import { HEAD_OF_TF, compareTfPos, eventPos, hasEndCheckpointQuirk, type TfPos } from './tf-pos';
-import { eventResponse, streamNameOf } from './wire';
+import { readResponse } from './resolve-links';
+import { streamNameOf } from './wire';
 
 type Call = ServerWritableStream<StreamsPb.ReadReq, StreamsPb.ReadResp>;
 const Options = streamsPb.ReadReq.Options;
 const MAX_LIVE_EVENT_BUFFER_COUNT = 32;
+/**
+ * Live events the transport takes before the subscription waits for the client. The server's
+ * enumerator hands each one to Kestrel, whose output buffer (`KestrelServerLimits.MaxResponseBufferSize`,
+ * 64 KiB) and the HTTP/2 window hold a few hundred small events before a slow reader pushes back; grpc-js
+ * pushes back after 16 messages, which would make the emulator fall behind far sooner than a server.
+ */
+const LIVE_TRANSPORT_BUFFER = 512;
 
 /** What a subscription delivers and where it starts (`ConvertCheckpoint`). */
 interface Target {
@@ -35,6 +43,8 @@ interface Target {
   filter?: EventFilter;
   /** Set for stream subscriptions: a tombstone ends them with StreamDeleted. */
   stream?: string;
+  /** `resolveLinkTos` (resolve-links.ts). */
+  resolveLinks: boolean;
 }
 
 export function startSubscription(ctx: EmulatorContext, call: Call, options: StreamsPb.ReadReq.Options): void {
@@ -142,7 +152,8 @@ class Subscription implements SubscriptionState {
   }
 
   private async sendEvent(event: StoredEvent): Promise<boolean> {
-    if (this.closed || !(await send(this.call, eventResponse(event)))) return false;
+    const buffered = this.caughtUp ? LIVE_TRANSPORT_BUFFER : 0;
+    if (this.closed || !(await send(this.call, readResponse(this.log, event, this.target.resolveLinks), buffered))) return false;
     this.checkpoint = eventPos(event.position);
     this.sent++;
     return true;
@@ -159,6 +170,7 @@ function targetOf(log: EventLog, options: StreamsPb.ReadReq.Options): Target {
     const after = revisionCase === Case.REVISION ? BigInt(streamOptions.getRevision()) : -1n;
     return {
       stream,
+      resolveLinks: options.getResolveLinks(),
       matches: (event) => event.stream === stream && event.revision > after && event.revision !== LONG_MAX,
       start: revisionCase === Case.END ? lastIndexed() : HEAD_OF_TF,
     };
@@ -173,5 +185,5 @@ function targetOf(log: EventLog, options: StreamsPb.ReadReq.Options): Target {
       : all.getAllOptionCase() === Case.END
         ? lastIndexed()
         : HEAD_OF_TF;
-  return { filter, start, matches: (event) => !hiddenFromAll(event) && (!filter || filter.matches(event)) };
+  return { filter, start, resolveLinks: options.getResolveLinks(), matches: (event) => !hiddenFromAll(event) && (!filter || filter.matches(event)) };
 }

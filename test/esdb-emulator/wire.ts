@@ -35,24 +35,38 @@ export function stringUuid(id: string): SharedPb.UUID {
 
 const wireCache = new WeakMap<StoredEvent, StreamsPb.ReadResp>();
 
+function recordedEvent(event: StoredEvent): StreamsPb.ReadResp.ReadEvent.RecordedEvent {
+  const recorded = new streamsPb.ReadResp.ReadEvent.RecordedEvent()
+    .setId(stringUuid(event.id))
+    .setStreamIdentifier(streamIdentifier(event.stream))
+    .setStreamRevision(event.revision.toString())
+    .setPreparePosition(event.position.toString())
+    .setCommitPosition(event.position.toString())
+    .setData(event.data)
+    .setCustomMetadata(event.metadata);
+  recorded.getMetadataMap().set('type', event.type).set('content-type', event.contentType).set('created', event.created.toString());
+  return recorded;
+}
+
 /** One `ReadResp{event}` per stored event, built once: reads and every subscriber reuse it. */
 export function eventResponse(event: StoredEvent): StreamsPb.ReadResp {
   let response = wireCache.get(event);
   if (!response) {
-    const recorded = new streamsPb.ReadResp.ReadEvent.RecordedEvent()
-      .setId(stringUuid(event.id))
-      .setStreamIdentifier(streamIdentifier(event.stream))
-      .setStreamRevision(event.revision.toString())
-      .setPreparePosition(event.position.toString())
-      .setCommitPosition(event.position.toString())
-      .setData(event.data)
-      .setCustomMetadata(event.metadata);
-    recorded.getMetadataMap().set('type', event.type).set('content-type', event.contentType).set('created', event.created.toString());
-    const readEvent = new streamsPb.ReadResp.ReadEvent().setEvent(recorded).setCommitPosition(event.position.toString());
+    const readEvent = new streamsPb.ReadResp.ReadEvent().setEvent(recordedEvent(event)).setCommitPosition(event.position.toString());
     response = new streamsPb.ReadResp().setEvent(readEvent);
     wireCache.set(event, response);
   }
   return response;
+}
+
+/**
+ * A link read with `resolveLinkTos` (`Streams.Read.cs` `ConvertToReadEvent`): `event` is the target
+ * (absent when it could not be read), `link` the `$>` record, the position the link's own.
+ */
+export function linkResponse(link: StoredEvent, target: StoredEvent | undefined): StreamsPb.ReadResp {
+  const readEvent = new streamsPb.ReadResp.ReadEvent().setLink(recordedEvent(link)).setCommitPosition(link.position.toString());
+  if (target) readEvent.setEvent(recordedEvent(target));
+  return new streamsPb.ReadResp().setEvent(readEvent);
 }
 
 /** A checkpoint as `Position.FromInt64` puts it on the wire: `HeadOfTf` (−1, −1) becomes `Position.End`. */

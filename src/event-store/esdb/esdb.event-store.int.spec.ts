@@ -98,7 +98,7 @@ describe('EsdbEventStore', () => {
     emulator.holdWrites();
     const appending = store.append(name, [event], 0);
     await emulator.writesHeld(1);
-    await emulator.stop(); // the call fails with UNAVAILABLE while the write itself is still on its way
+    await emulator.stop(); // the call fails (CANCELLED on BatchAppend) while the write itself is still on its way
     emulator.releaseWrites(); // … and commits: the classic "did it happen?" case
     await emulator.start();
     const result = await appending;
