@@ -20,14 +20,16 @@ const SCHEMA = `
   CREATE TABLE bench_import_events (id bigserial PRIMARY KEY, source text, source_id text, event_id text, version bigint, applied boolean);`;
 
 const UPSERT = `INSERT INTO bench_contacts (source, source_id, version, fields)
-  SELECT 'crm', * FROM unnest($1::text[], $2::bigint[], $3::jsonb[])
+  SELECT 'crm', u.* FROM unnest($1::text[], $2::bigint[], $3::jsonb[]) AS u(source_id, version, fields) ORDER BY u.source_id
   ON CONFLICT (source, source_id) DO UPDATE SET version = excluded.version, fields = excluded.fields WHERE bench_contacts.version < excluded.version
   RETURNING source_id`;
 const AUDIT = `INSERT INTO bench_import_events (source, source_id, event_id, version, applied)
   SELECT 'crm', s, e, v, s = ANY($4::text[]) FROM unnest($1::text[], $2::text[], $3::bigint[]) AS t(s, e, v)`;
 
 async function write(client: PoolClient, records: BenchRecord[]): Promise<void> {
-  // One statement cannot update a row twice: a careful batch keeps each contact's freshest record.
+  // One statement cannot update a row twice: a careful batch keeps each contact's freshest record,
+  // and takes its rows' locks in key order (ORDER BY in UPSERT), so that two batches sharing
+  // contacts wait for each other instead of deadlocking.
   const byId = new Map<string, BenchRecord>();
   for (const r of records) if ((byId.get(r.sourceId)?.version ?? -1) < r.version) byId.set(r.sourceId, r);
   const fresh = [...byId.values()];
