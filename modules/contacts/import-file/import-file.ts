@@ -57,8 +57,9 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
     const results = await importItems(store, source, runId, items, { ...metadata, correlationId: runId });
     const events = decidePage(run, { cursor: run.cursor, nextCursor, results });
     await options.beforeRecordingSlice?.(run);
-    if (!(await appendRunEvents({ store, metadata }, run, events))) throw new Error(`import run ${runId} is being driven by another process`);
-    run = await loadRun(store, runId);
+    const recorded = await appendRunEvents({ store, metadata }, run, events);
+    if (!recorded) throw new Error(`import run ${runId} is being driven by another process`);
+    run = recorded;
     slice = [];
     options.onProgress?.({ bytes, totalBytes, run });
   };

@@ -47,14 +47,20 @@ export function driveRun(deps: RunDriverDeps, runId: string): Promise<ImportRunS
 }
 
 async function driveLoop(deps: RunDriverDeps, runId: string): Promise<ImportRunState> {
+  // The run is read once; after that this driver folds what it appends itself. Its appends carry the
+  // revision they were decided on, so the fold stays exactly the stream: another writer makes the
+  // next append conflict, and this driver stops. (Re-reading the run per page read its whole
+  // history — one event per record — on every page: quadratic in the run's size.)
+  let run = await loadRun(deps.store, runId);
   for (;;) {
-    const run = await loadRun(deps.store, runId);
     if (!run.exists || run.status !== 'running' || run.kind !== 'pull' || deps.signal?.aborted) return run;
     const fetched = await fetchWithRetries(deps, run);
     const events = 'page' in fetched ? await importPage(deps, run, fetched.page) : [decideFetchGaveUp(run, MAX_FETCH_ATTEMPTS, fetched.error)];
     await deps.beforeRecordingPage?.(run);
-    if (!(await appendRunEvents(deps, run, events))) return loadRun(deps.store, runId);
-    deps.onPage?.(await loadRun(deps.store, runId));
+    const recorded = await appendRunEvents(deps, run, events);
+    if (!recorded) return loadRun(deps.store, runId);
+    run = recorded;
+    deps.onPage?.(run);
   }
 }
 
@@ -79,8 +85,11 @@ async function fetchWithRetries(deps: RunDriverDeps, run: ImportRunState): Promi
   return { error };
 }
 
-/** False when another driver recorded first (this one stops). */
-export async function appendRunEvents(deps: Pick<RunDriverDeps, 'store' | 'metadata'>, run: ImportRunState, events: ImportEvent[]): Promise<boolean> {
+/**
+ * Appends at the run's revision and answers the run with `events` folded in (what the stream now
+ * holds), or undefined when another driver recorded first (this one stops).
+ */
+export async function appendRunEvents(deps: Pick<RunDriverDeps, 'store' | 'metadata'>, run: ImportRunState, events: ImportEvent[]): Promise<ImportRunState | undefined> {
   const stream = importStream(run.runId);
   const recordedAt = new Date().toISOString();
   const toAppend = events.map((event, i) => ({
@@ -91,9 +100,9 @@ export async function appendRunEvents(deps: Pick<RunDriverDeps, 'store' | 'metad
   }));
   try {
     await deps.store.append(stream, toAppend, run.revision);
-    return true;
   } catch (error) {
-    if (error instanceof WrongExpectedVersion) return false;
+    if (error instanceof WrongExpectedVersion) return undefined;
     throw error;
   }
+  return events.reduce((state, event, i) => evolveImportRun(state, { ...event, metadata: toAppend[i].metadata }), run);
 }
