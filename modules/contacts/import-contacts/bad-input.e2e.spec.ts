@@ -1,4 +1,5 @@
 import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
+import { expectProblem } from '../../../test/harness/expect-problem';
 
 let harness: TestApp;
 beforeAll(async () => {
@@ -50,11 +51,7 @@ describe('POST /v1/contacts/import with bad input', () => {
       headers: { ...auth('sync'), ...request.headers },
       ...(request.body !== undefined ? { body: request.body } : { payload: request.payload as object }),
     });
-    expect(response.statusCode).toBe(status);
-    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-    const problem = response.json();
-    expect(problem).toMatchObject({ status, code, title: expect.any(String) });
-    if (code === 'REQUEST.INVALID') expect(problem.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field: expect.any(String), message: expect.any(String) })]));
+    expectProblem(response, status, code);
     expect(await eventCount()).toBe(before);
   });
 

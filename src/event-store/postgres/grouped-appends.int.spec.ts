@@ -9,38 +9,31 @@ import { createTestDatabase } from '../../../test/harness/test-database';
 import { decodeCheckpoint } from '../checkpoint';
 import { InvalidAppend, WrongExpectedVersion } from '../errors';
 import { PostgresEventStore } from './postgres.event-store';
+import { countStatements } from '../../../test/harness/statement-counter';
 
 let pool: Pool;
 let store: PostgresEventStore;
-let statements: string[] = [];
+let counter: ReturnType<typeof countStatements>;
+const statements = () => counter.statements;
 
 beforeAll(async () => {
   pool = new Pool({ connectionString: await createTestDatabase('grouped_appends'), max: 4 });
   store = new PostgresEventStore(pool);
   await store.migrate();
   // Appends check their connection out (queryKeepingConnection): count what each client runs.
-  pool.on('acquire', (client) => {
-    const counted = client as typeof client & { counted?: boolean };
-    if (counted.counted) return;
-    counted.counted = true;
-    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-    client.query = ((config: unknown, ...rest: unknown[]) => {
-      statements.push(typeof config === 'string' ? config : (config as { text: string }).text);
-      return query(config, ...rest);
-    }) as typeof client.query;
-  });
+  counter = countStatements(pool);
 });
 afterAll(() => pool.end());
 beforeEach(() => {
-  statements = [];
+  counter.reset();
 });
 
 const transactionOf = (position: string) => decodeCheckpoint(position as never).major;
-const inserts = () => statements.filter((text) => text.includes('INSERT INTO idem_events')).length;
+const inserts = () => statements().filter((text) => text.includes('INSERT INTO idem_events')).length;
 
 it('writes the appends of one turn with one statement, in one transaction', async () => {
   await store.append('order-grp-old', [testEvent()], 'no_stream');
-  statements = [];
+  counter.reset();
   const results = await Promise.all([
     store.append('order-grp-1', [testEvent()], 'no_stream'),
     store.append('order-grp-2', [testEvent()], 'no_stream'),
@@ -62,7 +55,7 @@ it('gives each append of a group its own answer: written, conflict, duplicate, r
   const [original] = await store.readStream('order-grp-a');
   const elsewhere = testEvent();
   await store.append('order-grp-b', [elsewhere], 'no_stream');
-  statements = [];
+  counter.reset();
 
   const outcomes = await Promise.allSettled([
     store.append('order-grp-c', [testEvent()], 'no_stream'), // written
@@ -128,7 +121,7 @@ it('never deadlocks two groups that write the same streams in opposite orders', 
 });
 
 describe('when one group holds the same event id under different expectations', () => {
-  afterEach(() => expect(statements.some((text) => text.includes('jsonb_to_recordset'))).toBe(true));
+  afterEach(() => expect(statements().some((text) => text.includes('jsonb_to_recordset'))).toBe(true));
 
   // Issue 12, defect 1: the row written for one caller's expectation answered the other caller too.
   it('answers written only the append whose own expectation was written, and refuses the other', async () => {
