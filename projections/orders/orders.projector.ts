@@ -11,7 +11,7 @@ const STREAM_PREFIX = `${ORDER_CATEGORY}-`;
 
 export const orderIdOf = (event: RecordedEvent) => event.stream.slice(STREAM_PREFIX.length);
 
-export function evolveOrder(row: OrderRow | undefined, event: RecordedEvent): OrderRow | undefined {
+export function evolveOrderRow(row: OrderRow | undefined, event: RecordedEvent): OrderRow | undefined {
   // Already reflected (a replayed delivery): the row is a function of the stream up to `revision`.
   if (row && event.revision <= row.revision) return row;
   const at = eventTime(event);
@@ -70,5 +70,5 @@ export const ordersReadModel: ReadModel<OrderRow> = {
   entity: OrderRow,
   filter: { streamCategories: [ORDER_CATEGORY] },
   keyOf: (event) => ({ orderId: orderIdOf(event) }),
-  evolve: evolveOrder,
+  evolve: evolveOrderRow,
 };

@@ -11,7 +11,7 @@ export class OrderQueries {
   /** The order's payment state, or null when no charge was ever requested for it (404). */
   async findOrder(orderId: string): Promise<OrderView | null> {
     const row = await this.dataSource.getRepository(OrderRow).findOneBy({ orderId });
-    return row ? toOrderView(row) : null;
+    return row ? orderViewFromRow(row) : null;
   }
 
   /** Orders stuck in `statuses` whose last change is older than `before` (the recovery job's window). */
@@ -24,11 +24,11 @@ export class OrderQueries {
       .orderBy('o.updated_at', 'ASC')
       .limit(limit)
       .getMany();
-    return rows.map(toOrderView);
+    return rows.map(orderViewFromRow);
   }
 }
 
-export function toOrderView(row: OrderRow): OrderView {
+export function orderViewFromRow(row: OrderRow): OrderView {
   return {
     orderId: row.orderId,
     status: row.status,

@@ -14,8 +14,8 @@ import {
   jsonEvent,
 } from '@eventstore/db-client';
 import { DEFAULT_MAX_APPEND_BYTES, assertValidName, prepareAppend } from '../append-validation';
+import { appendNothing } from '../append-nothing';
 import { encodeCheckpoint } from '../checkpoint';
-import { WrongExpectedVersion } from '../errors';
 import type {
   AppendResult,
   EventStore,
@@ -67,7 +67,7 @@ export class EsdbEventStore implements EventStore {
 
   async append(stream: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
     const { metadata } = prepareAppend(stream, events, expected, this.maxAppendBytes);
-    if (events.length === 0) return this.appendNothing(stream, expected);
+    if (events.length === 0) return appendNothing(stream, expected, await this.lastEvent(stream));
     // Metadata goes as the bytes validation already serialised; the client sends a Uint8Array as is (esdb.md §3.2).
     const proposed = events.map((e, i) => jsonEvent({ id: e.id, type: e.type, data: e.data ?? {}, metadata: utf8.encode(metadata[i]) }));
     const result = await appendSettled(this.client, stream, proposed, expected, this.appendAttempts);
@@ -126,22 +126,14 @@ export class EsdbEventStore implements EventStore {
     await this.client.dispose();
   }
 
-  /** EventStoreDB accepts an empty append and answers with the current revision; the PostgreSQL store agrees. */
-  private async appendNothing(stream: string, expected: ExpectedRevision): Promise<AppendResult> {
-    const [last] = await this.readStream(stream, { direction: 'backwards', maxCount: 1 });
-    const current = last ? last.revision : 'no_stream';
-    const holds =
-      expected === 'any' ||
-      (expected === 'no_stream' && current === 'no_stream') ||
-      (expected === 'stream_exists' && current !== 'no_stream') ||
-      expected === current;
-    if (!holds) throw new WrongExpectedVersion(stream, expected, current);
-    return { nextRevision: last ? last.revision : -1, position: last ? last.position : encodeCheckpoint(0n, 0n) };
-  }
-
   /** A duplicate whose original the server could not place answers without a position (esdb.md §2.4). */
   private async positionOf(stream: string, revision: number): Promise<AppendResult['position']> {
     const [event] = await this.readStream(stream, { fromRevision: revision, maxCount: 1 });
     return event ? event.position : encodeCheckpoint(0n, 0n);
+  }
+
+  private async lastEvent(stream: string): Promise<RecordedEvent | undefined> {
+    const [last] = await this.readStream(stream, { direction: 'backwards', maxCount: 1 });
+    return last;
   }
 }

@@ -8,6 +8,7 @@
 import { EventEmitter } from 'node:events';
 import type { Pool } from 'pg';
 import { DEFAULT_MAX_APPEND_BYTES, assertValidName, prepareAppend } from '../append-validation';
+import { appendNothing } from '../append-nothing';
 import { encodeCheckpoint } from '../checkpoint';
 import { InvalidAppend, WrongExpectedVersion } from '../errors';
 import type {
@@ -112,7 +113,7 @@ export class PostgresEventStore implements EventStore {
 
   async append(stream: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
     const { data, metadata } = prepareAppend(stream, events, expected, this.maxAppendBytes);
-    if (events.length === 0) return this.appendNothing(stream, expected);
+    if (events.length === 0) return appendNothing(stream, expected, await this.lastEvent(stream));
     const expectedCode = typeof expected === 'number' ? expected : EXPECTED_CODES[expected];
     let row: AppendRow;
     try {
@@ -263,21 +264,12 @@ export class PostgresEventStore implements EventStore {
   }
 
   private async currentRevision(stream: string): Promise<number | 'no_stream'> {
-    const [last] = await this.readStream(stream, { direction: 'backwards', maxCount: 1 });
-    return last ? last.revision : 'no_stream';
+    return (await this.lastEvent(stream))?.revision ?? 'no_stream';
   }
 
-  /** EventStoreDB accepts an empty append and answers with the current revision; so do we. */
-  private async appendNothing(stream: string, expected: ExpectedRevision): Promise<AppendResult> {
+  private async lastEvent(stream: string): Promise<RecordedEvent | undefined> {
     const [last] = await this.readStream(stream, { direction: 'backwards', maxCount: 1 });
-    const current = last ? last.revision : 'no_stream';
-    const holds =
-      expected === 'any' ||
-      (expected === 'no_stream' && current === 'no_stream') ||
-      (expected === 'stream_exists' && current !== 'no_stream') ||
-      expected === current;
-    if (!holds) throw new WrongExpectedVersion(stream, expected, current);
-    return { nextRevision: last ? last.revision : -1, position: last ? last.position : encodeCheckpoint(0n, 0n) };
+    return last;
   }
 }
 
