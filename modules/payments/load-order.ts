@@ -1,22 +1,14 @@
 import type { EventStore, RecordedEvent } from '../../src/event-store/event-store.port';
-import type { OrderEvent } from './order.events';
-import { evolveOrder, initialOrderState, isSettled, type OrderState } from './order.state';
-import { orderStream } from './order.events';
+import type { LoadedStream } from '../../src/command-handling/command-handler';
+import { orderCommands } from './order.commands';
+import { isSettled, type OrderState } from './order.state';
 
-export interface LoadedOrder {
-  state: OrderState;
-  revision: number;
-}
+export type LoadedOrder = LoadedStream<OrderState>;
 
 /** Folds `order-<id>` from the store: always current (the read model may lag). */
-export async function loadOrder(store: EventStore, orderId: string): Promise<LoadedOrder> {
-  const history = await store.readStream(orderStream(orderId));
-  return { state: foldOrder(history), revision: history.length ? history[history.length - 1].revision : -1 };
-}
+export const loadOrder = (store: EventStore, orderId: string): Promise<LoadedOrder> => orderCommands.load(store, orderId);
 
-export function foldOrder(history: RecordedEvent[]): OrderState {
-  return history.reduce((state, event) => evolveOrder(state, event as unknown as OrderEvent), initialOrderState());
-}
+export const foldOrder = (history: RecordedEvent[]): OrderState => orderCommands.fold(history);
 
 /**
  * Long-poll for `?waitMs=`: re-reads the stream until the order settles or the time is up. The wait

@@ -16,9 +16,18 @@ export interface NewEvent<E extends DomainEvent = DomainEvent> {
   key: string;
 }
 
-export interface Decider<Command, State, E extends DomainEvent> {
+/** What a stream's events mean: the state before any event, and how each event changes it. */
+export interface StateEvolution<State, E extends DomainEvent> {
   initialState: () => State;
   evolve: (state: State, event: E) => State;
+}
+
+export interface Decider<Command, State, E extends DomainEvent> extends StateEvolution<State, E> {
   /** Empty array: nothing to do (e.g. the command was already carried out). Throw an AppError to refuse. */
   decide: (command: Command, state: State) => NewEvent<E>[];
+}
+
+/** One decided event, or none: the shape of a decision that yields at most one fact. */
+export function decidedEvent<E extends DomainEvent>(event: E | undefined, key: string): NewEvent<E>[] {
+  return event ? [{ event, key }] : [];
 }

@@ -4,6 +4,7 @@ import { AppError } from '../errors/app-error';
 import { WrongExpectedVersion } from '../event-store/errors';
 import { PostgresEventStore } from '../event-store/postgres/postgres.event-store';
 import { createTestDatabase } from '../../test/harness/test-database';
+import { commandHandler } from './command-handler';
 import type { Decider } from './decider';
 import { handleCommand, type CommandContext } from './handle-command';
 
@@ -23,6 +24,8 @@ const reservations: Decider<Command, State, Reserved> = {
   },
 };
 
+const ledger = commandHandler(reservations);
+const reserve = (command: Command) => (state: State) => reservations.decide(command, state);
 const context: CommandContext = { metadata: { correlationId: 'c', causationId: 'c', actor: { role: 'test', tokenId: 't' } } };
 
 let pool: Pool;
@@ -107,5 +110,111 @@ describe('handleCommand', () => {
     await handleCommand(store, stream, reservations, { key: 'a', amount: 5 }, context);
     await expect(handleCommand(store, stream, reservations, { key: 'a', amount: 6 }, context)).rejects.toMatchObject({ code: 'TEST.MISMATCH' });
     expect(await store.readStream(stream)).toHaveLength(1);
+  });
+});
+
+describe('commandHandler', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('loads a stream as its folded state and last revision (-1 and the initial state when there is none)', async () => {
+    const stream = `ledger-${randomUUID()}`;
+    expect(await ledger.load(store, stream)).toEqual({ state: new Map(), revision: -1 });
+    await ledger.handle(store, stream, reserve({ key: 'a', amount: 5 }), context);
+    await ledger.handle(store, stream, reserve({ key: 'b', amount: 6 }), context);
+    expect(await ledger.load(store, stream)).toEqual({ state: new Map([['a', 5], ['b', 6]]), revision: 1 });
+  });
+
+  it('answers with the events it appended, and none when the command was already carried out', async () => {
+    const stream = `ledger-${randomUUID()}`;
+    const first = await ledger.handle(store, stream, reserve({ key: 'a', amount: 5 }), context);
+    expect(first.newEvents).toEqual([{ type: 'Reserved', data: { key: 'a', amount: 5 } }]);
+    expect((await ledger.handle(store, stream, reserve({ key: 'a', amount: 5 }), context)).newEvents).toEqual([]);
+  });
+
+  it('stamps every event of one append with the same recordedAt, taken from the clock it is given', async () => {
+    const stream = `ledger-${randomUUID()}`;
+    const both = () => [
+      { event: { type: 'Reserved' as const, data: { key: 'a', amount: 1 } }, key: 'reserved/a' },
+      { event: { type: 'Reserved' as const, data: { key: 'b', amount: 2 } }, key: 'reserved/b' },
+    ];
+    await ledger.handle(store, stream, both, { ...context, now: () => new Date('2031-02-03T04:05:06.789Z') });
+    const recordedAt = (await store.readStream(stream)).map((e) => e.metadata.recordedAt);
+    expect(recordedAt).toEqual(['2031-02-03T04:05:06.789Z', '2031-02-03T04:05:06.789Z']);
+  });
+
+  describe('from a state the caller already loaded', () => {
+    /** A stream holding one reservation (a = 5), as its caller loaded it. */
+    async function loadedReservation() {
+      const stream = `ledger-${randomUUID()}`;
+      await ledger.handle(store, stream, reserve({ key: 'a', amount: 5 }), context);
+      return { stream, loaded: await ledger.load(store, stream) };
+    }
+    const watchStore = () => ({ reads: jest.spyOn(store, 'readStream'), append: jest.spyOn(store, 'append') });
+
+    it('appends at exactly its revision without reading the stream, and its answer serves as the next step\'s state', async () => {
+      const { stream, loaded } = await loadedReservation();
+      const { reads, append } = watchStore();
+
+      const second = await ledger.handle(store, stream, reserve({ key: 'b', amount: 6 }), { ...context, from: loaded });
+      const third = await ledger.handle(store, stream, reserve({ key: 'c', amount: 7 }), { ...context, from: second });
+
+      expect(reads).not.toHaveBeenCalled();
+      expect(append.mock.calls.map(([, , expected]) => expected)).toEqual([0, 1]);
+      expect(third).toMatchObject({ revision: 2, appended: 1 });
+      expect(third.state).toEqual(new Map([['a', 5], ['b', 6], ['c', 7]]));
+      expect((await store.readStream(stream)).map((e) => e.data.key)).toEqual(['a', 'b', 'c']);
+    });
+
+    it('appends to a new stream with no_stream when the state it was given has no stream', async () => {
+      const stream = `ledger-${randomUUID()}`;
+      const { append } = watchStore();
+      const noStream = { state: new Map<string, number>(), revision: -1 };
+      const outcome = await ledger.handle(store, stream, reserve({ key: 'a', amount: 5 }), { ...context, from: noStream });
+      expect(append.mock.calls[0][2]).toBe('no_stream');
+      expect(outcome).toMatchObject({ revision: 0, appended: 1 });
+    });
+
+    describe('when the stream moved on since', () => {
+      it('throws the conflict to the caller at once: no re-read, no retry, nothing written', async () => {
+        const { stream, loaded: stale } = await loadedReservation();
+        await ledger.handle(store, stream, reserve({ key: 'b', amount: 6 }), context);
+        const { reads, append } = watchStore();
+
+        const handling = ledger.handle(store, stream, reserve({ key: 'c', amount: 7 }), { ...context, maxAttempts: 5, from: stale });
+
+        await expect(handling).rejects.toBeInstanceOf(WrongExpectedVersion);
+        await expect(handling).rejects.toMatchObject({ expected: 0, actual: 1 });
+        expect(reads).not.toHaveBeenCalled();
+        expect(append).toHaveBeenCalledTimes(1);
+        expect((await store.readStream(stream)).map((e) => e.data.key)).toEqual(['a', 'b']);
+      });
+
+      it('throws the conflict when another run appended other facts at the same revision', async () => {
+        const stream = `ledger-${randomUUID()}`;
+        const empty = { state: new Map<string, number>(), revision: -1 };
+        await ledger.handle(store, stream, reserve({ key: 'a', amount: 5 }), { ...context, from: empty });
+        const other = ledger.handle(store, stream, reserve({ key: 'a', amount: 6 }), { ...context, from: empty });
+        await expect(other).rejects.toBeInstanceOf(WrongExpectedVersion);
+        expect(await store.readStream(stream)).toHaveLength(1);
+      });
+    });
+
+    it('decides nothing to do without touching the store, answering with the state it was given', async () => {
+      const { stream, loaded } = await loadedReservation();
+      const { reads, append } = watchStore();
+      const outcome = await ledger.handle(store, stream, reserve({ key: 'a', amount: 5 }), { ...context, from: loaded });
+      expect(outcome).toEqual({ state: loaded.state, revision: 0, appended: 0, newEvents: [] });
+      expect(reads).not.toHaveBeenCalled();
+      expect(append).not.toHaveBeenCalled();
+    });
+
+    it('recognises a retry of the same facts at the same revision as the append it repeats', async () => {
+      const stream = `ledger-${randomUUID()}`;
+      const empty = { state: new Map<string, number>(), revision: -1 };
+      const first = await ledger.handle(store, stream, reserve({ key: 'a', amount: 5 }), { ...context, from: empty });
+      const retried = await ledger.handle(store, stream, reserve({ key: 'a', amount: 5 }), { ...context, from: empty });
+      expect(retried).toMatchObject({ revision: first.revision, appended: 1, position: first.position });
+      expect(await store.readStream(stream)).toHaveLength(1);
+    });
   });
 });

@@ -4,7 +4,7 @@
  * typed error with this code. Folding goes through the decider's own evolve, so a spec also catches a
  * fold that forgets what an event means.
  */
-import type { Decider, DomainEvent, NewEvent } from '../../src/command-handling/decider';
+import type { Decider, DomainEvent, NewEvent, StateEvolution } from '../../src/command-handling/decider';
 
 export interface DecisionThen<E extends DomainEvent> {
   /** The decided events (type and data) equal these, in order; a field present as undefined is a difference. */
@@ -16,11 +16,24 @@ export interface DecisionThen<E extends DomainEvent> {
   thenRefuses(code: string, fields?: Record<string, unknown>): void;
 }
 
-export function deciderSpec<Command, State, E extends DomainEvent>(decider: Decider<Command, State, E>) {
+export interface DecisionSpec<Command, E extends DomainEvent> {
+  given(history: E[]): { when(command: Command): DecisionThen<E> };
+}
+
+/** A decider, or a stream's evolution (e.g. a command handler such as `orderCommands`) and one decision on it. */
+export function deciderSpec<Command, State, E extends DomainEvent>(decider: Decider<Command, State, E>): DecisionSpec<Command, E>;
+export function deciderSpec<Command, State, E extends DomainEvent>(
+  evolution: StateEvolution<State, E>,
+  decision: Decider<Command, State, E>['decide'],
+): DecisionSpec<Command, E>;
+export function deciderSpec<Command, State, E extends DomainEvent>(
+  evolution: StateEvolution<State, E> & Partial<Pick<Decider<Command, State, E>, 'decide'>>,
+  decision = evolution.decide!,
+): DecisionSpec<Command, E> {
   return {
     given: (history: E[]) => ({
       when: (command: Command): DecisionThen<E> => {
-        const decide = () => decider.decide(command, history.reduce(decider.evolve, decider.initialState()));
+        const decide = () => decision(command, history.reduce(evolution.evolve, evolution.initialState()));
         return {
           then: (expected) => expect(decide().map(({ event }) => event)).toStrictEqual(expected),
           decided: decide,

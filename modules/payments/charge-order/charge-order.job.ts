@@ -8,10 +8,11 @@ import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { WrongExpectedVersion } from '../../../src/event-store/errors';
 import type { EventStore } from '../../../src/event-store/event-store.port';
-import { loadOrder } from '../load-order';
+import type { CommandMetadata } from '../../../src/command-handling/event-to-append';
+import type { LoadedOrder } from '../load-order';
+import { orderCommands } from '../order.commands';
 import { orderStream, type OrderEvent } from '../order.events';
 import type { PaymentGateway } from '../payment-gateway/payment-gateway.port';
-import { appendOrderEvent, type BackgroundMetadata } from '../append-order-event';
 import { MAX_CONSECUTIVE_UNKNOWN, decideNextStep, decideOutcome, decideVerification } from './charge-order.decision';
 import { reportNeedsReview } from '../needs-review.alert';
 import { canReplay, providerKeyUses } from './provider-keys';
@@ -57,8 +58,11 @@ async function keyMayHaveExpired(store: EventStore, orderId: string, providerKey
 
 export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId = 'inline'): Promise<ChargeOrderResult> {
   const now = deps.now ?? (() => new Date());
-  const metadata: BackgroundMetadata = { correlationId: orderId, causationId: jobId, actor: { role: 'worker', tokenId: deps.workerId } };
-  const record = (event: OrderEvent, step: string, revision: number) => appendOrderEvent(deps.store, orderId, event, step, revision, metadata, now());
+  const metadata: CommandMetadata = { correlationId: orderId, causationId: jobId, actor: { role: 'worker', tokenId: deps.workerId } };
+  // Each step was decided on `from` (and the provider called on it): recorded at exactly its revision,
+  // with no re-read; a conflict ends the round below, which looks again.
+  const record = (from: LoadedOrder, event: OrderEvent, step: string) =>
+    orderCommands.handle(deps.store, orderId, () => [{ event, key: step }], { metadata, now, from });
   // What this run claims (an attempt) or concludes from its own look at the provider (a verified
   // outcome) is its alone. Were those events' ids the same for every run, the store would take a
   // second run's event at the same revision for a retry of the first (same id, same place: an
@@ -67,14 +71,15 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
   const claim = randomUUID();
 
   for (let round = 0; round < 4; round++) {
-    const { state, revision } = await loadOrder(deps.store, orderId);
+    const loaded = await orderCommands.load(deps.store, orderId);
+    const { state } = loaded;
     const step = decideNextStep(state, now(), deps.attemptLeaseMs ?? 60_000);
     const r = `r${state.requestNumber}`;
     try {
       if (step.kind === 'nothing') return 'nothing_to_do';
       if (step.kind === 'leave_to_other_worker') return 'left_to_other_worker';
       if (step.kind === 'review') {
-        await record(step.event, `review/${r}/${state.attempts}`, revision);
+        await record(loaded, step.event, `review/${r}/${state.attempts}`);
         reportNeedsReview(orderId, step.event.data.reason);
         return 'settled';
       }
@@ -85,7 +90,7 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
         // a key that may have expired is verified by search, which could otherwise lag behind.
         const verified = (await keyMayHaveExpired(deps.store, orderId, state.providerKey, now())) ? decideVerification(state, await deps.gateway.findPayments(orderId)) : undefined;
         if (verified) {
-          await record(verified, `verified/${r}/${state.attempts}/${claim}`, revision);
+          await record(loaded, verified, `verified/${r}/${state.attempts}/${claim}`);
           if (verified.type === 'ChargeNeedsReview') reportNeedsReview(orderId, verified.data.reason);
           if (verified.type === 'ChargeOutcomeUnknown') throw new ChargeOutcomeStillUnknown(orderId, verified.data.error);
           return 'settled';
@@ -94,7 +99,11 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
         attempt = step.attempt;
       }
 
-      const started = await record({ type: 'ChargeAttemptStarted', data: { orderId, attempt, workerId: deps.workerId, providerKey: state.providerKey } }, `attempt-started/${r}/${attempt}/${claim}`, revision);
+      const attemptStarted: OrderEvent = {
+        type: 'ChargeAttemptStarted',
+        data: { orderId, attempt, workerId: deps.workerId, providerKey: state.providerKey },
+      };
+      const started = await record(loaded, attemptStarted, `attempt-started/${r}/${attempt}/${claim}`);
       const outcome = await deps.gateway.charge({
         orderId,
         amount: state.amount,
@@ -104,12 +113,12 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
         idempotencyKey: state.providerKey,
       });
       const event = decideOutcome(state, attempt, outcome);
-      const afterOutcome = await record(event, `outcome/${r}/${attempt}`, started);
+      const afterOutcome = await record(started, event, `outcome/${r}/${attempt}`);
       if (event.type === 'ChargeNeedsReview') reportNeedsReview(orderId, event.data.reason);
       if (event.type === 'ChargeOutcomeUnknown') {
         if (state.consecutiveUnknown + 1 >= MAX_CONSECUTIVE_UNKNOWN) {
           const reason = `${state.consecutiveUnknown + 1} consecutive unknown outcomes`;
-          await record({ type: 'ChargeNeedsReview', data: { orderId, reason } }, `review/${r}/${attempt}`, afterOutcome);
+          await record(afterOutcome, { type: 'ChargeNeedsReview', data: { orderId, reason } }, `review/${r}/${attempt}`);
           reportNeedsReview(orderId, reason);
           return 'settled';
         }

@@ -5,14 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import { handleCommand } from '../../../src/command-handling/handle-command';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
 import { createTestDatabase } from '../../../test/harness/test-database';
 import { createSandbox, isSucceededCharge, type Sandbox } from '../../sandbox';
 import { loadOrder } from '../load-order';
-import { orderStream } from '../order.events';
+import { orderCommands } from '../order.commands';
 import { StripePaymentGateway } from '../payment-gateway/stripe.payment-gateway';
-import { requestChargeDecider } from '../request-charge/request-charge.decider';
+import { decideRequestCharge } from '../request-charge/request-charge.decision';
 import { ChargeOutcomeStillUnknown, chargeOrder, type ChargeOrderDeps } from './charge-order.job';
 
 let pool: Pool;
@@ -36,7 +35,8 @@ afterAll(async () => {
 const metadata = { correlationId: 'test', causationId: 'test', actor: { role: 'storefront', tokenId: 'test' } };
 async function requestCharge(): Promise<string> {
   const orderId = `o-${randomUUID()}`;
-  await handleCommand(store, orderStream(orderId), requestChargeDecider, { orderId, amount: 4200, currency: 'EUR', customerId: 'cus_1', requestId: orderId }, { metadata });
+  const command = { orderId, amount: 4200, currency: 'EUR', customerId: 'cus_1', requestId: orderId };
+  await orderCommands.handle(store, orderId, (order) => decideRequestCharge(command, order), { metadata });
   return orderId;
 }
 const fault = (body: object) => fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

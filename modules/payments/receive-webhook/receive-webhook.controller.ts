@@ -11,9 +11,9 @@ import { IDEM_CONFIG, type IdemConfig } from '../../../src/config/config';
 import { AppError } from '../../../src/errors/app-error';
 import { WrongExpectedVersion } from '../../../src/event-store/errors';
 import type { EventStore } from '../../../src/event-store/event-store.port';
-import { appendOrderEvent } from '../append-order-event';
+import { decidedEvent } from '../../../src/command-handling/decider';
 import { reportNeedsReview, reportSecondCharge } from '../needs-review.alert';
-import { loadOrder } from '../load-order';
+import { orderCommands } from '../order.commands';
 import { toProviderPayment } from '../payment-gateway/stripe.payment-gateway';
 import { decideWebhook, secondChargeOfPaidOrder } from './webhook.decision';
 import { WebhookDeliveries } from './webhook-deliveries';
@@ -59,23 +59,23 @@ export class ReceiveWebhookController {
   }
 
   private async apply(providerEventId: string, orderId: string, payment: ReturnType<typeof toProviderPayment>): Promise<string> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const { state, revision } = await loadOrder(this.store, orderId);
-      const event = decideWebhook(state, payment);
-      if (!event) {
-        const secondCharge = secondChargeOfPaidOrder(state, payment);
-        if (secondCharge) reportSecondCharge(orderId, secondCharge);
-        return secondCharge ? 'second_charge_alerted' : state.exists ? `unchanged_${state.status}` : 'unknown_order';
-      }
-      try {
-        const metadata = { correlationId: orderId, causationId: providerEventId, actor: { role: 'provider', tokenId: 'webhook' } };
-        await appendOrderEvent(this.store, orderId, event, `webhook/${providerEventId}`, revision, metadata, new Date());
-        if (event.type === 'ChargeNeedsReview') reportNeedsReview(orderId, event.data.reason);
-        return event.type;
-      } catch (error) {
+    const metadata = { correlationId: orderId, causationId: providerEventId, actor: { role: 'provider', tokenId: 'webhook' } };
+    const step = `webhook/${providerEventId}`;
+    const applied = await orderCommands
+      .handle(this.store, orderId, (order) => decidedEvent(decideWebhook(order, payment), step), { metadata, maxAttempts: 5 })
+      .catch((error: unknown) => {
         if (!(error instanceof WrongExpectedVersion)) throw error;
-      }
+        const message = 'The order kept changing while the webhook was applied; the provider will redeliver';
+        throw new AppError('conflict', 'WEBHOOK.BUSY', message);
+      });
+    const [event] = applied.newEvents;
+    if (!event) {
+      const { state } = applied;
+      const secondCharge = secondChargeOfPaidOrder(state, payment);
+      if (secondCharge) reportSecondCharge(orderId, secondCharge);
+      return secondCharge ? 'second_charge_alerted' : state.exists ? `unchanged_${state.status}` : 'unknown_order';
     }
-    throw new AppError('conflict', 'WEBHOOK.BUSY', 'The order kept changing while the webhook was applied; the provider will redeliver');
+    if (event.type === 'ChargeNeedsReview') reportNeedsReview(orderId, event.data.reason);
+    return event.type;
   }
 }

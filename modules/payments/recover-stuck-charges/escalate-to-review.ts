@@ -9,9 +9,8 @@
 import type { Pool } from 'pg';
 import { WrongExpectedVersion } from '../../../src/event-store/errors';
 import type { EventStore } from '../../../src/event-store/event-store.port';
-import { appendOrderEvent } from '../append-order-event';
 import { reportNeedsReview } from '../needs-review.alert';
-import { loadOrder } from '../load-order';
+import { orderCommands } from '../order.commands';
 import type { ChargeNeedsReview } from '../order.events';
 import type { ReconcileResult } from './reconcile-order';
 import { writeRecoveryLine, type RecoveryLine } from './recovery-log';
@@ -25,7 +24,8 @@ export interface EscalateOptions {
 }
 
 export async function escalateToReview(deps: { store: EventStore; pool: Pool; workerId: string }, orderId: string, options: EscalateOptions): Promise<ReconcileResult> {
-  const { state, revision } = await loadOrder(deps.store, orderId);
+  const loaded = await orderCommands.load(deps.store, orderId);
+  const { state } = loaded;
   const oldStatus = state.exists ? state.status : 'none';
   const lastChange = state.updatedAt ? Date.parse(state.updatedAt) : 0;
   // The read model may lag behind the stream: decide on the stream alone.
@@ -39,8 +39,11 @@ export async function escalateToReview(deps: { store: EventStore; pool: Pool; wo
     data: { orderId, reason: `still ${state.status} with no outcome recorded since ${state.updatedAt ?? 'the request'}: it left the ${hours} h recovery window unresolved (last error: ${state.lastError ?? 'none'})` },
   };
   const metadata = { correlationId: orderId, causationId: `recovery:${options.trigger}`, actor: { role: 'worker', tokenId: deps.workerId } };
+  const step = `review/left-window/r${state.requestNumber}/${state.attempts}/${state.consecutiveUnknown}`;
   try {
-    await appendOrderEvent(deps.store, orderId, review, `review/left-window/r${state.requestNumber}/${state.attempts}/${state.consecutiveUnknown}`, revision, metadata, options.now);
+    // Decided on the loaded state: appended at exactly its revision; a conflict is left to the next sweep.
+    const now = () => options.now;
+    await orderCommands.handle(deps.store, orderId, () => [{ event: review, key: step }], { metadata, now, from: loaded });
   } catch (error) {
     if (!(error instanceof WrongExpectedVersion)) throw error;
     return { orderId, oldStatus, newStatus: oldStatus, reason: 'changed while being escalated; the next sweep looks again' };

@@ -8,17 +8,17 @@ import type { FastifyReply } from 'fastify';
 import { CommandMetadata } from '../../../src/auth/caller.decorator';
 import { Roles } from '../../../src/auth/roles';
 import { EVENT_STORE } from '../../../src/event-store/event-store.port';
-import { handleCommand, type CommandContext } from '../../../src/command-handling/handle-command';
+import type { CommandContext } from '../../../src/command-handling/command-handler';
 import { AppError } from '../../../src/errors/app-error';
 import { assertBusinessKey } from '../../../src/errors/business-key';
 import { parseIdempotencyKey } from '../../../src/errors/idempotency-key';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import { waitForSettled } from '../load-order';
-import { orderStream } from '../order.events';
+import { orderCommands } from '../order.commands';
 import { isSettled } from '../order.state';
 import { toOrderView, type OrderView } from '../order.view';
 import { ChargeRequestBody } from './charge-request.body';
-import { requestChargeDecider } from './request-charge.decider';
+import { decideRequestCharge } from './request-charge.decision';
 
 const MAX_WAIT_MS = 10_000;
 
@@ -40,8 +40,10 @@ export class RequestChargeController {
     assertBusinessKey('orderId', orderId);
     const waitMs = parseWaitMs(waitMsParam);
     const idempotencyKey = parseIdempotencyKey(idempotencyKeyHeader);
-    const command = { orderId, amount: body.amount, currency: body.currency, customerId: body.customerId, description: body.description, idempotencyKey, requestId: String(metadata.requestId ?? metadata.correlationId) };
-    let { state, revision, appended } = await handleCommand(this.store, orderStream(orderId), requestChargeDecider, command, {
+    const requestId = String(metadata.requestId ?? metadata.correlationId);
+    const { amount, currency, customerId, description } = body;
+    const command = { orderId, amount, currency, customerId, description, idempotencyKey, requestId };
+    let { state, revision, appended } = await orderCommands.handle(this.store, orderId, (order) => decideRequestCharge(command, order), {
       metadata,
       maxAttempts: 5,
     });

@@ -1,9 +1,9 @@
 import { deciderSpec } from '../../../test/harness/decider-spec';
 import type { ChargeFailed, ChargeRequested, ChargeSucceeded, OrderEvent } from '../order.events';
-import { chargeFingerprint, type RequestCharge } from './request-charge.decision';
-import { requestChargeDecider } from './request-charge.decider';
+import { orderCommands } from '../order.commands';
+import { chargeFingerprint, decideRequestCharge, type RequestCharge } from './request-charge.decision';
 
-const spec = deciderSpec(requestChargeDecider);
+const spec = deciderSpec(orderCommands, decideRequestCharge);
 const pay: RequestCharge = { orderId: '481', amount: 1250, currency: 'EUR', customerId: 'cus_42', requestId: 'req-1' };
 
 /** The ChargeRequested recorded for `command` as request `n` (optional fields only when given). */

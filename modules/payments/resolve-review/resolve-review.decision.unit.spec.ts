@@ -1,10 +1,10 @@
 import { deciderSpec } from '../../../test/harness/decider-spec';
 import type { OrderEvent } from '../order.events';
 import type { ProviderCheck } from './provider-check';
-import type { ResolveReview } from './resolve-review.decision';
-import { resolveReviewDecider } from './resolve-review.decider';
+import { orderCommands } from '../order.commands';
+import { decideResolveReview, type ResolveReview } from './resolve-review.decision';
 
-const spec = deciderSpec(resolveReviewDecider);
+const spec = deciderSpec(orderCommands, decideResolveReview);
 const orderId = '481';
 const requested: OrderEvent = {
   type: 'ChargeRequested',

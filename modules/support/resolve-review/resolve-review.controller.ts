@@ -3,10 +3,18 @@ import { Body, Controller, HttpCode, Inject, Param, Post } from '@nestjs/common'
 import { CommandMetadata } from '../../../src/auth/caller.decorator';
 import { Roles } from '../../../src/auth/roles';
 import { EVENT_STORE } from '../../../src/event-store/event-store.port';
-import { handleCommand, type CommandContext } from '../../../src/command-handling/handle-command';
+import type { CommandContext } from '../../../src/command-handling/command-handler';
 import { assertBusinessKey } from '../../../src/errors/business-key';
 import type { EventStore } from '../../../src/event-store/event-store.port';
-import { PAYMENT_GATEWAY, checkProviderForOrder, loadOrder, orderStream, resolveReviewDecider, toOrderView, type PaymentGateway } from '../../payments';
+import {
+  PAYMENT_GATEWAY,
+  checkProviderForOrder,
+  decideResolveReview,
+  loadOrder,
+  orderCommands,
+  toOrderView,
+  type PaymentGateway,
+} from '../../payments';
 import { ResolveReviewBody } from './resolve-review.body';
 
 @Controller('v1/support/orders')
@@ -26,8 +34,9 @@ export class ResolveReviewController {
     // (only for an order in review: the check replays creates, which must not reach a live attempt).
     const inReview = (await loadOrder(this.store, orderId)).state.status === 'needs_review';
     const providerCheck = body.resolution === 'failed' && inReview ? await checkProviderForOrder(this.gateway, this.store, orderId, new Date()) : undefined;
-    const command = { orderId, actor, note: body.note, resolution: body.resolution, requestId: String(metadata.requestId ?? metadata.correlationId), providerCheck };
-    const { state, revision } = await handleCommand(this.store, orderStream(orderId), resolveReviewDecider, command, { metadata });
-    return toOrderView(state, revision);
+    const requestId = String(metadata.requestId ?? metadata.correlationId);
+    const command = { orderId, actor, note: body.note, resolution: body.resolution, requestId, providerCheck };
+    const resolved = await orderCommands.handle(this.store, orderId, (order) => decideResolveReview(command, order), { metadata });
+    return toOrderView(resolved.state, resolved.revision);
   }
 }
