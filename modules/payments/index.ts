@@ -6,7 +6,7 @@ export { toOrderView, type OrderView } from './order.view';
 export { foldOrder, loadOrder } from './load-order';
 export { PAYMENT_GATEWAY, type ChargeInstruction, type ChargeOutcome, type PaymentGateway, type ProviderPayment } from './payment-gateway/payment-gateway.port';
 export { StripePaymentGateway } from './payment-gateway/stripe.payment-gateway';
-export { CHARGE_ORDER_TASK, chargeOrderJobKey, type ChargeOrderPayload } from './charge-order/charge-order.task';
+export { CHARGE_ORDER_TASK, chargeOrderJobKey, type ChargeOrderPayload } from './charge-order/charge-order.payload';
 export { chargeOrder, ChargeOutcomeStillUnknown, type ChargeOrderDeps } from './charge-order/charge-order.job';
 export { reconcileOrder, type ReconcileResult } from './recover-stuck-charges/reconcile-order';
 export { resolveReviewDecider } from './resolve-review/resolve-review.decider';

@@ -9,7 +9,8 @@ import { paymentLedgerReadModel } from '../../projections/payment-ledger/payment
 import type { IdemConfig } from '../../src/config/config';
 import type { Feature } from '../../src/features/feature';
 import { chargeOrderReactor } from './charge-order/charge-order.reactor';
-import { CHARGE_ORDER_TASK, chargeOrderTask } from './charge-order/charge-order.task';
+import { CHARGE_ORDER_TASK } from './charge-order/charge-order.payload';
+import { chargeOrderTask } from './charge-order/charge-order.task';
 import { configuredGateway } from './payment-gateway/configured-gateway';
 import type { PaymentGateway } from './payment-gateway/payment-gateway.port';
 import { migratePayments } from './payments.migrations';

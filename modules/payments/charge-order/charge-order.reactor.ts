@@ -6,7 +6,7 @@
 import { enqueueManyInTransaction, type JobToEnqueue } from '../../../src/jobs/enqueue-in-transaction';
 import type { Projection } from '../../../src/subscriptions/projection';
 import { ORDER_CATEGORY, type ChargeRequested } from '../order.events';
-import { CHARGE_ORDER_TASK, chargeOrderJobKey, type ChargeOrderPayload } from './charge-order.task';
+import { CHARGE_ORDER_TASK, chargeOrderJobKey, type ChargeOrderPayload } from './charge-order.payload';
 
 export const chargeOrderReactor: Projection = {
   name: 'charge_order_reactor',
