@@ -1,48 +1,62 @@
 /**
- * Composition root of the HTTP api: the only place (with worker.ts and cli.ts) that imports feature
- * modules and projections.
+ * Composition root. It names Idem's features — `idemFeatures()`, the one list main.ts, worker.ts and
+ * cli.ts take them from — and builds the HTTP api from them: the kernel's shared providers (config,
+ * pool, event store, read-model data source, bearer-token guard, problem+json filter, health) plus
+ * each feature's Nest module. These four files are the only ones under src/ that import modules/ or
+ * projections/; the kernel receives features as data (src/features/feature.ts).
  */
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { BearerTokenGuard, TOKEN_ROLES } from './auth/bearer-token.guard';
+import type { ReadModels } from './bootstrap/read-models';
 import type { Runtime } from './bootstrap/runtime';
-import { DATABASE_POOL } from './database/database-pool';
-import { EVENT_STORE } from './event-store/event-store.port';
 import { IDEM_CONFIG } from './config/config';
+import { DATABASE_POOL } from './database/database-pool';
+import { READ_MODEL_DATA_SOURCE } from './database/data-source';
 import { ProblemJsonFilter } from './errors/problem-json.filter';
+import { EVENT_STORE } from './event-store/event-store.port';
+import type { Feature } from './features/feature';
 import { HealthController } from './health/health.controller';
-import { ORDER_READ_MODEL, PAYMENT_GATEWAY, PaymentsModule, type OrderReadModel, type PaymentGateway } from '../modules/payments';
-import { SupportModule } from '../modules/support';
-import { CONTACT_SOURCES_PORT, ContactsModule, type ContactSources } from '../modules/contacts';
+import { paymentsFeature, type PaymentsPorts } from '../modules/payments';
+import { contactsFeature, type ContactsPorts } from '../modules/contacts';
+import { supportFeature } from '../modules/support';
 
-/** What the composition root hands the api besides the runtime. */
+/** Replacements for the ports features otherwise build from configuration (tests pass their own). */
+export interface FeaturePorts {
+  paymentGateway?: PaymentsPorts['gateway'];
+  contactSources?: ContactsPorts['sources'];
+}
+
+/** Every feature of Idem, in the order their read models, tasks and commands are listed. A new feature is one entry here. */
+export function idemFeatures(ports: FeaturePorts = {}): Feature[] {
+  return [paymentsFeature({ gateway: ports.paymentGateway }), contactsFeature({ sources: ports.contactSources }), supportFeature()];
+}
+
+/** What the api is built from besides the runtime. */
 export interface ApiParts {
-  paymentGateway: PaymentGateway;
-  orders: OrderReadModel;
-  /** Where pull runs read contacts (none configured: POST /v1/sync/runs answers 422). */
-  contactSources?: ContactSources;
+  features: readonly Feature[];
+  /** Opened (migrated, installed) by the caller for these features. */
+  readModels: ReadModels;
 }
 
 @Module({})
 export class AppModule {
-  static forRuntime(runtime: Runtime, parts: ApiParts): DynamicModule {
+  static forRuntime(runtime: Runtime, { features, readModels }: ApiParts): DynamicModule {
     return {
       module: AppModule,
       global: true,
-      imports: [PaymentsModule, SupportModule, ContactsModule],
+      imports: features.flatMap((feature) => (feature.module ? [feature.module] : [])),
       controllers: [HealthController],
       providers: [
         { provide: IDEM_CONFIG, useValue: runtime.config },
         { provide: DATABASE_POOL, useValue: runtime.pool },
         { provide: EVENT_STORE, useValue: runtime.eventStore },
+        { provide: READ_MODEL_DATA_SOURCE, useValue: readModels.dataSource },
         { provide: TOKEN_ROLES, useValue: runtime.config.tokens },
-        { provide: PAYMENT_GATEWAY, useValue: parts.paymentGateway },
-        { provide: ORDER_READ_MODEL, useValue: parts.orders },
-        { provide: CONTACT_SOURCES_PORT, useValue: parts.contactSources ?? (() => undefined) },
         { provide: APP_GUARD, useClass: BearerTokenGuard },
         { provide: APP_FILTER, useClass: ProblemJsonFilter },
       ],
-      exports: [IDEM_CONFIG, DATABASE_POOL, EVENT_STORE, PAYMENT_GATEWAY, ORDER_READ_MODEL, CONTACT_SOURCES_PORT],
+      exports: [IDEM_CONFIG, DATABASE_POOL, EVENT_STORE, READ_MODEL_DATA_SOURCE],
     };
   }
 }

@@ -2,25 +2,25 @@
 /**
  * `idem`, the admin command line (`bin` entry; `npm run cli -- <command>` from a checkout).
  *
- * Command groups live in src/cli/<name>.command.ts, each a `CliCommand`; adding one is one line in
- * COMMANDS below. Configuration comes from loadConfig() like the api and worker (DATABASE_URL,
+ * Command groups are `CliCommand`s: the kernel's own (`projections`, src/cli/) and each feature's
+ * (`recover`, `retention`, `sync`…, beside their use cases), which come with the feature's descriptor
+ * from idemFeatures() (src/app.module.ts). Configuration comes from loadConfig() like the api and worker (DATABASE_URL,
  * EVENT_STORE, …). Without DATABASE_URL it opens the embedded cluster's data directory, which works
  * only while no Idem process is using it; with a running instance, set DATABASE_URL to it (the start
  * banner shows the port).
  */
 import 'reflect-metadata';
 import { Command, CommanderError } from 'commander';
-import { READ_MODELS, REACTORS } from '../projections';
+import { idemFeatures } from './app.module';
 import { startRuntime, type Runtime } from './bootstrap/runtime';
 import { EXIT_ERROR, type CliCommand, type CliContext, type CliRuntime } from './cli/cli-context';
 import { projectionsCommand } from './cli/projections.command';
-import { recoverCommand } from './cli/recover.command';
-import { retentionCommand } from './cli/retention.command';
-import { syncCommand } from './cli/sync.command';
 import { loadConfig, type IdemConfig } from './config/config';
 import { runReadModelMigrations } from './database/data-source';
+import { migrateFeatures, reactorsOf, readModelsOf } from './features/feature';
 
-const COMMANDS: CliCommand[] = [projectionsCommand, recoverCommand, retentionCommand, syncCommand];
+const FEATURES = idemFeatures();
+const COMMANDS: CliCommand[] = [projectionsCommand, ...FEATURES.flatMap((feature) => feature.commands ?? [])];
 
 export function buildCli(context: CliContext): Command {
   const program = new Command('idem').description('Idem: operate the ledger (projections, audit, recovery)');
@@ -53,11 +53,12 @@ async function main(): Promise<void> {
   const open = async (): Promise<Runtime> => {
     const runtime = await startRuntime(configured(), { poolSize: 8 });
     await runReadModelMigrations(runtime.databaseUrl);
+    await migrateFeatures(runtime.pool, FEATURES);
     return runtime;
   };
   const context: CliContext = {
-    readModels: READ_MODELS,
-    reactors: REACTORS,
+    readModels: readModelsOf(FEATURES),
+    reactors: reactorsOf(FEATURES),
     config: configured,
     stdout: process.stdout,
     stderr: process.stderr,

@@ -6,7 +6,7 @@
 import { Pool } from 'pg';
 import { PostgresEventStore } from '../../src/event-store/postgres/postgres.event-store';
 import { startProjections } from '../../src/subscriptions/start-projections';
-import { READ_MODELS, REACTORS } from '../../projections';
+import { READ_MODELS, REACTORS } from '../../test/harness/projection-catalogue';
 import { childMain } from '../lib/child';
 import { percentile } from '../lib/stats';
 

@@ -7,7 +7,7 @@ import { Pool } from 'pg';
 import { PostgresEventStore } from '../../src/event-store/postgres/postgres.event-store';
 import { rebuildReadModels } from '../../src/subscriptions/read-models/rebuild';
 import { dropOldVersions, installReadModels } from '../../src/subscriptions/read-models/versions';
-import { READ_MODELS } from '../../projections';
+import { READ_MODELS } from '../../test/harness/projection-catalogue';
 import { childMain } from '../lib/child';
 import { serverCpuSeconds } from '../lib/proc';
 

@@ -23,7 +23,7 @@ import { runReadModelMigrations } from '../../src/database/data-source';
 import { encodeCheckpoint } from '../../src/event-store/checkpoint';
 import { PostgresEventStore } from '../../src/event-store/postgres/postgres.event-store';
 import { installJobQueue } from '../../src/jobs/install-job-queue';
-import { REACTORS } from '../../projections';
+import { REACTORS } from '../../test/harness/projection-catalogue';
 import { runChild } from '../lib/child';
 import { progress } from '../lib/log';
 import { describeMachine, machineInfo, postgresInfo } from '../lib/machine';

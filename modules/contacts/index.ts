@@ -1,5 +1,5 @@
-/** Public surface of the contacts (sync) module. */
-export { ContactsModule } from './contacts.module';
+/** Public surface of the contacts (sync) module; `contactsFeature` is what the composition roots plug in. */
+export { contactsFeature, type ContactsPorts } from './contacts.feature';
 export * from './contact.events';
 export { evolveContact, initialContactState, type ContactState } from './contact.state';
 export { toContactView, type ContactView } from './contact.view';

@@ -1,2 +1,2 @@
-/** Public surface of the support module. */
-export { SupportModule } from './support.module';
+/** Public surface of the support module; `supportFeature` is what the composition roots plug in. */
+export { supportFeature } from './support.feature';

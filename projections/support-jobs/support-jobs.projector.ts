@@ -8,7 +8,7 @@ import type { RecordedEvent } from '../../src/event-store/event-store.port';
 import { eventTime } from '../../src/subscriptions/read-models/event-time';
 import type { ReadModel } from '../../src/subscriptions/read-models/read-model';
 import { orderIdOf } from '../orders/orders.projector';
-import { chargeOrderJobKey } from '../reactors/charge-order.reactor';
+import { chargeOrderJobKey } from '../../modules/payments/charge-order/charge-order.payload';
 import { SupportJobRow, type SupportJobKind } from './support-jobs.entity';
 
 const CHARGE_TYPES: OrderEvent['type'][] = [

@@ -1,21 +1,18 @@
 /**
  * The worker's work, in whichever process runs it (`worker.js` in production, the api process under
- * `npm start`): the projection runner (read models and reactors), the job queue with the charge and
- * recovery tasks, and the recovery schedule. `stop()` finishes running jobs before returning.
+ * `npm start`), for the features it is given: the projection runner (their read models and reactors),
+ * the job queue with their tasks, their schedules, and their background services (see
+ * src/features/feature.ts). `stop()` finishes running jobs before returning.
  */
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Logger as JobLogger, type LogLevel, type Task } from 'graphile-worker';
-import { ChargeOutcomeStillUnknown, recoverStuckCharges, runChargeOrderJob, type PaymentGateway } from '../../modules/payments';
-import { resumeUnfinishedRuns, type ContactSources } from '../../modules/contacts';
-import { CHARGE_ORDER_TASK, READ_MODELS, REACTORS, type ChargeOrderPayload } from '../../projections';
+import { Logger as JobLogger, type LogLevel } from 'graphile-worker';
+import { reactorsOf, readModelsOf, taskListOf, type Feature, type RunningService, type WorkerContext } from '../features/feature';
 import { installJobQueue } from '../jobs/install-job-queue';
 import { startJobWorker, type JobWorker } from '../jobs/job-worker';
 import { startProjections, type RunningProjections } from '../subscriptions/start-projections';
 import { openReadModels, type ReadModels } from './read-models';
 import type { Runtime } from './runtime';
-
-export const RECOVER_STUCK_CHARGES_TASK = 'recover-stuck-charges';
 
 /**
  * graphile-worker's get_job takes the first available job in (priority, run_at) order, which its
@@ -52,30 +49,24 @@ function jobLogger(level: 'error' | 'warn' | 'info' | 'debug'): JobLogger {
   });
 }
 
-export async function startBackground(runtime: Runtime, gateway: PaymentGateway, options: { workerId?: string; readModels?: ReadModels; contactSources?: ContactSources } = {}): Promise<Background> {
+export interface BackgroundOptions {
+  workerId?: string;
+  /** The api process's read models, shared; without them the background opens (and closes) its own. */
+  readModels?: ReadModels;
+}
+
+export async function startBackground(
+  runtime: Runtime,
+  features: readonly Feature[],
+  options: BackgroundOptions = {},
+): Promise<Background> {
   const { config, pool, eventStore: store } = runtime;
   const workerId = options.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
-  // The api process shares its read models; a worker process opens its own (and closes them).
-  const readModels = options.readModels ?? (await openReadModels(runtime));
+  const readModels = options.readModels ?? (await openReadModels(runtime, features));
   await installJobQueue(pool);
-  const { orders } = readModels;
-  const deps = { store, gateway, workerId, pool };
+  const worker: WorkerContext = { config, store, pool, workerId, readModels: readModels.dataSource };
 
-  const chargeOrderTask: Task = async (payload, helpers) => {
-    const { orderId } = payload as ChargeOrderPayload;
-    const result = await runChargeOrderJob(deps, orderId, `job:${helpers.job.id}`);
-    helpers.logger.debug(`order ${orderId}: ${result}`);
-  };
-  const recoverTask: Task = async () => {
-    const results = await recoverStuckCharges(deps, (statuses, after, before, limit) => orders.findStuckOrders(statuses, after, before, limit), {
-      thresholdMs: config.worker.recoveryThresholdMs,
-      windowMs: config.worker.recoveryWindowMs,
-      trigger: 'schedule',
-    });
-    if (results.length) logger.log(`recovery looked at ${results.length} stuck order(s)`);
-  };
-
-  const projections = await startProjections({ store, pool, readModels: READ_MODELS, reactors: REACTORS });
+  const projections = await startProjections({ store, pool, readModels: readModelsOf(features), reactors: reactorsOf(features) });
   // graphile-worker's own statements (get_job, complete_job, its LISTEN connection) get a pool with a
   // connection per slot, so they never queue behind the api's requests in the shared pool. The jobs'
   // event-store reads and appends still go through the runtime's store: its appends wake the
@@ -86,29 +77,21 @@ export async function startBackground(runtime: Runtime, gateway: PaymentGateway,
     concurrency: config.worker.concurrency,
     pollIntervalMs: config.worker.jobPollMs,
     logger: jobLogger(config.logLevel),
-    taskList: {
-      // An unknown outcome is recorded before the task fails; the queue's retry then verifies first.
-      [CHARGE_ORDER_TASK]: async (payload, helpers) => {
-        try {
-          await chargeOrderTask(payload, helpers);
-        } catch (error) {
-          if (error instanceof ChargeOutcomeStillUnknown) helpers.logger.warn(error.message);
-          throw error;
-        }
-      },
-      [RECOVER_STUCK_CHARGES_TASK]: recoverTask,
-    },
+    taskList: taskListOf(features, worker),
   }).catch(async (error: unknown) => {
     await jobPool.end();
     throw error;
   });
-  // One pending sweep at a time across every worker process: the job key deduplicates.
-  const scheduleRecovery = () =>
-    pool
-      .query(`SELECT graphile_worker.add_job($1, '{}'::json, job_key => $1, job_key_mode => 'preserve_run_at')`, [RECOVER_STUCK_CHARGES_TASK])
-      .catch((error) => logger.warn(`could not schedule recovery: ${(error as Error).message}`));
-  const timer = setInterval(scheduleRecovery, config.worker.recoveryIntervalMs);
-  timer.unref();
+  const timers = features.flatMap((feature) => feature.schedules ?? []).map(({ task, intervalMs }) => {
+    // One pending run at a time across every worker process: the job key deduplicates.
+    const schedule = () =>
+      pool
+        .query(`SELECT graphile_worker.add_job($1, '{}'::json, job_key => $1, job_key_mode => 'preserve_run_at')`, [task])
+        .catch((error) => logger.warn(`could not schedule ${task}: ${(error as Error).message}`));
+    const timer = setInterval(schedule, intervalMs(config));
+    timer.unref();
+    return timer;
+  });
   // Stopping twice (a test stops the jobs early, then the whole background) is not an error.
   let jobsStopping: Promise<void> | undefined;
   const stopJobs = async () => {
@@ -116,10 +99,8 @@ export async function startBackground(runtime: Runtime, gateway: PaymentGateway,
   };
   const stoppableJobs: JobWorker = { done: jobs.done, stop: () => (jobsStopping ??= stopJobs()) };
 
-  // Import runs whose driver died with its process go on from their last recorded page.
-  const contactRuns = options.contactSources
-    ? await resumeUnfinishedRuns({ store, sources: options.contactSources, metadata: { correlationId: workerId, causationId: workerId, actor: { role: 'worker', tokenId: workerId } } })
-    : undefined;
+  const services: RunningService[] = [];
+  for (const feature of features) for (const start of feature.services ?? []) services.push(await start(worker));
 
   return {
     projections,
@@ -127,8 +108,8 @@ export async function startBackground(runtime: Runtime, gateway: PaymentGateway,
     readModels,
     workerId,
     async stop() {
-      clearInterval(timer);
-      await contactRuns?.stop();
+      timers.forEach(clearInterval);
+      for (const service of [...services].reverse()) await service.stop();
       await stoppableJobs.stop();
       await projections.stop();
       if (!options.readModels) await readModels.close();

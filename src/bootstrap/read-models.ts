@@ -1,22 +1,25 @@
 /**
- * The read-model database as a process sees it: migrations applied, version 1 of every read model
- * installed (so the api can serve before the first worker ever ran), and a TypeORM data source.
+ * The read-model database as a process sees it: the kernel's and the features' migrations applied,
+ * version 1 of every feature's read model installed (so the api can serve before the first worker
+ * ever ran), and a TypeORM data source over their entities.
  */
 import type { DataSource } from 'typeorm';
-import { OrderQueries, READ_MODEL_ENTITIES, READ_MODELS } from '../../projections';
 import { createReadModelDataSource, runReadModelMigrations } from '../database/data-source';
+import { migrateFeatures, readModelsOf, type Feature } from '../features/feature';
 import { installReadModels } from '../subscriptions/read-models/versions';
 import type { Runtime } from './runtime';
 
 export interface ReadModels {
   dataSource: DataSource;
-  orders: OrderQueries;
   close(): Promise<void>;
 }
 
-export async function openReadModels(runtime: Runtime, poolSize = 4): Promise<ReadModels> {
+export async function openReadModels(runtime: Runtime, features: readonly Feature[], poolSize = 4): Promise<ReadModels> {
   await runReadModelMigrations(runtime.databaseUrl);
-  await installReadModels(runtime.pool, READ_MODELS);
-  const dataSource = await createReadModelDataSource({ url: runtime.databaseUrl, entities: READ_MODEL_ENTITIES, poolSize }).initialize();
-  return { dataSource, orders: new OrderQueries(dataSource), close: () => dataSource.destroy() };
+  await migrateFeatures(runtime.pool, features);
+  const readModels = readModelsOf(features);
+  await installReadModels(runtime.pool, readModels);
+  const entities = readModels.map((model) => model.entity);
+  const dataSource = await createReadModelDataSource({ url: runtime.databaseUrl, entities, poolSize }).initialize();
+  return { dataSource, close: () => dataSource.destroy() };
 }

@@ -30,8 +30,14 @@ export interface CliContext {
   exitCode: number;
 }
 
-/** One command group, e.g. `idem projections …`, in src/cli/<name>.command.ts. */
+/** One command group, e.g. `idem projections …`: the kernel's in src/cli/<name>.command.ts, a feature's beside its use case. */
 export type CliCommand = (context: CliContext) => Command;
+
+/**
+ * Where a command reaches the provider (and the CRM it hosts in development): STRIPE_API_BASE, else
+ * the sandbox of an `npm start` running on this machine (IDEM_SANDBOX_PORT).
+ */
+export const providerUrl = (config: IdemConfig): string => config.payments.stripeApiBase ?? `http://127.0.0.1:${config.sandbox.port}`;
 
 /** Exit codes: 0 fine, 1 the command's check failed (drift), 2 it could not run. */
 export const EXIT_CHECK_FAILED = 1;

@@ -6,6 +6,9 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { READ_MODEL_MIGRATIONS } from './read-model-migrations';
 
+/** Nest injection token of the process's read-model {@link DataSource} (features build their queries on it). */
+export const READ_MODEL_DATA_SOURCE = Symbol('READ_MODEL_DATA_SOURCE');
+
 export interface ReadModelDataSourceOptions {
   url: string;
   /** The composition root passes the read models' entities (src does not import projections/). */

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { ChargeOutcomeStillUnknown, chargeOrder, loadOrder } from '../../modules/payments';
-import { READ_MODELS, REACTORS } from '../../projections';
+import { READ_MODELS, REACTORS } from '../harness/projection-catalogue';
 import { runCli } from '../../src/cli';
 import type { CliContext } from '../../src/cli/cli-context';
 import { installJobQueue } from '../../src/jobs/install-job-queue';

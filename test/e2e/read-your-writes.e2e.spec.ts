@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { chargeOrder } from '../../modules/payments';
-import { OrderQueries } from '../../projections';
+import { OrderQueries } from '../../projections/orders/orders.queries';
 import { auth } from '../harness/test-app';
 import { startTestService, type TestService } from '../harness/test-service';
 

@@ -3,10 +3,12 @@
  * own sandbox provider. Requests go through `app.inject` (Fastify's in-process HTTP) or a real port.
  */
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { idemFeatures } from '../../src/app.module';
 import { loadConfig } from '../../src/config/config';
 import { createHttpApp } from '../../src/bootstrap/http-app';
 import { openReadModels } from '../../src/bootstrap/read-models';
 import { startRuntime, type Runtime } from '../../src/bootstrap/runtime';
+import type { Feature } from '../../src/features/feature';
 import { StripePaymentGateway, type PaymentGateway } from '../../modules/payments';
 import { createSandbox, type Sandbox } from '../../modules/sandbox';
 import { createTestDatabase } from './test-database';
@@ -16,6 +18,8 @@ export interface TestApp {
   runtime: Runtime;
   sandbox: Sandbox;
   gateway: PaymentGateway;
+  /** Idem's features with this harness's gateway: hand them to startBackground for the worker's side. */
+  features: Feature[];
   close(): Promise<void>;
 }
 
@@ -24,14 +28,16 @@ export async function startTestApp(label: string, env: Record<string, string> = 
   const runtime = await startRuntime(config);
   const sandbox = await createSandbox();
   const gateway = new StripePaymentGateway({ secretKey: config.payments.stripeSecretKey, baseUrl: sandbox.url, maxNetworkRetries: 0, timeoutMs: 3000 });
-  const readModels = await openReadModels(runtime, 2);
-  const app = await createHttpApp(runtime, { paymentGateway: gateway, orders: readModels.orders }, { logger: process.env.IDEM_TEST_LOG === '1' });
+  const features = idemFeatures({ paymentGateway: () => gateway });
+  const readModels = await openReadModels(runtime, features, 2);
+  const app = await createHttpApp(runtime, { features, readModels }, { logger: process.env.IDEM_TEST_LOG === '1' });
   await app.getHttpAdapter().getInstance().ready();
   return {
     app,
     runtime,
     sandbox,
     gateway,
+    features,
     async close() {
       await app.close();
       await sandbox.close();

@@ -12,7 +12,7 @@ export interface TestService extends TestApp {
 
 export async function startTestService(label: string, env: Record<string, string> = {}): Promise<TestService> {
   const harness = await startTestApp(label, env);
-  const background = await startBackground(harness.runtime, harness.gateway, { workerId: `test-${label}` });
+  const background = await startBackground(harness.runtime, harness.features, { workerId: `test-${label}` });
   await harness.app.listen({ port: 0, host: '127.0.0.1' });
   const url = (await harness.app.getUrl()).replace('[::1]', '127.0.0.1');
   return {

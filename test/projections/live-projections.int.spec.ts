@@ -2,7 +2,8 @@ import { readModelProjection } from '../../src/subscriptions/read-models/read-mo
 import { verifyReadModel } from '../../src/subscriptions/read-models/verify';
 import { startProjections, type RunningProjections } from '../../src/subscriptions/start-projections';
 import { createReadModelDataSource } from '../../src/database/data-source';
-import { OrderQueries, READ_MODEL_ENTITIES, READ_MODELS, REACTORS } from '../../projections';
+import { OrderQueries } from '../../projections/orders/orders.queries';
+import { READ_MODEL_ENTITIES, READ_MODELS, REACTORS } from '../harness/projection-catalogue';
 import { LiveWriter } from './live-writer';
 import { createProjectionDatabase, waitUntilCaughtUp, type ProjectionDatabase } from './projection-harness';
 

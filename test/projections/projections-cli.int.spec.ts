@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import { runCli } from '../../src/cli';
 import type { CliContext } from '../../src/cli/cli-context';
 import { loadConfig } from '../../src/config/config';
-import { READ_MODELS, REACTORS } from '../../projections';
+import { READ_MODELS, REACTORS } from '../harness/projection-catalogue';
 import { LiveWriter } from './live-writer';
 import { createProjectionDatabase, type ProjectionDatabase } from './projection-harness';
 

@@ -13,7 +13,7 @@ import { readModelProjection } from '../../src/subscriptions/read-models/read-mo
 import { verifyReadModel } from '../../src/subscriptions/read-models/verify';
 import { dropOldVersions } from '../../src/subscriptions/read-models/versions';
 import { startProjections, type RunningProjections } from '../../src/subscriptions/start-projections';
-import { READ_MODELS, REACTORS } from '../../projections';
+import { READ_MODELS, REACTORS } from '../harness/projection-catalogue';
 import { startEsdbEmulator, type EsdbEmulator } from '../esdb-emulator';
 import { LiveWriter } from './live-writer';
 import { createProjectionDatabase, waitFor, waitUntilCaughtUp, type ProjectionDatabase } from './projection-harness';

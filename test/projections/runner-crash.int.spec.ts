@@ -6,7 +6,7 @@
  */
 import { readModelProjection } from '../../src/subscriptions/read-models/read-model.projection';
 import { verifyReadModel } from '../../src/subscriptions/read-models/verify';
-import { READ_MODELS, REACTORS } from '../../projections';
+import { READ_MODELS, REACTORS } from '../harness/projection-catalogue';
 import { LiveWriter } from './live-writer';
 import { createProjectionDatabase, waitUntilCaughtUp, type ProjectionDatabase } from './projection-harness';
 import { RunnerChild } from './runner-child';

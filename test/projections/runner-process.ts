@@ -15,7 +15,7 @@ import { Pool } from 'pg';
 import { PostgresEventStore } from '../../src/event-store/postgres/postgres.event-store';
 import type { Projection } from '../../src/subscriptions/projection';
 import { startProjections } from '../../src/subscriptions/start-projections';
-import { READ_MODELS, REACTORS } from '../../projections';
+import { READ_MODELS, REACTORS } from '../harness/projection-catalogue';
 
 const report = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`);
 

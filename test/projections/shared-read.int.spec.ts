@@ -11,7 +11,7 @@ import type { Projection } from '../../src/subscriptions/projection';
 import { readModelProjection } from '../../src/subscriptions/read-models/read-model.projection';
 import { verifyReadModel } from '../../src/subscriptions/read-models/verify';
 import { startProjections, type RunningProjections } from '../../src/subscriptions/start-projections';
-import { READ_MODELS, REACTORS } from '../../projections';
+import { READ_MODELS, REACTORS } from '../harness/projection-catalogue';
 import { testEvent } from '../contracts/test-events';
 import { LiveWriter } from './live-writer';
 import { createProjectionDatabase, waitFor, waitUntilCaughtUp, type ProjectionDatabase } from './projection-harness';

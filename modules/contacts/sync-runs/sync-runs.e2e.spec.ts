@@ -1,5 +1,6 @@
 /** POST/GET /v1/sync/runs over the real api, pulling from a sandbox CRM of 600 contacts. */
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { idemFeatures } from '../../../src/app.module';
 import { createHttpApp } from '../../../src/bootstrap/http-app';
 import { openReadModels, type ReadModels } from '../../../src/bootstrap/read-models';
 import { waitFor } from '../../../test/projections/projection-harness';
@@ -15,8 +16,9 @@ let app: NestFastifyApplication;
 beforeAll(async () => {
   harness = await startTestApp('contacts_sync_runs');
   crm = await createSandbox({ crm: { seed: 3, size: 600 } });
-  readModels = await openReadModels(harness.runtime, 1);
-  app = await createHttpApp(harness.runtime, { paymentGateway: harness.gateway, orders: readModels.orders, contactSources: contactSourcesAt(crm.url) }, { logger: false });
+  const features = idemFeatures({ paymentGateway: () => harness.gateway, contactSources: () => contactSourcesAt(crm.url) });
+  readModels = await openReadModels(harness.runtime, features, 1);
+  app = await createHttpApp(harness.runtime, { features, readModels }, { logger: false });
   await app.getHttpAdapter().getInstance().ready();
 });
 afterAll(async () => {

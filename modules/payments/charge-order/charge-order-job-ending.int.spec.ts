@@ -93,7 +93,7 @@ describe('the charge-order job', () => {
 
     it("is still queued after the worker process's own retry finds the attempt inside its lease", async () => {
       const runtime = { ...harness.runtime, eventStore: failingOnce(harness.runtime.eventStore, 'ChargeSucceeded') };
-      const background = await startBackground(runtime, harness.gateway, { workerId: 'w-ending' });
+      const background = await startBackground(runtime, harness.features, { workerId: 'w-ending' });
       try {
         // The reactor enqueues the job; the worker runs it, the outcome append fails, graphile-worker
         // retries it about e¹ ≈ 2.7 s later (retention/retry-window.ts).

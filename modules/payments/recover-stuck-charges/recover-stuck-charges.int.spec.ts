@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ordersReadModel } from '../../../projections/orders/orders.projector';
+import { OrderQueries } from '../../../projections/orders/orders.queries';
 import { openReadModels, type ReadModels } from '../../../src/bootstrap/read-models';
 import { startProjections, type RunningProjections } from '../../../src/subscriptions/start-projections';
 import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
@@ -24,11 +25,13 @@ const WINDOW_MS = 24 * HOUR;
 
 let harness: TestApp;
 let readModels: ReadModels;
+let orders: OrderQueries;
 let projections: RunningProjections;
 
 beforeAll(async () => {
   harness = await startTestApp('recovery_sweep');
-  readModels = await openReadModels(harness.runtime, 2);
+  readModels = await openReadModels(harness.runtime, harness.features, 2);
+  orders = new OrderQueries(readModels.dataSource);
   projections = await startProjections({ store: harness.runtime.eventStore, pool: harness.runtime.pool, readModels: [ordersReadModel], reactors: [] });
 });
 afterAll(async () => {
@@ -88,12 +91,12 @@ async function processingSince(at: Date): Promise<string> {
 /** The real read model's answer, narrowed to this test's orders (other tests' orders share the table). */
 function finderFor(orderIds: string[]): FindStuckOrders {
   const mine = new Set(orderIds);
-  return async (statuses, after, before, limit) => (await readModels.orders.findStuckOrders(statuses, after, before, limit)).filter((o) => mine.has(o.orderId));
+  return async (statuses, after, before, limit) => (await orders.findStuckOrders(statuses, after, before, limit)).filter((o) => mine.has(o.orderId));
 }
 
 async function readModelShows(orderIds: string[], status: string): Promise<void> {
   await waitFor(`the orders read model to show ${orderIds.length} order(s) ${status}`, async () => {
-    const rows = await Promise.all(orderIds.map((id) => readModels.orders.findOrder(id)));
+    const rows = await Promise.all(orderIds.map((id) => orders.findOrder(id)));
     return rows.every((row) => row?.status === status);
   });
 }

@@ -34,7 +34,7 @@ async function failUntilExhausted(task: string): Promise<Measured> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    // No maxAttempts, like the charge reactor's jobs (projections/reactors/charge-order.reactor.ts).
+    // No maxAttempts, like the charge reactor's jobs (charge-order/charge-order.reactor.ts).
     await enqueueInTransaction(client, task, { orderId: 'o-1' }, { jobKey: `${task}:o-1` });
     await client.query('COMMIT');
   } finally {

@@ -3,7 +3,7 @@
  * with the outcome counts so far. Without a terminal it prints a line every few seconds.
  */
 import { SingleBar } from 'cli-progress';
-import type { ImportRunState } from '../../../modules/contacts';
+import type { ImportRunState } from '../import-run.state';
 
 export class RunProgressBar {
   private readonly bar: SingleBar;

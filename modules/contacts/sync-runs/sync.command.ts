@@ -7,9 +7,14 @@
  * - `status <runId>`, `list [--status …]`, `resume <runId>` (a stopped or orphaned pull run).
  */
 import { Command } from 'commander';
-import { contactSourcesAt, driveRun, importFile, loadRun, resumeRun, runsByStatus, startRun, toRunView, type ImportRunState, type RunView } from '../../modules/contacts';
-import { EXIT_CHECK_FAILED, println, type CliCommand, type CliContext } from './cli-context';
-import { RunProgressBar, summary } from './sync/run-progress';
+import { EXIT_CHECK_FAILED, println, providerUrl, type CliCommand, type CliContext } from '../../../src/cli/cli-context';
+import { contactSourcesAt } from '../contact-source/configured-sources';
+import { importFile } from '../import-file/import-file';
+import type { ImportRunState } from '../import-run.state';
+import { driveRun, loadRun } from '../pull-run/drive-run';
+import { resumeRun, runsByStatus, startRun } from '../pull-run/start-run';
+import { RunProgressBar, summary } from './run-progress';
+import { toRunView, type RunView } from './run.view';
 
 const cliMetadata = () => ({ correlationId: `cli-${process.pid}`, causationId: `cli-${process.pid}`, actor: { role: 'sync', tokenId: 'cli' } });
 
@@ -23,7 +28,7 @@ async function drive(context: CliContext, runId: string): Promise<void> {
   const config = context.config();
   const { store } = await context.runtime();
   const bar = new RunProgressBar(context.stderr, 'records');
-  const sources = contactSourcesAt(config.payments.stripeApiBase ?? `http://127.0.0.1:${config.sandbox.port}`);
+  const sources = contactSourcesAt(providerUrl(config));
   try {
     const run = await driveRun({ store, sources, metadata: cliMetadata(), onPage: (r) => bar.update(r.processed, r.processed, r) }, runId);
     bar.stop();

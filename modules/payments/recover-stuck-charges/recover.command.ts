@@ -4,11 +4,13 @@
  * configured provider (STRIPE_API_BASE; in development the running sandbox on IDEM_SANDBOX_PORT).
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { OrderQueries } from '../../projections';
-import { reconcileOrder, recoverStuckCharges, StripePaymentGateway, type ReconcileResult } from '../../modules/payments';
-import { parseDuration } from '../config/duration';
-import { createReadModelDataSource } from '../database/data-source';
-import { println, type CliCommand } from './cli-context';
+import { println, providerUrl, type CliCommand } from '../../../src/cli/cli-context';
+import { parseDuration } from '../../../src/config/duration';
+import { createReadModelDataSource } from '../../../src/database/data-source';
+import { configuredGateway } from '../payment-gateway/configured-gateway';
+import { reconcileOrder, type ReconcileResult } from './reconcile-order';
+import { recoverStuckCharges } from './recover-stuck-charges.job';
+import { stuckOrdersIn } from './stuck-orders';
 
 const duration = (raw: string) => {
   try {
@@ -27,21 +29,17 @@ export const recoverCommand: CliCommand = (context) =>
     .action(async (options: { order?: string; olderThan?: number; window?: number }) => {
       const config = context.config();
       const runtime = await context.runtime();
-      const gateway = new StripePaymentGateway({
-        secretKey: config.payments.stripeSecretKey,
-        baseUrl: config.payments.stripeApiBase ?? `http://127.0.0.1:${config.sandbox.port}`,
-        timeoutMs: config.payments.providerTimeoutMs,
-      });
+      const gateway = configuredGateway(config.payments, providerUrl(config));
       const deps = { store: runtime.store, pool: runtime.pool, gateway, workerId: `cli-${process.pid}` };
       const thresholdMs = options.olderThan ?? config.worker.recoveryThresholdMs;
       let results: ReconcileResult[];
       if (options.order) {
         results = [await reconcileOrder(deps, options.order, { staleAfterMs: options.olderThan ?? 0, trigger: 'cli' })];
       } else {
-        const dataSource = await createReadModelDataSource({ url: runtime.databaseUrl, entities: context.readModels.map((m) => m.entity), poolSize: 2 }).initialize();
+        const entities = context.readModels.map((m) => m.entity);
+        const dataSource = await createReadModelDataSource({ url: runtime.databaseUrl, entities, poolSize: 2 }).initialize();
         try {
-          const orders = new OrderQueries(dataSource);
-          results = await recoverStuckCharges(deps, (statuses, after, before, limit) => orders.findStuckOrders(statuses, after, before, limit), {
+          results = await recoverStuckCharges(deps, stuckOrdersIn(dataSource), {
             thresholdMs,
             windowMs: options.window ?? config.worker.recoveryWindowMs,
             trigger: 'cli',

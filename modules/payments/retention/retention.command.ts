@@ -1,9 +1,9 @@
 /** `idem retention archive --older-than 30d`: move finished job rows and webhook dedupe rows to archive tables. */
 import { Command, InvalidArgumentError } from 'commander';
-import { archiveFinishedRows } from '../../modules/payments';
-import { parseDuration } from '../config/duration';
-import { AppError } from '../errors/app-error';
-import { EXIT_ERROR, println, type CliCommand } from './cli-context';
+import { EXIT_ERROR, println, type CliCommand } from '../../../src/cli/cli-context';
+import { parseDuration } from '../../../src/config/duration';
+import { AppError } from '../../../src/errors/app-error';
+import { archiveFinishedRows } from './archive-finished-rows';
 
 export const retentionCommand: CliCommand = (context) => {
   const retention = new Command('retention').description('archive rows no retry can need any more (never dropped)');

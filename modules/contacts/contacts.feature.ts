@@ -1,0 +1,35 @@
+/**
+ * Everything contacts (sync) adds to Idem (see src/features/feature.ts): the import, contact and
+ * sync-run routes; the contacts and import_events read models; on each worker, the resumption of pull
+ * runs whose driver died with its process; `idem sync`.
+ */
+import { contactsReadModel } from '../../projections/contacts/contacts.projector';
+import { importEventsReadModel } from '../../projections/import-events/import-events.projector';
+import type { IdemConfig } from '../../src/config/config';
+import type { Feature } from '../../src/features/feature';
+import { contactSourcesAt } from './contact-source/configured-sources';
+import type { ContactSources } from './contact-source/contact-source.port';
+import { ContactsModule } from './contacts.module';
+import { resumeUnfinishedRuns } from './pull-run/resume-runs';
+import { syncCommand } from './sync-runs/sync.command';
+
+export interface ContactsPorts {
+  /** Where pull runs read contacts (default: the CRM beside the configured provider — the sandbox's in development). */
+  sources?: (config: IdemConfig) => ContactSources;
+}
+
+export function contactsFeature({ sources = (config) => contactSourcesAt(config.payments.stripeApiBase) }: ContactsPorts = {}): Feature {
+  return {
+    name: 'contacts',
+    module: ContactsModule.withSources(sources),
+    readModels: [contactsReadModel, importEventsReadModel],
+    services: [
+      // Import runs whose driver died with its process go on from their last recorded page.
+      ({ config, store, workerId }) => {
+        const metadata = { correlationId: workerId, causationId: workerId, actor: { role: 'worker', tokenId: workerId } };
+        return resumeUnfinishedRuns({ store, sources: sources(config), metadata });
+      },
+    ],
+    commands: [syncCommand],
+  };
+}

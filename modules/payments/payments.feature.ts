@@ -1,0 +1,45 @@
+/**
+ * Everything payments adds to Idem (see src/features/feature.ts): the charge, order and webhook
+ * routes; the orders and payment_ledger read models; the reactor that queues a charge job per
+ * ChargeRequested; the charge and recovery tasks and the recovery schedule; `idem recover` and
+ * `idem retention`; the payments tables.
+ */
+import { ordersReadModel } from '../../projections/orders/orders.projector';
+import { paymentLedgerReadModel } from '../../projections/payment-ledger/payment-ledger.projector';
+import type { IdemConfig } from '../../src/config/config';
+import type { Feature } from '../../src/features/feature';
+import { chargeOrderReactor } from './charge-order/charge-order.reactor';
+import { CHARGE_ORDER_TASK } from './charge-order/charge-order.payload';
+import { chargeOrderTask } from './charge-order/charge-order.task';
+import { configuredGateway } from './payment-gateway/configured-gateway';
+import type { PaymentGateway } from './payment-gateway/payment-gateway.port';
+import { migratePayments } from './payments.migrations';
+import { PaymentsModule } from './payments.module';
+import { recoverCommand } from './recover-stuck-charges/recover.command';
+import { RECOVER_STUCK_CHARGES_TASK, RECOVERY_SCHEDULE, recoverStuckChargesTask } from './recover-stuck-charges/recover-stuck-charges.task';
+import { stuckOrdersIn } from './recover-stuck-charges/stuck-orders';
+import { retentionCommand } from './retention/retention.command';
+
+export interface PaymentsPorts {
+  /** The provider the api and the worker talk to (default: the configured Stripe API, or the sandbox). */
+  gateway?: (config: IdemConfig) => PaymentGateway;
+}
+
+export function paymentsFeature({ gateway = (config) => configuredGateway(config.payments) }: PaymentsPorts = {}): Feature {
+  return {
+    name: 'payments',
+    module: PaymentsModule.withGateway(gateway),
+    readModels: [ordersReadModel, paymentLedgerReadModel],
+    reactors: [chargeOrderReactor],
+    tasks: ({ config, store, pool, workerId, readModels }) => {
+      const deps = { store, gateway: gateway(config), workerId, pool };
+      return {
+        [CHARGE_ORDER_TASK]: chargeOrderTask(deps),
+        [RECOVER_STUCK_CHARGES_TASK]: recoverStuckChargesTask(deps, stuckOrdersIn(readModels), config),
+      };
+    },
+    schedules: [RECOVERY_SCHEDULE],
+    commands: [recoverCommand, retentionCommand],
+    migrate: migratePayments,
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * What one feature (modules/<feature>: payments, contacts, support…) adds to Idem, as one value its
+ * index.ts exports. The kernel knows no feature by name: the composition roots hand it the list
+ * (src/app.module.ts names it; main.ts, worker.ts and cli.ts take it from there), and the kernel uses
+ * each field at its moment in a process's life:
+ *
+ * 1. Every process (api, worker, CLI), first: the kernel's read-model migrations, then each feature's
+ *    `migrate`, before anything reads or writes the feature's tables.
+ * 2. api and worker: version 1 of every `readModels` entry is installed (so the api can serve before
+ *    the first worker ever ran) and TypeORM learns their entities.
+ * 3. api: `module` is imported into the Nest application — its routes and the providers they need.
+ * 4. worker: `readModels` and `reactors` run in the projection runner; `tasks` join the job queue;
+ *    each of `schedules` adds its job every interval; then `services` start.
+ * 5. CLI: `commands` become `idem` command groups, after the kernel's own (`projections`).
+ * 6. Stop (worker): schedules end, services stop, then running jobs finish, then projections stop.
+ */
+import type { DynamicModule, Type } from '@nestjs/common';
+import type { TaskList } from 'graphile-worker';
+import type { Pool } from 'pg';
+import type { DataSource } from 'typeorm';
+import type { CliCommand } from '../cli/cli-context';
+import type { IdemConfig } from '../config/config';
+import type { EventStore } from '../event-store/event-store.port';
+import type { Projection } from '../subscriptions/projection';
+import type { AnyReadModel } from '../subscriptions/read-models/read-model';
+
+export interface Feature {
+  /** Short name for logs and errors, e.g. `payments`. */
+  name: string;
+  /** The feature's Nest module: its controllers and the providers they inject. */
+  module?: Type<unknown> | DynamicModule;
+  /** Read models the feature owns (projectors in projections/<name>/); their entities serve TypeORM. */
+  readModels?: AnyReadModel[];
+  /** Projections that act instead of keeping rows, e.g. enqueueing a job in their checkpoint's transaction. */
+  reactors?: Projection[];
+  /** Job handlers by task name, built once per worker from what the worker holds. */
+  tasks?(worker: WorkerContext): TaskList;
+  /** Tasks to run again and again, however many worker processes there are. */
+  schedules?: JobSchedule[];
+  /** Long-running work a worker starts after its jobs (e.g. resuming unfinished import runs). */
+  services?: Array<(worker: WorkerContext) => Promise<RunningService>>;
+  /** `idem` command groups. */
+  commands?: CliCommand[];
+  /** Creates or upgrades the feature's own tables; must be safe with several processes starting at once. */
+  migrate?(pool: Pool): Promise<void>;
+}
+
+/** What a worker process holds, for the feature's tasks and services. */
+export interface WorkerContext {
+  config: IdemConfig;
+  store: EventStore;
+  pool: Pool;
+  /** Identifies this worker in events it causes and in logs. */
+  workerId: string;
+  /** The read models' TypeORM data source (queries of the features' read models). */
+  readModels: DataSource;
+}
+
+/** Adds `task` to the queue every `intervalMs(config)`; a run still pending is not doubled. */
+export interface JobSchedule {
+  task: string;
+  intervalMs(config: IdemConfig): number;
+}
+
+export interface RunningService {
+  /** Ends the service's work in flight; the worker stops its jobs only after this resolves. */
+  stop(): Promise<void>;
+}
+
+export const readModelsOf = (features: readonly Feature[]): AnyReadModel[] => features.flatMap((feature) => feature.readModels ?? []);
+
+export const reactorsOf = (features: readonly Feature[]): Projection[] => features.flatMap((feature) => feature.reactors ?? []);
+
+/** Every feature's job handlers in one list; two features claiming one task name is a wiring mistake. */
+export function taskListOf(features: readonly Feature[], worker: WorkerContext): TaskList {
+  const taskList: TaskList = {};
+  for (const feature of features) {
+    for (const [task, handler] of Object.entries(feature.tasks?.(worker) ?? {})) {
+      if (task in taskList) throw new Error(`job task ${task} is claimed twice (again by ${feature.name})`);
+      taskList[task] = handler;
+    }
+  }
+  return taskList;
+}
+
+/** Each feature's own migrations, in the order of the list (the kernel's own run before them). */
+export async function migrateFeatures(pool: Pool, features: readonly Feature[]): Promise<void> {
+  for (const feature of features) await feature.migrate?.(pool);
+}

@@ -1,0 +1,34 @@
+import type { Task } from 'graphile-worker';
+import { loadConfig } from '../config/config';
+import type { Projection } from '../subscriptions/projection';
+import type { AnyReadModel } from '../subscriptions/read-models/read-model';
+import { reactorsOf, readModelsOf, taskListOf, type Feature, type WorkerContext } from './feature';
+
+const readModel = (name: string) => ({ name }) as unknown as AnyReadModel;
+const reactor = (name: string) => ({ name, kind: 'reactor' }) as unknown as Projection;
+const task: Task = async () => undefined;
+const worker = { config: loadConfig({}), workerId: 'w' } as WorkerContext;
+
+describe('collecting features', () => {
+  const payments: Feature = { name: 'payments', readModels: [readModel('orders'), readModel('payment_ledger')], reactors: [reactor('charge')] };
+  const support: Feature = { name: 'support', readModels: [readModel('support_jobs')] };
+
+  it('lists read models and reactors in the order of the features', () => {
+    expect(readModelsOf([payments, support]).map((m) => m.name)).toEqual(['orders', 'payment_ledger', 'support_jobs']);
+    expect(reactorsOf([payments, support]).map((r) => r.name)).toEqual(['charge']);
+  });
+
+  it("builds every feature's tasks with the worker it is given", () => {
+    const seen: string[] = [];
+    const charging: Feature = { name: 'payments', tasks: (w) => (seen.push(w.workerId), { 'charge-order': task }) };
+    const syncing: Feature = { name: 'contacts', tasks: () => ({ 'import-page': task }) };
+    expect(Object.keys(taskListOf([charging, syncing, support], worker))).toEqual(['charge-order', 'import-page']);
+    expect(seen).toEqual(['w']);
+  });
+
+  it('refuses two features claiming one task name', () => {
+    const first: Feature = { name: 'payments', tasks: () => ({ 'charge-order': task }) };
+    const second: Feature = { name: 'billing', tasks: () => ({ 'charge-order': task }) };
+    expect(() => taskListOf([first, second], worker)).toThrow('job task charge-order is claimed twice (again by billing)');
+  });
+});

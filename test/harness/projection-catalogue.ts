@@ -1,0 +1,16 @@
+/**
+ * Every read model and reactor of Idem, for tests and benchmarks that run projections without the
+ * whole service. Listed here rather than collected from idemFeatures(): child processes load this
+ * file (runner-crash starts 21 of them) and the features bring Nest, Stripe and every route with them.
+ * projection-catalogue.unit.spec.ts proves the lists equal what the features declare.
+ */
+import { chargeOrderReactor } from '../../modules/payments/charge-order/charge-order.reactor';
+import { contactsReadModel } from '../../projections/contacts/contacts.projector';
+import { importEventsReadModel } from '../../projections/import-events/import-events.projector';
+import { ordersReadModel } from '../../projections/orders/orders.projector';
+import { paymentLedgerReadModel } from '../../projections/payment-ledger/payment-ledger.projector';
+import { supportJobsReadModel } from '../../projections/support-jobs/support-jobs.projector';
+
+export const READ_MODELS = [ordersReadModel, paymentLedgerReadModel, contactsReadModel, importEventsReadModel, supportJobsReadModel];
+export const REACTORS = [chargeOrderReactor];
+export const READ_MODEL_ENTITIES = READ_MODELS.map((model) => model.entity);
