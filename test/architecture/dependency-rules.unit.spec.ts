@@ -34,7 +34,8 @@ const CLEAN: Tree = {
   'modules/sandbox/index.ts': "export { server } from './server';\n",
   'modules/sandbox/server.ts': 'export const server = 1;\n',
   'projections/orders/orders.projector.ts':
-    "import '../../modules/payments/order.events';\nimport type { OrderView } from '../../modules/payments/order.view';\nexport type Row = OrderView;\n",
+    "import '../../modules/payments/order.events';\n" +
+    "import type { OrderView } from '../../modules/payments/order.view';\nexport type Row = OrderView;\n",
   'test/e2e/flow.ts': "import '../../modules/sandbox/index';\nimport '../../modules/payments/charge/charge';\n",
 };
 
