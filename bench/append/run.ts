@@ -98,7 +98,7 @@ async function main(): Promise<void> {
       }
     }
 
-    let catchUp: CatchUpResult[] = [];
+    const catchUp: CatchUpResult[] = [];
     if (config.catchUpEvents > 0) {
       const url = await server.freshDatabase('bench_catchup');
       progress(`catch-up: writing ${config.catchUpEvents.toLocaleString('en-US')} events with bulk INSERT … SELECT`);

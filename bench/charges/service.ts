@@ -4,7 +4,7 @@
  * CPU and memory readings are its own. Also: compiling the current source, and the /proc readings the
  * benchmark takes (CPU seconds, RSS, the whole machine's busy time).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -116,7 +116,7 @@ let ticks: number | undefined;
 function ticksPerSecond(): number {
   if (ticks === undefined) {
     try {
-      ticks = Number(require('node:child_process').execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+      ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
     } catch {
       ticks = 100;
     }

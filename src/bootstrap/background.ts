@@ -88,7 +88,7 @@ export async function startBackground(
       pool
         .query(`SELECT graphile_worker.add_job($1, '{}'::json, job_key => $1, job_key_mode => 'preserve_run_at')`, [task])
         .catch((error) => logger.warn(`could not schedule ${task}: ${(error as Error).message}`));
-    const timer = setInterval(schedule, intervalMs(config));
+    const timer = setInterval(() => void schedule(), intervalMs(config));
     timer.unref();
     return timer;
   });

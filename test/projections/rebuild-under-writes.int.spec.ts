@@ -9,7 +9,6 @@ import type { EventStore } from '../../src/event-store/event-store.port';
 import { EsdbEventStore } from '../../src/event-store/esdb/esdb.event-store';
 import { readVersions } from '../../src/subscriptions/checkpoint-store';
 import { rebuildReadModels } from '../../src/subscriptions/read-models/rebuild';
-import { readModelProjection } from '../../src/subscriptions/read-models/read-model.projection';
 import { verifyReadModel } from '../../src/subscriptions/read-models/verify';
 import { dropOldVersions } from '../../src/subscriptions/read-models/versions';
 import { startProjections, type RunningProjections } from '../../src/subscriptions/start-projections';

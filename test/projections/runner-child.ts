@@ -43,7 +43,7 @@ export class RunnerChild {
       const found = this.reports.find(predicate);
       if (found) return found;
       const crashed = this.reports.find((r) => r.event === 'crashed');
-      if (crashed) throw new Error(`runner crashed while waiting for ${what}: ${crashed.error}`);
+      if (crashed) throw new Error(`runner crashed while waiting for ${what}: ${String(crashed.error)}`);
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`runner ${this.pid}: no ${what} within ${timeoutMs} ms`);
       await new Promise<void>((resolve) => {

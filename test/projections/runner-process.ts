@@ -56,11 +56,12 @@ async function main() {
       },
     },
   });
-  process.once('SIGTERM', async () => {
+  const shutdown = async () => {
     await running.stop();
     await pool.end();
     process.exit(0);
-  });
+  };
+  process.once('SIGTERM', () => void shutdown());
 }
 
 main().catch((error) => {

@@ -54,7 +54,8 @@ export function registerSandboxCrm(app: FastifyInstance, options: CrmOptions = {
     const end = Math.min(offset + limit, data.size);
     const contacts: CrmContact[] = [];
     for (let i = offset; i < end; i++) contacts.push(data.contact(i));
-    if (fault?.kind === 'contradictory') for (const c of contacts) if (c.fields) c.fields = { ...c.fields, name: `${c.fields.name} (contradicted)` };
+    if (fault?.kind === 'contradictory')
+      for (const c of contacts) if (c.fields) c.fields = { ...c.fields, name: `${String(c.fields.name)} (contradicted)` };
     if (behaviour.duplicates && offset > 0) contacts.unshift(data.contact(offset - 1));
     if (behaviour.outOfOrder && offset > 0 && data.versionOf(offset - 1) > 1) contacts.push(data.contact(offset - 1, data.versionOf(offset - 1) - 1));
     return { contacts, nextCursor: end < data.size ? `o${end}` : null };

@@ -30,7 +30,7 @@ export class PerTurnBatcher<In, Out> {
       for (const call of batch) call.reject(error);
       return;
     }
-    batch.forEach((call, i) => answers[i].then(call.resolve, call.reject));
+    batch.forEach((call, i) => void answers[i].then(call.resolve, call.reject));
   }
 }
 

@@ -111,6 +111,8 @@ export class PostgresSubscription implements EventSubscription {
     if (this.closed) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(done, this.pollIntervalMs);
+      // `done` is a hoisted function (the timer above is created with it), so it reaches `this` through `self`.
+      // eslint-disable-next-line @typescript-eslint/no-this-alias
       const self = this;
       function done() {
         clearTimeout(timer);

@@ -27,6 +27,8 @@ function tupleOf(columns: ColumnSpec[]): (row: Row) => unknown[] {
   let tuple = tupleFunctions.get(columns);
   if (!tuple) {
     for (const c of columns) if (!/^[A-Za-z_$][\w$]*$/.test(c.prop)) throw new Error(`unexpected property name ${c.prop}`);
+    // Compiled on purpose (hot path, one per column list); the property names were checked just above.
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval
     tuple = new Function('row', `return [${columns.map((c) => `row.${c.prop} ?? null`).join(', ')}];`) as (row: Row) => unknown[];
     tupleFunctions.set(columns, tuple);
   }
