@@ -91,7 +91,11 @@ async function main(): Promise<void> {
   report(config, results, sizes);
 }
 
-function report(config: { durationS: number; warmupS: number; rounds: number; writers: number; eventsPerStream: number }, results: Record<Contender, AppendResult[]>, sizes: { data: number; metadata: number }): void {
+function report(
+  config: { durationS: number; warmupS: number; rounds: number; writers: number; eventsPerStream: number },
+  results: Record<Contender, AppendResult[]>,
+  sizes: { data: number; metadata: number },
+): void {
   const adapter = spread(results.idem.map((r) => r.appendsPerSecond));
   const raw = spread(results.raw.map((r) => r.appendsPerSecond));
   const ratio = adapter.median / raw.median;
@@ -111,7 +115,9 @@ function report(config: { durationS: number; warmupS: number; rounds: number; wr
       return [
         LABEL[c].padEnd(32),
         ...[s.median, s.min, s.max].map((v) => formatRate(v).padStart(10)),
-        median(results[c].map((r) => r.latencyMs.p99)).toFixed(2).padStart(8),
+        median(results[c].map((r) => r.latencyMs.p99))
+          .toFixed(2)
+          .padStart(8),
         String(cpu(c, 'clientCpuUsPerAppend')).padStart(14),
         String(cpu(c, 'serverCpuUsPerAppend')).padStart(16),
       ].join(' ');

@@ -16,7 +16,9 @@ async function main(): Promise<void> {
   const { config, sandbox } = await startSandboxIfEnabled(loadConfig(), createSandbox);
   const runtime = await startRuntime(config);
   const background = await startBackground(runtime, idemFeatures());
-  process.stdout.write(`Idem worker ${background.workerId} running (projections, charge jobs, recovery every ${config.worker.recoveryIntervalMs / 1000}s)\n`);
+  process.stdout.write(
+    `Idem worker ${background.workerId} running (projections, charge jobs, recovery every ${config.worker.recoveryIntervalMs / 1000}s)\n`,
+  );
 
   stopOnSignals('finishing running jobs, then stopping', [() => background.stop(), async () => sandbox?.close(), () => runtime.close()]);
 }

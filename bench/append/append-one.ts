@@ -30,11 +30,9 @@ async function emmett(pool: Pool, url: string): Promise<AppendOne> {
   const { getPostgreSQLEventStore } = await import('@event-driven-io/emmett-postgresql');
   const store = getPostgreSQLEventStore(url, { connectionOptions: { pool } });
   return async (stream, revision, event) => {
-    await store.appendToStream(
-      stream,
-      [{ type: event.type, data: event.data, metadata: { ...event.metadata, messageId: event.id } }],
-      { expectedStreamVersion: BigInt(revision) },
-    );
+    await store.appendToStream(stream, [{ type: event.type, data: event.data, metadata: { ...event.metadata, messageId: event.id } }], {
+      expectedStreamVersion: BigInt(revision),
+    });
   };
 }
 

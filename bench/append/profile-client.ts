@@ -31,7 +31,10 @@ async function main() {
       await session.post('Profiler.enable');
       await session.post('Profiler.setSamplingInterval', { interval: 100 });
       await session.post('Profiler.start');
-      const result = await runWorkload({ contender: name, url, round: 1, writers: 16, eventsPerStream: 10, warmupMs: 2000, durationMs }, appendOne);
+      const result = await runWorkload(
+        { contender: name, url, round: 1, writers: 16, eventsPerStream: 10, warmupMs: 2000, durationMs },
+        appendOne,
+      );
       const { profile } = await session.post('Profiler.stop');
       await pool.end();
       const self = new Map<string, number>();
@@ -43,7 +46,9 @@ async function main() {
       });
       const total = [...self.values()].reduce((a, b) => a + b, 0);
       const idle = [...self].filter(([k]) => k.startsWith('(idle)')).reduce((a, [, v]) => a + v, 0);
-      console.log(`\n${name}: ${Math.round(result.appendsPerSecond)} appends/s, client CPU ${Math.round(result.clientCpuUsPerAppend)} µs/append, busy ${(100 * (1 - idle / total)).toFixed(0)} %`);
+      console.log(
+        `\n${name}: ${Math.round(result.appendsPerSecond)} appends/s, client CPU ${Math.round(result.clientCpuUsPerAppend)} µs/append, busy ${(100 * (1 - idle / total)).toFixed(0)} %`,
+      );
       for (const [key, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
         console.log(`  ${((100 * us) / (total - idle)).toFixed(1).padStart(5)} %  ${key}`);
       }

@@ -105,9 +105,15 @@ async function main(): Promise<void> {
       await seedCatchUp(url, config.catchUpEvents, config.eventsPerStream);
       for (let run = 1; run <= config.catchUpRuns; run += 1) {
         progress(`catch-up run ${run}/${config.catchUpRuns}: subscribeToAll from the start`);
-        const result = await runChild<CatchUpInput, CatchUpResult>(resolve(__dirname, 'catchup.ts'), { url, events: config.catchUpEvents, run }, { timeoutMs: 600_000 });
+        const result = await runChild<CatchUpInput, CatchUpResult>(
+          resolve(__dirname, 'catchup.ts'),
+          { url, events: config.catchUpEvents, run },
+          { timeoutMs: 600_000 },
+        );
         catchUp.push(result);
-        progress(`  ${formatRate(result.eventsPerSecond)} events/s (${result.seconds.toFixed(2)} s, ${result.batches} batches, client CPU ${result.clientCpuSeconds.toFixed(2)} s)`);
+        progress(
+          `  ${formatRate(result.eventsPerSecond)} events/s (${result.seconds.toFixed(2)} s, ${result.batches} batches, client CPU ${result.clientCpuSeconds.toFixed(2)} s)`,
+        );
       }
     }
 
@@ -118,7 +124,15 @@ async function main(): Promise<void> {
 }
 
 function report(
-  config: { durationS: number; warmupS: number; rounds: number; writers: number; eventsPerStream: number; catchUpEvents: number; contenders: Contender[] },
+  config: {
+    durationS: number;
+    warmupS: number;
+    rounds: number;
+    writers: number;
+    eventsPerStream: number;
+    catchUpEvents: number;
+    contenders: Contender[];
+  },
   machine: ReturnType<typeof machineInfo>,
   postgres: Awaited<ReturnType<typeof postgresInfo>>,
   results: Record<Contender, AppendResult[]>,
@@ -137,8 +151,12 @@ function report(
 
   const lines: string[] = [];
   lines.push('');
-  lines.push(`Appends: 1 event per append, exact expected revision, ${config.writers} writers, new stream every ${config.eventsPerStream} events,`);
-  lines.push(`event data ${sizes.data} B + metadata ${sizes.metadata} B JSON; ${config.rounds} interleaved rounds of ${config.warmupS}s warm-up + ${config.durationS}s measured.`);
+  lines.push(
+    `Appends: 1 event per append, exact expected revision, ${config.writers} writers, new stream every ${config.eventsPerStream} events,`,
+  );
+  lines.push(
+    `event data ${sizes.data} B + metadata ${sizes.metadata} B JSON; ${config.rounds} interleaved rounds of ${config.warmupS}s warm-up + ${config.durationS}s measured.`,
+  );
   lines.push(describeMachine(machine, postgres));
   lines.push('');
   lines.push('contender                    median/s      min/s      max/s   p50 ms   p99 ms   client µs/op   server µs/op');
@@ -152,8 +170,12 @@ function report(
         formatRate(s.median).padStart(10),
         formatRate(s.min).padStart(10),
         formatRate(s.max).padStart(10),
-        median(rs.map((r) => r.latencyMs.p50)).toFixed(2).padStart(8),
-        median(rs.map((r) => r.latencyMs.p99)).toFixed(2).padStart(8),
+        median(rs.map((r) => r.latencyMs.p50))
+          .toFixed(2)
+          .padStart(8),
+        median(rs.map((r) => r.latencyMs.p99))
+          .toFixed(2)
+          .padStart(8),
         String(Math.round(median(rs.map((r) => r.clientCpuUsPerAppend)))).padStart(14),
         (server.length ? String(Math.round(median(server))) : '-').padStart(14),
       ].join(' '),
@@ -163,10 +185,24 @@ function report(
   const vsRaw = ratio(med('idem'), med('raw'));
   const perCommitVsRaw = ratio(med('idem_per_commit'), med('raw'));
   lines.push('');
-  if (vsEmmett !== undefined) lines.push(`Idem / Emmett: ${vsEmmett.toFixed(2)} (target ≥ ${TARGETS.ratio_vs_emmett}); per round ${perRound('emmett').map((v) => v.toFixed(2)).join(', ')}`);
-  if (vsRaw !== undefined) lines.push(`Idem / raw:    ${vsRaw.toFixed(2)} (target ≥ ${TARGETS.ratio_vs_raw}); per round ${perRound('raw').map((v) => v.toFixed(2)).join(', ')}`);
+  if (vsEmmett !== undefined)
+    lines.push(
+      `Idem / Emmett: ${vsEmmett.toFixed(2)} (target ≥ ${TARGETS.ratio_vs_emmett}); per round ${perRound('emmett')
+        .map((v) => v.toFixed(2))
+        .join(', ')}`,
+    );
+  if (vsRaw !== undefined)
+    lines.push(
+      `Idem / raw:    ${vsRaw.toFixed(2)} (target ≥ ${TARGETS.ratio_vs_raw}); per round ${perRound('raw')
+        .map((v) => v.toFixed(2))
+        .join(', ')}`,
+    );
   if (perCommitVsRaw !== undefined) {
-    lines.push(`Idem with a commit per append / raw: ${perCommitVsRaw.toFixed(2)}; per round ${perRound('raw', 'idem_per_commit').map((v) => v.toFixed(2)).join(', ')}`);
+    lines.push(
+      `Idem with a commit per append / raw: ${perCommitVsRaw.toFixed(2)}; per round ${perRound('raw', 'idem_per_commit')
+        .map((v) => v.toFixed(2))
+        .join(', ')}`,
+    );
   }
   if (catchUpSpread) {
     lines.push(
@@ -178,7 +214,8 @@ function report(
   process.stdout.write(lines.join('\n') + '\n');
 
   const r = (value: number | undefined, digits = 0) => (value === undefined ? null : round(value, digits));
-  const spreadJson = (s: Spread | undefined) => (s ? { median: r(s.median), min: r(s.min), max: r(s.max), runs: s.runs.map((v) => r(v)) } : null);
+  const spreadJson = (s: Spread | undefined) =>
+    s ? { median: r(s.median), min: r(s.min), max: r(s.max), runs: s.runs.map((v) => r(v)) } : null;
   const summary = {
     idem_appends_per_s: r(med('idem')),
     emmett_appends_per_s: r(med('emmett')),
@@ -196,9 +233,17 @@ function report(
     idem_per_commit_appends_per_s: r(med('idem_per_commit')),
     ratio_per_commit_vs_raw: r(perCommitVsRaw, 3),
     ratio_per_commit_vs_raw_per_round: perRound('raw', 'idem_per_commit').map((v) => round(v, 3)),
-    spread: { idem: spreadJson(rates.idem), idem_per_commit: spreadJson(rates.idem_per_commit), emmett: spreadJson(rates.emmett), raw: spreadJson(rates.raw), catchup: spreadJson(catchUpSpread) },
+    spread: {
+      idem: spreadJson(rates.idem),
+      idem_per_commit: spreadJson(rates.idem_per_commit),
+      emmett: spreadJson(rates.emmett),
+      raw: spreadJson(rates.raw),
+      catchup: spreadJson(catchUpSpread),
+    },
     latency_p99_ms: Object.fromEntries(config.contenders.map((c) => [c, round(median(results[c].map((x) => x.latencyMs.p99)), 2)])),
-    client_cpu_us_per_append: Object.fromEntries(config.contenders.map((c) => [c, round(median(results[c].map((x) => x.clientCpuUsPerAppend)))])),
+    client_cpu_us_per_append: Object.fromEntries(
+      config.contenders.map((c) => [c, round(median(results[c].map((x) => x.clientCpuUsPerAppend)))]),
+    ),
     server_cpu_us_per_append: Object.fromEntries(
       config.contenders.map((c) => {
         const values = results[c].map((x) => x.serverCpuUsPerAppend).filter((v): v is number => v !== undefined);

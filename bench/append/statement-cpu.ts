@@ -30,8 +30,14 @@ const IDEM_TABLE = `CREATE TABLE e (
 const RETURNING = `RETURNING transaction_id::text || '/' || sequence::text AS position`;
 const AT = (returning: string) => `INSERT INTO e (stream_name, revision, event_id, event_type, data, metadata)
   SELECT $1, $6::bigint + 1, $2, $3, $4, $5 WHERE EXISTS (SELECT FROM e WHERE stream_name = $1 AND revision = $6::bigint) ${returning}`;
-const NEW = (returning: string) => `INSERT INTO e (stream_name, revision, event_id, event_type, data, metadata) VALUES ($1, 0, $2, $3, $4, $5) ${returning}`;
-const BASE = ['CREATE SEQUENCE s AS bigint CACHE 100', IDEM_TABLE, 'CREATE UNIQUE INDEX ON e (event_id)', 'CREATE UNIQUE INDEX ON e (transaction_id, sequence)'];
+const NEW = (returning: string) =>
+  `INSERT INTO e (stream_name, revision, event_id, event_type, data, metadata) VALUES ($1, 0, $2, $3, $4, $5) ${returning}`;
+const BASE = [
+  'CREATE SEQUENCE s AS bigint CACHE 100',
+  IDEM_TABLE,
+  'CREATE UNIQUE INDEX ON e (event_id)',
+  'CREATE UNIQUE INDEX ON e (transaction_id, sequence)',
+];
 
 const VARIANTS: Record<string, Variant> = {
   idem: { setup: BASE, appendAt: AT(RETURNING), appendNew: NEW(RETURNING) },
@@ -44,20 +50,32 @@ const VARIANTS: Record<string, Variant> = {
   },
   'no-probe': { setup: BASE, appendAt: NEW(RETURNING).replace('VALUES ($1, 0,', 'VALUES ($1, $6::bigint + 1,'), appendNew: NEW(RETURNING) },
   'no-id-index': { setup: BASE.filter((s) => !s.includes('(event_id)')), appendAt: AT(RETURNING), appendNew: NEW(RETURNING) },
-  'no-order-index': { setup: BASE.filter((s) => !s.includes('transaction_id, sequence')), appendAt: AT(RETURNING), appendNew: NEW(RETURNING) },
+  'no-order-index': {
+    setup: BASE.filter((s) => !s.includes('transaction_id, sequence')),
+    appendAt: AT(RETURNING),
+    appendNew: NEW(RETURNING),
+  },
   'order-non-unique': {
     setup: BASE.map((s) => s.replace('CREATE UNIQUE INDEX ON e (transaction_id', 'CREATE INDEX ON e (transaction_id')),
     appendAt: AT(RETURNING),
     appendNew: NEW(RETURNING),
   },
   raw: {
-    setup: ['CREATE TABLE e (event_id uuid PRIMARY KEY, stream_name text NOT NULL, event_type text NOT NULL, data jsonb NOT NULL, metadata jsonb NOT NULL)'],
+    setup: [
+      'CREATE TABLE e (event_id uuid PRIMARY KEY, stream_name text NOT NULL, event_type text NOT NULL, data jsonb NOT NULL, metadata jsonb NOT NULL)',
+    ],
     appendAt: 'INSERT INTO e (event_id, stream_name, event_type, data, metadata) VALUES ($2, $1, $3, $4, $5) ON CONFLICT DO NOTHING',
     appendNew: 'INSERT INTO e (event_id, stream_name, event_type, data, metadata) VALUES ($2, $1, $3, $4, $5) ON CONFLICT DO NOTHING',
   },
 };
 
-async function measure(url: string, name: string, variant: Variant, appends: number, eventsPerStream: number): Promise<{ cpuUs: number; walBytes: number }> {
+async function measure(
+  url: string,
+  name: string,
+  variant: Variant,
+  appends: number,
+  eventsPerStream: number,
+): Promise<{ cpuUs: number; walBytes: number }> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {

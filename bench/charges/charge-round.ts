@@ -59,7 +59,14 @@ export async function chargeRound(ctx: Context, label: string, orders: number, o
 
   // Phase 1: the first request for every order (202, not a replay).
   const started = performance.now();
-  const first = await postPhase(ctx, `${label} phase 1 (first requests)`, orders, (i) => ({ orderId: ids[i], body: bodies[i] }), (status, replayed) => status === 202 && !replayed, profilePath('first'));
+  const first = await postPhase(
+    ctx,
+    `${label} phase 1 (first requests)`,
+    orders,
+    (i) => ({ orderId: ids[i], body: bodies[i] }),
+    (status, replayed) => status === 202 && !replayed,
+    profilePath('first'),
+  );
   // Phase 2: the other copies, while the worker is charging these orders.
   const duplicates = await postPhase(ctx, `${label} phase 2 (duplicates)`, duplicateCount, duplicate, isReplay, profilePath('duplicates'));
 
@@ -89,7 +96,8 @@ export async function chargeRound(ctx: Context, label: string, orders: number, o
       },
     });
     polls += indexes.length;
-    if (load.errors === indexes.length) throw new Error(`settle: the api does not answer (${load.firstError}); service output:\n${service.output().slice(-3000)}`);
+    if (load.errors === indexes.length)
+      throw new Error(`settle: the api does not answer (${load.firstError}); service output:\n${service.output().slice(-3000)}`);
     if (load.errors) progress(`  settle poll: ${load.errors} errors (${load.firstError})`);
     return paid;
   };
@@ -124,19 +132,30 @@ export async function chargeRound(ctx: Context, label: string, orders: number, o
       if (n === 0) ordersNotCharged++;
     },
   });
-  if (count.errors || count.answered !== orders) throw new Error(`counting the sandbox's charges failed: ${count.firstError ?? `${count.answered}/${orders} answered`}`);
+  if (count.errors || count.answered !== orders)
+    throw new Error(`counting the sandbox's charges failed: ${count.firstError ?? `${count.answered}/${orders} answered`}`);
   if (config.workerInApi) {
     progress(
       `  ${label} settle: ${ordersPaid}/${orders} orders paid` +
-        (allPaidAfterS !== undefined ? ` ${allPaidAfterS.toFixed(2)} s after the first request (${formatRate(orders / allPaidAfterS)} orders/s end to end)` : ` (timed out after ${config.settleTimeoutS} s)`) +
+        (allPaidAfterS !== undefined
+          ? ` ${allPaidAfterS.toFixed(2)} s after the first request (${formatRate(orders / allPaidAfterS)} orders/s end to end)`
+          : ` (timed out after ${config.settleTimeoutS} s)`) +
         `; provider holds ${providerCharges} succeeded intents (${ordersChargedTwice} orders charged twice, ${ordersNotCharged} not charged); ${polls} GETs polled; ${formatSplit(settleCpu)}`,
     );
   }
 
   // Diagnostic phase 3: the same duplicates again, now that every order is settled and the worker is
   // idle — what a replay costs on its own.
-  const settledReplays =
-    config.settledReplays ? await postPhase(ctx, `${label} phase 3 (duplicates of settled orders, diagnostic)`, duplicateCount, duplicate, isReplay, profilePath('settled-replays')) : undefined;
+  const settledReplays = config.settledReplays
+    ? await postPhase(
+        ctx,
+        `${label} phase 3 (duplicates of settled orders, diagnostic)`,
+        duplicateCount,
+        duplicate,
+        isReplay,
+        profilePath('settled-replays'),
+      )
+    : undefined;
 
   const rssMaxMb = ctx.rssMaxMb;
   if (config.resetSandbox) await resetSandbox(ctx);
@@ -147,7 +166,8 @@ export async function chargeRound(ctx: Context, label: string, orders: number, o
     settledReplays,
     allPaidAfterS,
     settleCpu,
-    settleTrace: settleTraceBefore && settleTraceAfter ? traceDelta(settleTraceBefore, settleTraceAfter, orders, settleCpu.wallS) : undefined,
+    settleTrace:
+      settleTraceBefore && settleTraceAfter ? traceDelta(settleTraceBefore, settleTraceAfter, orders, settleCpu.wallS) : undefined,
     ordersPaid,
     providerCharges,
     ordersChargedTwice,

@@ -39,24 +39,49 @@ async function measureOnce(build: string): Promise<Record<string, string>> {
   const [mainJs, ...nodeFlags] = build.split(',');
   const dir = mkdtempSync(join(tmpdir(), 'idem-cpu-ab-'));
   chmodSync(dir, 0o755); // embedded PostgreSQL runs as `postgres` when we are root
-  const service = await startService(mainJs, { PORT: '0', IDEM_SANDBOX_PORT: '0', IDEM_DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn' }, { execArgv: nodeFlags });
+  const service = await startService(
+    mainJs,
+    { PORT: '0', IDEM_SANDBOX_PORT: '0', IDEM_DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn' },
+    { execArgv: nodeFlags },
+  );
   try {
     const pm = postmasterPid(join(service.dataDir, 'pg'));
-    const cpu = (): Cpu => ({ service: processCpuSeconds(service.pid) ?? NaN, postgres: postgresCpuSeconds(pm) ?? NaN, at: performance.now() });
+    const cpu = (): Cpu => ({
+      service: processCpuSeconds(service.pid) ?? NaN,
+      postgres: postgresCpuSeconds(pm) ?? NaN,
+      at: performance.now(),
+    });
     const per = (from: Cpu, to: Cpu, n: number, unit: number, digits = 0) =>
       `service ${(((to.service - from.service) / n) * unit).toFixed(digits)} + PostgreSQL ${(((to.postgres - from.postgres) / n) * unit).toFixed(digits)}`;
-    await fetch(`${service.sandboxUrl}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'latency', ms: 20, probability: 1 }) });
+    await fetch(`${service.sandboxUrl}/_sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'latency', ms: 20, probability: 1 }),
+    });
     const run = Math.random().toString(36).slice(2, 8);
     const orderId = (i: number) => `ab-${run}-${i}`;
     const body = (i: number) => JSON.stringify({ amount: 1000 + (i % 50) * 100, currency: 'EUR', customerId: `cus_${i % 97}` });
     const charge = (i: number) => ({ method: 'POST' as const, path: `/v1/orders/${orderId(i % orders)}/charge`, body: body(i % orders) });
 
     // Warm the JIT on a few orders of their own, then let the service go quiet.
-    await runLoad({ url: service.apiUrl, concurrency: 16, headers: AUTH, total: 400, request: (i) => (i < 400 ? { method: 'POST' as const, path: `/v1/orders/warm-${run}-${i % 100}/charge`, body: body(i % 100) } : undefined) });
+    await runLoad({
+      url: service.apiUrl,
+      concurrency: 16,
+      headers: AUTH,
+      total: 400,
+      request: (i) =>
+        i < 400 ? { method: 'POST' as const, path: `/v1/orders/warm-${run}-${i % 100}/charge`, body: body(i % 100) } : undefined,
+    });
     await waitPaid(service, (i) => `warm-${run}-${i}`, 100);
 
     const start = cpu();
-    const first = await runLoad({ url: service.apiUrl, concurrency: 64, headers: AUTH, total: orders, request: (i) => (i < orders ? charge(i) : undefined) });
+    const first = await runLoad({
+      url: service.apiUrl,
+      concurrency: 64,
+      headers: AUTH,
+      total: orders,
+      request: (i) => (i < orders ? charge(i) : undefined),
+    });
     const afterFirst = cpu();
     await waitPaid(service, orderId, orders);
     const paid = cpu();
@@ -65,7 +90,13 @@ async function measureOnce(build: string): Promise<Record<string, string>> {
     const quiet = cpu();
     await new Promise((resolve) => setTimeout(resolve, idleS * 1000));
     const idled = cpu();
-    const dup = await runLoad({ url: service.apiUrl, concurrency: 64, headers: AUTH, total: replays, request: (i) => (i < replays ? charge(i) : undefined) });
+    const dup = await runLoad({
+      url: service.apiUrl,
+      concurrency: 64,
+      headers: AUTH,
+      total: replays,
+      request: (i) => (i < replays ? charge(i) : undefined),
+    });
     const replayed = cpu();
     const idleCores = (idled.service - quiet.service + idled.postgres - quiet.postgres) / ((idled.at - quiet.at) / 1000);
     return {
@@ -84,7 +115,7 @@ async function measureOnce(build: string): Promise<Record<string, string>> {
 /** Polls the orders (newest first) until each says paid. */
 async function waitPaid(service: ServiceProcess, orderId: (i: number) => string, count: number): Promise<void> {
   const deadline = Date.now() + 180_000;
-  for (let i = count - 1; i >= 0; ) {
+  for (let i = count - 1; i >= 0;) {
     const answer = await fetch(`${service.apiUrl}/v1/orders/${orderId(i)}?minRevision=2`, { headers: AUTH });
     if (answer.ok && ((await answer.json()) as { status: string }).status === 'paid') i--;
     else if (Date.now() > deadline) throw new Error(`order ${orderId(i)} not paid within 180 s`);

@@ -98,5 +98,14 @@ export function medianSplit(splits: CpuSplit[]): CpuSplit {
 
 export function roundSplit(s: CpuSplit): Record<string, number | null> {
   const r = (v?: number) => (v === undefined ? null : round(v, 2));
-  return { service: r(s.service), postgres: r(s.postgres), hello: r(s.hello), load_generator: r(s.bench), other: r(s.other), idle: r(s.idle), cpu_pressure: r(s.pressure), load1: r(s.load1) };
+  return {
+    service: r(s.service),
+    postgres: r(s.postgres),
+    hello: r(s.hello),
+    load_generator: r(s.bench),
+    other: r(s.other),
+    idle: r(s.idle),
+    cpu_pressure: r(s.pressure),
+    load1: r(s.load1),
+  };
 }

@@ -24,7 +24,16 @@ class HelloController {
   @HttpCode(202)
   charge(@Param('orderId') orderId: string, @Body() body: ChargeBody) {
     const now = new Date().toISOString();
-    return { orderId, status: 'pending', amount: body.amount, currency: body.currency, customerId: body.customerId, attempts: 0, updatedAt: now, revision: 0 };
+    return {
+      orderId,
+      status: 'pending',
+      amount: body.amount,
+      currency: body.currency,
+      customerId: body.customerId,
+      attempts: 0,
+      updatedAt: now,
+      revision: 0,
+    };
   }
 }
 
@@ -32,7 +41,9 @@ class HelloController {
 class HelloModule {}
 
 async function main(): Promise<void> {
-  const app = await NestFactory.create<NestFastifyApplication>(HelloModule, new FastifyAdapter({ bodyLimit: 64 * 1024 }), { logger: ['error', 'warn'] });
+  const app = await NestFactory.create<NestFastifyApplication>(HelloModule, new FastifyAdapter({ bodyLimit: 64 * 1024 }), {
+    logger: ['error', 'warn'],
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = (await app.getUrl()).replace('[::1]', 'localhost');
   process.stdout.write(`hello listening on ${url}\n`);

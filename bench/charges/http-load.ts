@@ -118,7 +118,12 @@ class Connection {
       const name = line.slice(0, colon).toLowerCase();
       if (name === 'content-length') length = Number(line.slice(colon + 1).trim());
       else if (name === 'idempotent-replayed') replayed = line.slice(colon + 1).trim() === 'true';
-      else if (name === 'connection') closeAfter = line.slice(colon + 1).trim().toLowerCase() === 'close';
+      else if (name === 'connection')
+        closeAfter =
+          line
+            .slice(colon + 1)
+            .trim()
+            .toLowerCase() === 'close';
       else if (name === 'transfer-encoding') {
         this.waiting.reject(new Error('chunked responses are not supported by this load client'));
         this.waiting = undefined;

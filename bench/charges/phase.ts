@@ -80,12 +80,16 @@ export async function postPhase(
     },
     onAnswer: (i, answer) => {
       if (expected(answer.status, answer.replayed)) ok++;
-      else if (unexpected.length < 5) unexpected.push(`${request(i).orderId}: ${answer.status}${answer.replayed ? ' (replayed)' : ''} ${answer.body.toString().slice(0, 200)}`);
+      else if (unexpected.length < 5)
+        unexpected.push(
+          `${request(i).orderId}: ${answer.status}${answer.replayed ? ' (replayed)' : ''} ${answer.body.toString().slice(0, 200)}`,
+        );
     },
   });
   const after = read(ctx.pids);
   const traceAfter = ctx.tracer ? await ctx.tracer.command(profilePath ? `profile-stop ${profilePath}` : 'snapshot') : undefined;
-  if (load.answered === 0) throw new Error(`${name}: no request was answered (${load.firstError}); service output:\n${ctx.service.output().slice(-3000)}`);
+  if (load.answered === 0)
+    throw new Error(`${name}: no request was answered (${load.firstError}); service output:\n${ctx.service.output().slice(-3000)}`);
   const result = phaseResult(load, ok, unexpected, split(before, after));
   result.rssAfterMb = memoryMb(ctx.service.pid)?.rss;
   if (traceBefore && traceAfter) result.trace = traceDelta(traceBefore, traceAfter, total, result.cpu.wallS);

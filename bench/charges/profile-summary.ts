@@ -113,7 +113,13 @@ export function summarizeProfile(path: string, top = 20): ProfileSummary {
       .sort((a, b) => b[1] - a[1])
       .slice(0, limit)
       .map(([name, us]) => [name, us / 1000] as [string, number]);
-  return { totalMs: totalUs / 1000, self: sorted(self), inclusive: sorted(inclusive), owner: sorted(owners), topFunctions: sorted(functions, top) };
+  return {
+    totalMs: totalUs / 1000,
+    self: sorted(self),
+    inclusive: sorted(inclusive),
+    owner: sorted(owners),
+    topFunctions: sorted(functions, top),
+  };
 }
 
 function shortUrl(url: string): string {

@@ -112,7 +112,9 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
 
   try {
-    progress(`service pid ${service.pid}: api ${service.apiUrl}, sandbox ${service.sandboxUrl}, PostgreSQL postmaster pid ${ctx.pids.postmaster ?? '?'}`);
+    progress(
+      `service pid ${service.pid}: api ${service.apiUrl}, sandbox ${service.sandboxUrl}, PostgreSQL postmaster pid ${ctx.pids.postmaster ?? '?'}`,
+    );
     const machine = machineInfo();
     const postgres = await postgresInfo(service.databaseUrl);
     progress(describeMachine(machine, postgres).replace('\n', '; '));
@@ -138,13 +140,17 @@ async function main(): Promise<void> {
       progress(`round ${r}/${config.rounds}: hello ceiling for ${config.helloS} s`);
       const h = await helloRound(hello, ctx, config.helloS);
       hellos.push(h);
-      progress(`  hello: ${formatRate(h.rps)} requests/s, p50 ${h.p50Ms.toFixed(1)} ms, p99 ${h.p99Ms.toFixed(1)} ms; ${formatSplit(h.cpu)}`);
+      progress(
+        `  hello: ${formatRate(h.rps)} requests/s, p50 ${h.p50Ms.toFixed(1)} ms, p99 ${h.p99Ms.toFixed(1)} ms; ${formatSplit(h.cpu)}`,
+      );
     }
 
     if (ctx.tracer) {
       const collected = (await ctx.tracer.command('gc')).memory;
       const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
-      progress(`after a full GC (traced run): RSS ${mib(collected.rss)} MiB, V8 heap ${mib(collected.heapUsed)} used of ${mib(collected.heapTotal)} MiB, external ${mib(collected.external)} MiB`);
+      progress(
+        `after a full GC (traced run): RSS ${mib(collected.rss)} MiB, V8 heap ${mib(collected.heapUsed)} used of ${mib(collected.heapTotal)} MiB, external ${mib(collected.external)} MiB`,
+      );
     }
     const memory = memoryMb(service.pid);
     const peakRssMb = Math.max(memory?.hwm ?? 0, ctx.rssMaxMb);
@@ -156,6 +162,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  process.stderr.write(`bench:charges failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(`bench:charges failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -18,7 +18,10 @@ export const REPO = resolve(__dirname, '..', '..');
  */
 export async function buildService(outDir: string, log: (line: string) => void): Promise<string> {
   const tsc = require.resolve('typescript/bin/tsc', { paths: [REPO] });
-  const child = spawn(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', outDir], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', outDir], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -58,7 +61,11 @@ export function startScriptNodeFlags(): string[] {
 /** Variables that would take the service off its embedded defaults. */
 const NOT_DEFAULT = /^(DATABASE_URL|EVENT_STORE|EVENTSTORE_CONNECTION_STRING|IDEM_.*|STRIPE_.*|NODE_ENV|HOST|PORT|LOG_LEVEL)$/;
 
-export function startService(main: string, env: Record<string, string>, options: { execArgv?: string[]; timeoutMs?: number } = {}): Promise<ServiceProcess> {
+export function startService(
+  main: string,
+  env: Record<string, string>,
+  options: { execArgv?: string[]; timeoutMs?: number } = {},
+): Promise<ServiceProcess> {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !NOT_DEFAULT.test(name)));
   const child = spawn(process.execPath, [...(options.execArgv ?? []), main], {
     cwd: REPO,
@@ -194,7 +201,9 @@ export function machineCpuSeconds(): { busy: number; total: number } | undefined
  */
 export function cpuPressureUs(): number | undefined {
   try {
-    const some = readFileSync('/proc/pressure/cpu', 'utf8').split('\n').find((line) => line.startsWith('some'));
+    const some = readFileSync('/proc/pressure/cpu', 'utf8')
+      .split('\n')
+      .find((line) => line.startsWith('some'));
     const total = /total=(\d+)/.exec(some ?? '');
     return total ? Number(total[1]) : undefined;
   } catch {

@@ -124,7 +124,13 @@ function snapshot() {
     at: Date.now(),
     cpu: process.cpuUsage(),
     memory: process.memoryUsage(),
-    eventLoop: { activeMs: elu.active, idleMs: elu.idle, delayP50Ms: delay.percentile(50) / 1e6, delayP99Ms: delay.percentile(99) / 1e6, delayMaxMs: delay.max / 1e6 },
+    eventLoop: {
+      activeMs: elu.active,
+      idleMs: elu.idle,
+      delayP50Ms: delay.percentile(50) / 1e6,
+      delayP99Ms: delay.percentile(99) / 1e6,
+      delayMaxMs: delay.max / 1e6,
+    },
     queries: Object.fromEntries(queries),
     pools: Object.fromEntries(pools),
   };
@@ -137,7 +143,9 @@ function profileStart(done) {
   const inspector = require('node:inspector');
   session = new inspector.Session();
   session.connect();
-  session.post('Profiler.enable', () => session.post('Profiler.setSamplingInterval', { interval: 500 }, () => session.post('Profiler.start', done)));
+  session.post('Profiler.enable', () =>
+    session.post('Profiler.setSamplingInterval', { interval: 500 }, () => session.post('Profiler.start', done)),
+  );
 }
 
 function profileStop(path, done) {

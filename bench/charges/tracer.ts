@@ -59,7 +59,14 @@ export function traceDelta(a: TraceSnapshot, b: TraceSnapshot, requests: number,
   const pools = Object.entries(b.pools).map(([pool, p]) => {
     const before = a.pools[pool] ?? { checkouts: 0, waitMs: 0, waitedOver1ms: 0, maxWaiting: 0, maxTotal: 0 };
     const checkouts = p.checkouts - before.checkouts;
-    return { pool, checkouts, avgWaitMs: checkouts ? (p.waitMs - before.waitMs) / checkouts : 0, waitedOver1ms: p.waitedOver1ms - before.waitedOver1ms, maxWaiting: p.maxWaiting, maxTotal: p.maxTotal };
+    return {
+      pool,
+      checkouts,
+      avgWaitMs: checkouts ? (p.waitMs - before.waitMs) / checkouts : 0,
+      waitedOver1ms: p.waitedOver1ms - before.waitedOver1ms,
+      maxWaiting: p.maxWaiting,
+      maxTotal: p.maxTotal,
+    };
   });
   const active = b.eventLoop.activeMs - a.eventLoop.activeMs;
   const idle = b.eventLoop.idleMs - a.eventLoop.idleMs;
@@ -73,7 +80,12 @@ export function traceDelta(a: TraceSnapshot, b: TraceSnapshot, requests: number,
     eventLoopDelayP99Ms: b.eventLoop.delayP99Ms,
     eventLoopDelayMaxMs: b.eventLoop.delayMaxMs,
     nodeCpuCores: (b.cpu.user + b.cpu.system - a.cpu.user - a.cpu.system) / 1e6 / wallS,
-    memoryMb: { rss: b.memory.rss / 2 ** 20, heapTotal: b.memory.heapTotal / 2 ** 20, heapUsed: b.memory.heapUsed / 2 ** 20, external: b.memory.external / 2 ** 20 },
+    memoryMb: {
+      rss: b.memory.rss / 2 ** 20,
+      heapTotal: b.memory.heapTotal / 2 ** 20,
+      heapUsed: b.memory.heapUsed / 2 ** 20,
+      external: b.memory.external / 2 ** 20,
+    },
   };
 }
 

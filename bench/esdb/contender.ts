@@ -26,7 +26,9 @@ childMain<EsdbContenderInput, AppendResult>(async (input) => {
         }
       : async (stream, revision, event) => {
           const expectedRevision = revision === 0 ? 'no_stream' : BigInt(revision - 1);
-          await client.appendToStream(stream, jsonEvent({ id: event.id, type: event.type, data: event.data, metadata: event.metadata }), { expectedRevision });
+          await client.appendToStream(stream, jsonEvent({ id: event.id, type: event.type, data: event.data, metadata: event.metadata }), {
+            expectedRevision,
+          });
         };
   try {
     return await runWorkload(input, appendOne, () => serverCpuSeconds(input.emulatorPid));

@@ -30,14 +30,23 @@ export async function wrongState(databaseUrl: string, freshest: Map<string, numb
   }
 }
 
-export async function push(apiUrl: string, databaseUrl: string, records: BenchRecord[], freshest: Map<string, number>): Promise<{ perSecond: number; seconds: number }> {
+export async function push(
+  apiUrl: string,
+  databaseUrl: string,
+  records: BenchRecord[],
+  freshest: Map<string, number>,
+): Promise<{ perSecond: number; seconds: number }> {
   const started = Date.now();
   let next = 0;
   await Promise.all(
     Array.from({ length: 4 }, async () => {
       while (next < records.length) {
         const batch = records.slice(next, (next += 1000));
-        const response = await fetch(`${apiUrl}/v1/contacts/import`, { method: 'POST', headers: SYNC, body: JSON.stringify({ source: 'crm', records: batch }) });
+        const response = await fetch(`${apiUrl}/v1/contacts/import`, {
+          method: 'POST',
+          headers: SYNC,
+          body: JSON.stringify({ source: 'crm', records: batch }),
+        });
         if (!response.ok) throw new Error(`push answered ${response.status}: ${await response.text()}`);
         await response.arrayBuffer();
       }
@@ -49,14 +58,22 @@ export async function push(apiUrl: string, databaseUrl: string, records: BenchRe
 }
 
 export async function pull(apiUrl: string, sandboxUrl: string, contacts: number): Promise<{ perSecond: number; seconds: number }> {
-  const reset = await fetch(`${sandboxUrl}/crm/_control/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seed: 1, size: contacts }) });
+  const reset = await fetch(`${sandboxUrl}/crm/_control/reset`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ seed: 1, size: contacts }),
+  });
   if (!reset.ok) throw new Error(`could not size the sandbox CRM: ${reset.status}`);
   const started = Date.now();
   const response = await fetch(`${apiUrl}/v1/sync/runs`, { method: 'POST', headers: SYNC, body: JSON.stringify({ source: 'crm' }) });
   if (response.status !== 202) throw new Error(`POST /v1/sync/runs answered ${response.status}: ${await response.text()}`);
   const { runId } = (await response.json()) as { runId: string };
   const run = await until(async () => {
-    const view = (await (await fetch(`${apiUrl}/v1/sync/runs/${runId}`, { headers: SYNC })).json()) as { status: string; processed: number; reason?: string };
+    const view = (await (await fetch(`${apiUrl}/v1/sync/runs/${runId}`, { headers: SYNC })).json()) as {
+      status: string;
+      processed: number;
+      reason?: string;
+    };
     return view.status === 'running' ? undefined : view;
   }, 1_800_000);
   if (run.status !== 'completed') throw new Error(`the pull run ended ${run.status}: ${run.reason}`);

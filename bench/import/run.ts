@@ -27,9 +27,15 @@ async function main(): Promise<void> {
   const build = numberFromEnv('BENCH_BUILD', 1, 0) > 0;
   const tempDir = mkdtempSync(join(tmpdir(), 'idem-bench-import-'));
   chmodSync(tempDir, 0o755);
-  const mainJs = build ? await buildService(join(REPO, 'node_modules', '.cache', 'idem-bench-import'), progress) : join(REPO, 'dist', 'src', 'main.js');
+  const mainJs = build
+    ? await buildService(join(REPO, 'node_modules', '.cache', 'idem-bench-import'), progress)
+    : join(REPO, 'dist', 'src', 'main.js');
   progress(`starting the service (embedded PostgreSQL in ${tempDir}/data)`);
-  const service = await startService(mainJs, { PORT: '0', IDEM_SANDBOX_PORT: '0', IDEM_DATA_DIR: join(tempDir, 'data'), LOG_LEVEL: 'warn' }, { execArgv: startScriptNodeFlags() });
+  const service = await startService(
+    mainJs,
+    { PORT: '0', IDEM_SANDBOX_PORT: '0', IDEM_DATA_DIR: join(tempDir, 'data'), LOG_LEVEL: 'warn' },
+    { execArgv: startScriptNodeFlags() },
+  );
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, memoryMb(service.pid)?.hwm ?? 0)), 500);
   try {
@@ -37,7 +43,12 @@ async function main(): Promise<void> {
     progress(describeMachine(machineInfo(), postgres));
     const { records, freshest } = generate(contacts);
     progress(`${records.length} records for ${contacts} contacts`);
-    const child = (mode: 'row' | 'batch') => runChild<object, { perSecond: number; wrongState: number }>(resolve(__dirname, 'upsert.child.ts'), { url: service.databaseUrl, mode, contacts });
+    const child = (mode: 'row' | 'batch') =>
+      runChild<object, { perSecond: number; wrongState: number }>(resolve(__dirname, 'upsert.child.ts'), {
+        url: service.databaseUrl,
+        mode,
+        contacts,
+      });
     const row = await child('row');
     progress(`row upsert: ${round(row.perSecond)} records/s (wrong state ${row.wrongState})`);
     const batch = await child('batch');

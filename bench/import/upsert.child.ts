@@ -34,8 +34,17 @@ async function write(client: PoolClient, records: BenchRecord[]): Promise<void> 
   for (const r of records) if ((byId.get(r.sourceId)?.version ?? -1) < r.version) byId.set(r.sourceId, r);
   const fresh = [...byId.values()];
   await client.query('BEGIN');
-  const { rows } = await client.query(UPSERT, [fresh.map((r) => r.sourceId), fresh.map((r) => r.version), fresh.map((r) => JSON.stringify(r.fields))]);
-  await client.query(AUDIT, [records.map((r) => r.sourceId), records.map((r) => r.eventId), records.map((r) => r.version), rows.map((r) => r.source_id)]);
+  const { rows } = await client.query(UPSERT, [
+    fresh.map((r) => r.sourceId),
+    fresh.map((r) => r.version),
+    fresh.map((r) => JSON.stringify(r.fields)),
+  ]);
+  await client.query(AUDIT, [
+    records.map((r) => r.sourceId),
+    records.map((r) => r.eventId),
+    records.map((r) => r.version),
+    rows.map((r) => r.source_id),
+  ]);
   await client.query('COMMIT');
 }
 

@@ -51,7 +51,7 @@ export function childMain<I, R>(main: (input: I) => Promise<R>): void {
   }
   main(JSON.parse(raw) as I).then(
     (result) => finish({ ok: true, result }, 0),
-    (error: unknown) => finish({ ok: false, error: error instanceof Error ? error.stack ?? error.message : String(error) }, 1),
+    (error: unknown) => finish({ ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }, 1),
   );
 }
 

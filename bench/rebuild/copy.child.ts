@@ -25,10 +25,14 @@ childMain<CopyInput, CopyResult>(async (input) => {
   await client.connect();
   try {
     if (input.run === 1) {
-      await client.query(`COPY (SELECT stream_name, revision, event_id, event_type, data, metadata FROM idem_events ORDER BY transaction_id, sequence) TO '${input.file}'`);
+      await client.query(
+        `COPY (SELECT stream_name, revision, event_id, event_type, data, metadata FROM idem_events ORDER BY transaction_id, sequence) TO '${input.file}'`,
+      );
     }
     await client.query('DROP TABLE IF EXISTS copy_ceiling');
-    await client.query('CREATE TABLE copy_ceiling (stream_name text, revision bigint, event_id uuid, event_type text, data jsonb, metadata jsonb)');
+    await client.query(
+      'CREATE TABLE copy_ceiling (stream_name text, revision bigint, event_id uuid, event_type text, data jsonb, metadata jsonb)',
+    );
     const started = process.hrtime.bigint();
     const { rowCount } = await client.query(`COPY copy_ceiling FROM '${input.file}'`);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;

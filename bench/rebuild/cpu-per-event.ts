@@ -29,7 +29,8 @@ async function main(): Promise<void> {
   // BENCH_DEV_URL: a server already running on BENCH_DEV_DIR's cluster (its admin database URL).
   const running = process.env.BENCH_DEV_URL;
   const cluster = running ? undefined : await startEmbeddedPostgres({ dataDir, persistent: true });
-  const urlFor = (database: string) => (cluster ? cluster.urlFor(database) : Object.assign(new URL(running!), { pathname: `/${database}` }).toString());
+  const urlFor = (database: string) =>
+    cluster ? cluster.urlFor(database) : Object.assign(new URL(running!), { pathname: `/${database}` }).toString();
   try {
     const database = `rebuild_${events}`;
     const admin = new Pool({ connectionString: urlFor('postgres'), max: 1 });
@@ -42,7 +43,12 @@ async function main(): Promise<void> {
     const profile = process.env.BENCH_CPU_PROF;
     if (profile) process.execArgv.push('--cpu-prof', `--cpu-prof-dir=${profile}`);
     for (let run = 1; run <= runs; run++) {
-      const r = await runChild<RebuildInput, RebuildResult>(resolve(__dirname, 'rebuild.child.ts'), { url, run, postmasterPid: pid, maxBatchSize: process.env.BENCH_BATCH ? Number(process.env.BENCH_BATCH) : undefined });
+      const r = await runChild<RebuildInput, RebuildResult>(resolve(__dirname, 'rebuild.child.ts'), {
+        url,
+        run,
+        postmasterPid: pid,
+        maxBatchSize: process.env.BENCH_BATCH ? Number(process.env.BENCH_BATCH) : undefined,
+      });
       const us = (seconds: number | undefined) => (seconds === undefined ? '?' : ((seconds * 1e6) / r.events).toFixed(1));
       process.stdout.write(
         `${JSON.stringify({ run, events: r.events, eventsPerSecond: Math.round(r.eventsPerSecond), clientUsPerEvent: us(r.clientCpuSeconds), serverUsPerEvent: us(r.serverCpuSeconds), peakRssMb: Math.round(r.peakRssMb) })}\n`,

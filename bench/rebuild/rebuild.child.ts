@@ -39,7 +39,13 @@ childMain<RebuildInput, RebuildResult>(async (input) => {
     const serverBefore = serverCpuSeconds(input.postmasterPid);
     const started = process.hrtime.bigint();
     let events = 0;
-    const results = await rebuildReadModels({ store, pool, models: READ_MODELS, maxBatchSize: input.maxBatchSize, onProgress: (p) => (events = p.eventsRead) });
+    const results = await rebuildReadModels({
+      store,
+      pool,
+      models: READ_MODELS,
+      maxBatchSize: input.maxBatchSize,
+      onProgress: (p) => (events = p.eventsRead),
+    });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const cpu = process.cpuUsage(cpuBefore);
     const serverAfter = serverCpuSeconds(input.postmasterPid);

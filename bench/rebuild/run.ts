@@ -63,7 +63,9 @@ async function prepare(url: string, events: number): Promise<void> {
 async function startReactorsAtHead(url: string): Promise<void> {
   const pool = new Pool({ connectionString: url, max: 1 });
   try {
-    const { rows } = await pool.query(`SELECT transaction_id::text AS t, sequence::text AS s FROM idem_events ORDER BY transaction_id DESC, sequence DESC LIMIT 1`);
+    const { rows } = await pool.query(
+      `SELECT transaction_id::text AS t, sequence::text AS s FROM idem_events ORDER BY transaction_id DESC, sequence DESC LIMIT 1`,
+    );
     for (const reactor of REACTORS) {
       await pool.query(
         `INSERT INTO projection_checkpoints (name, version, kind, state, checkpoint) VALUES ($1, 1, 'reactor', 'live', $2)
@@ -81,8 +83,20 @@ async function liveLag(url: string, rate: number, warmupS: number, durationS: nu
   const measureFrom = startAt + warmupS * 1000;
   const measureUntil = measureFrom + durationS * 1000;
   const [lags, writer] = await Promise.all([
-    child<LiveRunnerInput, LiveRunnerResult>('live-runner.child.ts', { url, measureFrom, measureUntil, stopAt: measureUntil + 3000, sharedRead: numberFromEnv('BENCH_LIVE_SHARED', 1) > 0, commitTogether: numberFromEnv('BENCH_LIVE_TOGETHER', 1) > 0 }),
-    child<WriterInput, { appended: number; appendsPerSecond: number }>('live-writer.child.ts', { url, appendsPerSecond: rate, startAt, stopAt: measureUntil }),
+    child<LiveRunnerInput, LiveRunnerResult>('live-runner.child.ts', {
+      url,
+      measureFrom,
+      measureUntil,
+      stopAt: measureUntil + 3000,
+      sharedRead: numberFromEnv('BENCH_LIVE_SHARED', 1) > 0,
+      commitTogether: numberFromEnv('BENCH_LIVE_TOGETHER', 1) > 0,
+    }),
+    child<WriterInput, { appended: number; appendsPerSecond: number }>('live-writer.child.ts', {
+      url,
+      appendsPerSecond: rate,
+      startAt,
+      stopAt: measureUntil,
+    }),
   ]);
   return { lags, writer };
 }
@@ -112,7 +126,9 @@ async function main(): Promise<void> {
       progress(`run ${run}/${config.runs}: rebuild of every read model`);
       const rebuild = await child<RebuildInput, RebuildResult>('rebuild.child.ts', { url, run, postmasterPid: server.postmasterPid });
       rebuilds.push(rebuild);
-      progress(`  ${formatRate(rebuild.eventsPerSecond)} events/s (${rebuild.seconds.toFixed(1)} s, peak RSS ${Math.round(rebuild.peakRssMb)} MB, client CPU ${rebuild.clientCpuSeconds.toFixed(1)} s${rebuild.serverCpuSeconds !== undefined ? `, server CPU ${rebuild.serverCpuSeconds.toFixed(1)} s` : ''})`);
+      progress(
+        `  ${formatRate(rebuild.eventsPerSecond)} events/s (${rebuild.seconds.toFixed(1)} s, peak RSS ${Math.round(rebuild.peakRssMb)} MB, client CPU ${rebuild.clientCpuSeconds.toFixed(1)} s${rebuild.serverCpuSeconds !== undefined ? `, server CPU ${rebuild.serverCpuSeconds.toFixed(1)} s` : ''})`,
+      );
       progress(`run ${run}/${config.runs}: COPY of the same rows into an unindexed table`);
       const copy = await child<CopyInput, CopyResult>('copy.child.ts', { url, file: join(copyDir, 'history.copy'), run });
       copies.push(copy);
@@ -122,7 +138,9 @@ async function main(): Promise<void> {
     let live: Awaited<ReturnType<typeof liveLag>> | undefined;
     if (config.liveRate > 0) {
       await startReactorsAtHead(url);
-      progress(`live: ${config.liveRate} appends/s for ${config.liveWarmupS + config.liveDurationS} s, lag measured over the last ${config.liveDurationS} s`);
+      progress(
+        `live: ${config.liveRate} appends/s for ${config.liveWarmupS + config.liveDurationS} s, lag measured over the last ${config.liveDurationS} s`,
+      );
       live = await liveLag(url, config.liveRate, config.liveWarmupS, config.liveDurationS);
     }
     report(config, describeMachine(machineInfo(), postgres), machine.loadAverage, rebuilds, copies, live);
@@ -154,7 +172,8 @@ function report(
   ];
   if (live) {
     lines.push(`live at ${formatRate(live.writer.appendsPerSecond)} appends/s: lag per projection (store commit → projection commit):`);
-    for (const [name, f] of Object.entries(live.lags)) lines.push(`  ${name.padEnd(22)} ${String(f.events).padStart(6)} events  p50 ${f.p50Ms} ms  p99 ${f.p99Ms} ms  max ${f.maxMs} ms`);
+    for (const [name, f] of Object.entries(live.lags))
+      lines.push(`  ${name.padEnd(22)} ${String(f.events).padStart(6)} events  p50 ${f.p50Ms} ms  p99 ${f.p99Ms} ms  max ${f.maxMs} ms`);
   }
   lines.push(`targets: ${JSON.stringify(TARGETS)}`);
   process.stdout.write(`${lines.join('\n')}\n`);

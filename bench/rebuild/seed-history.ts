@@ -16,7 +16,14 @@ export async function seedHistory(pool: Pool, total: number, seed = 1): Promise<
   const open: Array<{ script: StreamScript; next: number }> = [];
   let written = 0;
   while (written < total) {
-    const rows = { stream: [] as string[], revision: [] as number[], id: [] as string[], type: [] as string[], data: [] as string[], metadata: [] as string[] };
+    const rows = {
+      stream: [] as string[],
+      revision: [] as number[],
+      id: [] as string[],
+      type: [] as string[],
+      data: [] as string[],
+      metadata: [] as string[],
+    };
     const size = Math.min(CHUNK, total - written);
     while (rows.stream.length < size) {
       while (open.length < 256) open.push({ script: scripts.next().value as StreamScript, next: 0 });

@@ -37,7 +37,16 @@ export interface ContactDeleted {
   data: Freshness & { source: string; sourceId: string; runId?: string; seq?: number };
 }
 
-export const IMPORT_OUTCOMES = ['imported', 'updated', 'unchanged', 'skipped_stale', 'duplicate', 'deleted', 'rejected', 'conflict'] as const;
+export const IMPORT_OUTCOMES = [
+  'imported',
+  'updated',
+  'unchanged',
+  'skipped_stale',
+  'duplicate',
+  'deleted',
+  'rejected',
+  'conflict',
+] as const;
 export type ImportOutcome = (typeof IMPORT_OUTCOMES)[number];
 
 export interface ImportRunStarted {

@@ -34,7 +34,14 @@ export function changeOutcome(state: ContactState, event: ContactEvent): Applied
   return event.data.checksum === state.current?.checksum ? 'unchanged' : 'updated';
 }
 
-export const initialContactState = (): ContactState => ({ exists: false, deleted: false, fields: {}, revision: -1, appliedEventIds: new Set(), appliedSteps: new Map() });
+export const initialContactState = (): ContactState => ({
+  exists: false,
+  deleted: false,
+  fields: {},
+  revision: -1,
+  appliedEventIds: new Set(),
+  appliedSteps: new Map(),
+});
 
 export function evolveContact(state: ContactState, event: ContactEvent): ContactState {
   const { sourceVersion, sourceUpdatedAt, checksum, sourceEventId } = event.data;
@@ -44,7 +51,18 @@ export function evolveContact(state: ContactState, event: ContactEvent): Contact
   if (sourceEventId !== undefined) current.sourceEventId = sourceEventId;
   const appliedEventIds = sourceEventId === undefined ? state.appliedEventIds : new Set([...state.appliedEventIds, sourceEventId]);
   const { runId, seq } = event.data;
-  const appliedSteps = runId === undefined || seq === undefined ? state.appliedSteps : new Map<string, AppliedOutcome>([...state.appliedSteps, [stepKey(runId, seq), changeOutcome(state, event)]]);
+  const appliedSteps =
+    runId === undefined || seq === undefined
+      ? state.appliedSteps
+      : new Map<string, AppliedOutcome>([...state.appliedSteps, [stepKey(runId, seq), changeOutcome(state, event)]]);
   const deleted = event.type === 'ContactDeleted';
-  return { exists: true, deleted, fields: deleted ? {} : event.data.fields, current, revision: state.revision + 1, appliedEventIds, appliedSteps };
+  return {
+    exists: true,
+    deleted,
+    fields: deleted ? {} : event.data.fields,
+    current,
+    revision: state.revision + 1,
+    appliedEventIds,
+    appliedSteps,
+  };
 }

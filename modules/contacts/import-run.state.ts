@@ -44,11 +44,28 @@ export function evolveImportRun(state: ImportRunState, event: ImportEvent & { me
   const next = { ...state, revision: state.revision + 1, updatedAt: event.metadata?.recordedAt ?? state.updatedAt };
   switch (event.type) {
     case 'ImportRunStarted':
-      return { ...next, exists: true, runId: event.data.runId, source: event.data.source, kind: event.data.kind ?? 'pull', started: event.data, startedAt: next.updatedAt };
+      return {
+        ...next,
+        exists: true,
+        runId: event.data.runId,
+        source: event.data.source,
+        kind: event.data.kind ?? 'pull',
+        started: event.data,
+        startedAt: next.updatedAt,
+      };
     case 'ImportRecordProcessed':
-      return { ...next, processed: state.processed + 1, counts: { ...state.counts, [event.data.outcome]: (state.counts[event.data.outcome] ?? 0) + 1 } };
+      return {
+        ...next,
+        processed: state.processed + 1,
+        counts: { ...state.counts, [event.data.outcome]: (state.counts[event.data.outcome] ?? 0) + 1 },
+      };
     case 'ImportPageFetched':
-      return { ...next, pages: state.pages + 1, cursor: event.data.nextCursor ?? null, conflictPagesInARow: event.data.conflicts ? state.conflictPagesInARow + 1 : 0 };
+      return {
+        ...next,
+        pages: state.pages + 1,
+        cursor: event.data.nextCursor ?? null,
+        conflictPagesInARow: event.data.conflicts ? state.conflictPagesInARow + 1 : 0,
+      };
     case 'ImportRunCompleted':
       return { ...next, status: 'completed' };
     case 'ImportRunFailed':

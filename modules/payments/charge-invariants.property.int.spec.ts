@@ -45,9 +45,24 @@ type Action =
 
 const action = (orders: number): fc.Arbitrary<Action> =>
   fc.oneof(
-    fc.record({ kind: fc.constant('request' as const), order: fc.nat(orders - 1), variant: fc.constantFrom('same' as const, 'same_with_key' as const, 'other_key' as const, 'mismatch' as const) }),
+    fc.record({
+      kind: fc.constant('request' as const),
+      order: fc.nat(orders - 1),
+      variant: fc.constantFrom('same' as const, 'same_with_key' as const, 'other_key' as const, 'mismatch' as const),
+    }),
     fc.record({ kind: fc.constant('work' as const), order: fc.nat(orders - 1), crash: fc.boolean() }),
-    fc.record({ kind: fc.constant('fault' as const), order: fc.nat(orders - 1), fault: fc.constantFrom('drop_after_commit' as const, 'reset_after_commit' as const, 'error_500' as const, 'timeout' as const, 'latency' as const), times: fc.integer({ min: 1, max: 3 }) }),
+    fc.record({
+      kind: fc.constant('fault' as const),
+      order: fc.nat(orders - 1),
+      fault: fc.constantFrom(
+        'drop_after_commit' as const,
+        'reset_after_commit' as const,
+        'error_500' as const,
+        'timeout' as const,
+        'latency' as const,
+      ),
+      times: fc.integer({ min: 1, max: 3 }),
+    }),
     fc.record({ kind: fc.constant('webhooks' as const), order: fc.nat(orders - 1) }),
   );
 
@@ -62,14 +77,26 @@ describe('charging under duplicates, races, crashes, faults and webhooks', () =>
         const orderIds = [0, 1, 2].map((i) => `p${run}-${i}`);
         const accepted = new Set<string>();
         const body = { amount: 4200, currency: 'EUR', customerId: 'cus_p' };
-        const deps: ChargeOrderDeps = { store: harness.runtime.eventStore, gateway: harness.gateway, workerId: 'w', attemptLeaseMs: 60_000 };
+        const deps: ChargeOrderDeps = {
+          store: harness.runtime.eventStore,
+          gateway: harness.gateway,
+          workerId: 'w',
+          attemptLeaseMs: 60_000,
+        };
         const countEvents = async (orderId: string) => (await harness.runtime.eventStore.readStream(orderStream(orderId))).length;
 
         const perform = async (a: Action): Promise<void> => {
           const orderId = orderIds[a.order];
           if (a.kind === 'request') {
             const payload = a.variant === 'mismatch' ? { ...body, amount: 999 } : body;
-            const headers = { ...auth('storefront'), ...(a.variant === 'same_with_key' ? { 'idempotency-key': `k-${orderId}` } : a.variant === 'other_key' ? { 'idempotency-key': randomUUID() } : {}) };
+            const headers = {
+              ...auth('storefront'),
+              ...(a.variant === 'same_with_key'
+                ? { 'idempotency-key': `k-${orderId}` }
+                : a.variant === 'other_key'
+                  ? { 'idempotency-key': randomUUID() }
+                  : {}),
+            };
             const before = await countEvents(orderId);
             const response = await harness.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/charge`, headers, payload });
             if (response.statusCode < 300) accepted.add(orderId);
@@ -81,14 +108,30 @@ describe('charging under duplicates, races, crashes, faults and webhooks', () =>
               if (!(error instanceof WorkerCrashed) && error?.constructor?.name !== 'ChargeOutcomeStillUnknown') throw error;
             });
           } else if (a.kind === 'fault') {
-            await fetch(`${harness.sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: a.fault, orderId, times: a.times, ms: 150 }) });
+            await fetch(`${harness.sandbox.url}/_sandbox/faults`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ kind: a.fault, orderId, times: a.times, ms: 150 }),
+            });
           } else {
             // Deliver every provider event for the order, twice, newest first (duplicated and reordered).
-            const events = (await (await fetch(`${harness.sandbox.url}/_sandbox/webhooks/events`)).json()) as { data: Array<{ event: { data: { object: { metadata: Record<string, string> } } } }> };
-            const mine = events.data.map((r) => r.event).filter((e) => e.data.object.metadata.order_id === orderId).reverse();
+            const events = (await (await fetch(`${harness.sandbox.url}/_sandbox/webhooks/events`)).json()) as {
+              data: Array<{ event: { data: { object: { metadata: Record<string, string> } } } }>;
+            };
+            const mine = events.data
+              .map((r) => r.event)
+              .filter((e) => e.data.object.metadata.order_id === orderId)
+              .reverse();
             for (const event of [...mine, ...mine]) {
               const payload = JSON.stringify(event);
-              const response = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }) }, body: payload });
+              const response = await fetch(webhookUrl, {
+                method: 'POST',
+                headers: {
+                  'content-type': 'application/json',
+                  'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
+                },
+                body: payload,
+              });
               expect(response.status).toBe(200);
             }
           }
@@ -114,7 +157,14 @@ describe('charging under duplicates, races, crashes, faults and webhooks', () =>
           expect(charged.length).toBeLessThanOrEqual(1);
           // 4. Duplicates never execute work: one ChargeRequested, one provider key per order.
           expect(history.filter((e) => e.type === 'ChargeRequested').length).toBe(accepted.has(orderId) ? 1 : 0);
-          expect(new Set(harness.sandbox.requests({ orderId }).filter((r) => r.method === 'POST').map((r) => r.idempotencyKey)).size).toBeLessThanOrEqual(1);
+          expect(
+            new Set(
+              harness.sandbox
+                .requests({ orderId })
+                .filter((r) => r.method === 'POST')
+                .map((r) => r.idempotencyKey),
+            ).size,
+          ).toBeLessThanOrEqual(1);
           if (!accepted.has(orderId)) continue;
           // 2. Nothing acknowledged is lost: every accepted order reaches a terminal state.
           expect(['paid', 'failed', 'needs_review']).toContain(state.status);

@@ -5,7 +5,13 @@ export { evolveOrder, initialOrderState, isSettled, type OrderState, type OrderS
 export { toOrderView, type OrderView } from './order.view';
 export { foldOrder, loadOrder } from './load-order';
 export { orderCommands } from './order.commands';
-export { PAYMENT_GATEWAY, type ChargeInstruction, type ChargeOutcome, type PaymentGateway, type ProviderPayment } from './payment-gateway/payment-gateway.port';
+export {
+  PAYMENT_GATEWAY,
+  type ChargeInstruction,
+  type ChargeOutcome,
+  type PaymentGateway,
+  type ProviderPayment,
+} from './payment-gateway/payment-gateway.port';
 export { StripePaymentGateway } from './payment-gateway/stripe.payment-gateway';
 export { CHARGE_ORDER_TASK, chargeOrderJobKey, type ChargeOrderPayload } from './charge-order/charge-order.payload';
 export { chargeOrder, ChargeOutcomeStillUnknown, type ChargeOrderDeps } from './charge-order/charge-order.job';

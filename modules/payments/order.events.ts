@@ -66,12 +66,6 @@ export interface ChargeReviewResolved {
 }
 
 export type OrderEvent =
-  | ChargeRequested
-  | ChargeAttemptStarted
-  | ChargeSucceeded
-  | ChargeFailed
-  | ChargeOutcomeUnknown
-  | ChargeNeedsReview
-  | ChargeReviewResolved;
+  ChargeRequested | ChargeAttemptStarted | ChargeSucceeded | ChargeFailed | ChargeOutcomeUnknown | ChargeNeedsReview | ChargeReviewResolved;
 
 export type OrderEventType = OrderEvent['type'];

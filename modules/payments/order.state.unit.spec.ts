@@ -10,13 +10,47 @@ type Recorded = OrderEvent & { metadata?: { recordedAt: string } };
 const at = (second: number) => ({ recordedAt: `2026-11-29T10:00:${String(second).padStart(2, '0')}.000Z` });
 
 const history: Recorded[] = [
-  { type: 'ChargeRequested', data: { orderId: '481', amount: 1999, currency: 'EUR', customerId: 'c1', requestFingerprint: 'f1', idempotencyKey: 'k1', providerKey: 'idem-order-481-r1', requestNumber: 1 }, metadata: at(0) },
+  {
+    type: 'ChargeRequested',
+    data: {
+      orderId: '481',
+      amount: 1999,
+      currency: 'EUR',
+      customerId: 'c1',
+      requestFingerprint: 'f1',
+      idempotencyKey: 'k1',
+      providerKey: 'idem-order-481-r1',
+      requestNumber: 1,
+    },
+    metadata: at(0),
+  },
   { type: 'ChargeAttemptStarted', data: { orderId: '481', attempt: 1, workerId: 'w', providerKey: 'idem-order-481-r1' }, metadata: at(1) },
-  { type: 'ChargeFailed', data: { orderId: '481', attempt: 1, declineCode: 'card_declined', reason: 'declined', paymentIntentId: 'pi_1' }, metadata: at(2) },
-  { type: 'ChargeRequested', data: { orderId: '481', amount: 1999, currency: 'EUR', customerId: 'c1', requestFingerprint: 'f2', idempotencyKey: 'k2', providerKey: 'idem-order-481-r2', requestNumber: 2 }, metadata: at(3) },
+  {
+    type: 'ChargeFailed',
+    data: { orderId: '481', attempt: 1, declineCode: 'card_declined', reason: 'declined', paymentIntentId: 'pi_1' },
+    metadata: at(2),
+  },
+  {
+    type: 'ChargeRequested',
+    data: {
+      orderId: '481',
+      amount: 1999,
+      currency: 'EUR',
+      customerId: 'c1',
+      requestFingerprint: 'f2',
+      idempotencyKey: 'k2',
+      providerKey: 'idem-order-481-r2',
+      requestNumber: 2,
+    },
+    metadata: at(3),
+  },
   { type: 'ChargeAttemptStarted', data: { orderId: '481', attempt: 1, workerId: 'w', providerKey: 'idem-order-481-r2' }, metadata: at(4) },
   { type: 'ChargeOutcomeUnknown', data: { orderId: '481', attempt: 1, error: 'timeout' }, metadata: at(5) },
-  { type: 'ChargeSucceeded', data: { orderId: '481', paymentIntentId: 'pi_2', amount: 1999, currency: 'EUR', recovered: true }, metadata: at(6) },
+  {
+    type: 'ChargeSucceeded',
+    data: { orderId: '481', paymentIntentId: 'pi_2', amount: 1999, currency: 'EUR', recovered: true },
+    metadata: at(6),
+  },
 ];
 
 function deepFreeze<T>(value: T): T {

@@ -55,7 +55,6 @@ CREATE TABLE payment_job_archive (
   },
 ];
 
-
 /** Creates or upgrades the payments tables; safe to call from several processes at once. */
 export function migratePayments(pool: Pool): Promise<void> {
   return applyMigrations(pool, 'idem_payments_migrations', PAYMENTS_MIGRATIONS);

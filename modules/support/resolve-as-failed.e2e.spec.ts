@@ -16,14 +16,29 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-const fault = (body: object) => fetch(`${harness.sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const fault = (body: object) =>
+  fetch(`${harness.sandbox.url}/_sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 const resolveAsFailed = (orderId: string) =>
-  harness.app.inject({ method: 'POST', url: `/v1/support/orders/${orderId}/resolve`, headers: auth('support'), payload: { resolution: 'failed', note: 'customer says the card was not charged' } });
+  harness.app.inject({
+    method: 'POST',
+    url: `/v1/support/orders/${orderId}/resolve`,
+    headers: auth('support'),
+    payload: { resolution: 'failed', note: 'customer says the card was not charged' },
+  });
 
 /** Five unknown outcomes in a row (each answer lost) → needs review. */
 async function reviewAfterFiveUnknowns(amount: number, kind: 'drop_after_commit' | 'timeout' | 'error_500'): Promise<string> {
   const orderId = `rf-${randomUUID()}`;
-  await harness.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/charge`, headers: auth('storefront'), payload: { amount, currency: 'EUR', customerId: 'cus_rf' } });
+  await harness.app.inject({
+    method: 'POST',
+    url: `/v1/orders/${orderId}/charge`,
+    headers: auth('storefront'),
+    payload: { amount, currency: 'EUR', customerId: 'cus_rf' },
+  });
   // stripe-node retries a closed connection once with the same key: two lost answers per run.
   await fault({ kind, orderId, times: kind === 'error_500' ? 1 : 10, ms: 50 });
   for (let run = 1; run < 5; run++) await expect(chargeOrder(deps, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
@@ -46,7 +61,12 @@ describe('POST /v1/support/orders/{orderId}/resolve as failed', () => {
       expect(answer.json()).toMatchObject({ code: 'ORDER.PROVIDER_HOLDS_CHARGE', succeeded: [charge.id] });
       expect((await loadOrder(harness.runtime.eventStore, orderId)).state.status).toBe('needs_review');
       // A new request is refused while the order is in review: no second key, no second charge.
-      const again = await harness.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/charge`, headers: auth('storefront'), payload: { amount: 4200, currency: 'EUR', customerId: 'cus_rf' } });
+      const again = await harness.app.inject({
+        method: 'POST',
+        url: `/v1/orders/${orderId}/charge`,
+        headers: auth('storefront'),
+        payload: { amount: 4200, currency: 'EUR', customerId: 'cus_rf' },
+      });
       expect(again.statusCode).not.toBe(202);
       expect(harness.sandbox.charges({ orderId }).filter(isSucceededCharge)).toHaveLength(1);
     });

@@ -13,8 +13,17 @@ afterAll(() => harness.close());
 
 async function orderInUnknownState(): Promise<string> {
   const orderId = `o-${randomUUID()}`;
-  await harness.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/charge`, headers: auth('storefront'), payload: { amount: 4200, currency: 'EUR', customerId: 'c1' } });
-  await fetch(`${harness.sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'drop_after_commit', orderId, times: 2 }) });
+  await harness.app.inject({
+    method: 'POST',
+    url: `/v1/orders/${orderId}/charge`,
+    headers: auth('storefront'),
+    payload: { amount: 4200, currency: 'EUR', customerId: 'c1' },
+  });
+  await fetch(`${harness.sandbox.url}/_sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ kind: 'drop_after_commit', orderId, times: 2 }),
+  });
   await expect(chargeOrder(deps, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
   return orderId;
 }
@@ -27,7 +36,10 @@ describe('POST /v1/support/orders/{orderId}/reconcile', () => {
     expect(response.json()).toMatchObject({ orderId, oldStatus: 'unknown', newStatus: 'paid', order: { status: 'paid' } });
     expect((await loadOrder(harness.runtime.eventStore, orderId)).state.recovered).toBe(true);
     expect(harness.sandbox.charges({ orderId }).filter(isSucceededCharge)).toHaveLength(1);
-    const { rows } = await harness.runtime.pool.query('SELECT provider_key, old_status, new_status, trigger FROM payment_recovery_log WHERE order_id = $1', [orderId]);
+    const { rows } = await harness.runtime.pool.query(
+      'SELECT provider_key, old_status, new_status, trigger FROM payment_recovery_log WHERE order_id = $1',
+      [orderId],
+    );
     expect(rows).toEqual([{ provider_key: `idem-order-${orderId}-r1`, old_status: 'unknown', new_status: 'paid', trigger: 'support' }]);
   });
 
@@ -55,17 +67,30 @@ describe('POST /v1/support/orders/{orderId}/resolve', () => {
 
   it('closes a needs-review case with the note and the decision', async () => {
     const orderId = await orderInReview();
-    const response = await harness.app.inject({ method: 'POST', url: `/v1/support/orders/${orderId}/resolve`, headers: auth('support'), payload: { resolution: 'paid', note: 'refunded the duplicate in the dashboard' } });
+    const response = await harness.app.inject({
+      method: 'POST',
+      url: `/v1/support/orders/${orderId}/resolve`,
+      headers: auth('support'),
+      payload: { resolution: 'paid', note: 'refunded the duplicate in the dashboard' },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ orderId, status: 'paid' });
     const events = await harness.runtime.eventStore.readStream(`order-${orderId}`);
-    expect(events.at(-1)).toMatchObject({ type: 'ChargeReviewResolved', data: { note: 'refunded the duplicate in the dashboard', resolution: 'paid' } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'ChargeReviewResolved',
+      data: { note: 'refunded the duplicate in the dashboard', resolution: 'paid' },
+    });
   });
 
   it('lets one of two people resolving the same case at once decide, and tells the other it is closed', async () => {
     const orderId = await orderInReview();
     const resolve = (note: string) =>
-      harness.app.inject({ method: 'POST', url: `/v1/support/orders/${orderId}/resolve`, headers: auth('support'), payload: { resolution: 'paid', note } });
+      harness.app.inject({
+        method: 'POST',
+        url: `/v1/support/orders/${orderId}/resolve`,
+        headers: auth('support'),
+        payload: { resolution: 'paid', note },
+      });
     const answers = await Promise.all([resolve('refunded one of the two'), resolve('kept both, refunded later')]);
 
     const events = await harness.runtime.eventStore.readStream(`order-${orderId}`);
@@ -82,9 +107,16 @@ describe('POST /v1/support/orders/{orderId}/resolve', () => {
 
   describe('when two resolutions reuse one X-Request-Id with different notes', () => {
     const resolveAs = (orderId: string, requestId: string, note: string) =>
-      harness.app.inject({ method: 'POST', url: `/v1/support/orders/${orderId}/resolve`, headers: { ...auth('support'), 'x-request-id': requestId }, payload: { resolution: 'paid', note } });
+      harness.app.inject({
+        method: 'POST',
+        url: `/v1/support/orders/${orderId}/resolve`,
+        headers: { ...auth('support'), 'x-request-id': requestId },
+        payload: { resolution: 'paid', note },
+      });
     const notesOf = async (orderId: string) =>
-      (await harness.runtime.eventStore.readStream(`order-${orderId}`)).filter((e) => e.type === 'ChargeReviewResolved').map((e) => e.data.note);
+      (await harness.runtime.eventStore.readStream(`order-${orderId}`))
+        .filter((e) => e.type === 'ChargeReviewResolved')
+        .map((e) => e.data.note);
 
     it('records one, answers it 200 and tells the other the case is closed (at once)', async () => {
       const orderId = await orderInReview();
@@ -112,10 +144,20 @@ describe('POST /v1/support/orders/{orderId}/resolve', () => {
   it('refuses an order that is not waiting for review, and bad bodies, writing nothing', async () => {
     const orderId = await orderInUnknownState();
     const before = (await harness.runtime.eventStore.readStream(`order-${orderId}`)).length;
-    const notInReview = await harness.app.inject({ method: 'POST', url: `/v1/support/orders/${orderId}/resolve`, headers: auth('support'), payload: { resolution: 'paid', note: 'looks fine' } });
+    const notInReview = await harness.app.inject({
+      method: 'POST',
+      url: `/v1/support/orders/${orderId}/resolve`,
+      headers: auth('support'),
+      payload: { resolution: 'paid', note: 'looks fine' },
+    });
     expect(notInReview.statusCode).toBe(422);
     expect(notInReview.json()).toMatchObject({ code: 'ORDER.NOT_IN_REVIEW', orderStatus: 'unknown' });
-    const badBody = await harness.app.inject({ method: 'POST', url: `/v1/support/orders/${orderId}/resolve`, headers: auth('support'), payload: { resolution: 'maybe' } });
+    const badBody = await harness.app.inject({
+      method: 'POST',
+      url: `/v1/support/orders/${orderId}/resolve`,
+      headers: auth('support'),
+      payload: { resolution: 'maybe' },
+    });
     expect(badBody.statusCode).toBe(400);
     expect(new Set(badBody.json().errors.map((e: { field: string }) => e.field))).toEqual(new Set(['note', 'resolution']));
     expect(await harness.runtime.eventStore.readStream(`order-${orderId}`)).toHaveLength(before);

@@ -16,7 +16,16 @@ function recorded(type: string, data: Record<string, unknown>, at = `2026-02-01T
   };
 }
 
-const requested = (n = 1) => recorded('ChargeRequested', { orderId: '481', amount: 1299, currency: 'EUR', customerId: 'cus_7', requestFingerprint: 'f', providerKey: 'k', requestNumber: n });
+const requested = (n = 1) =>
+  recorded('ChargeRequested', {
+    orderId: '481',
+    amount: 1299,
+    currency: 'EUR',
+    customerId: 'cus_7',
+    requestFingerprint: 'f',
+    providerKey: 'k',
+    requestNumber: n,
+  });
 const started = (attempt: number) => recorded('ChargeAttemptStarted', { orderId: '481', attempt, workerId: 'w', providerKey: 'k' });
 const orderAfter = (events: RecordedEvent[]) => foldReadModel(ordersReadModel, events).get('481');
 
@@ -26,21 +35,54 @@ beforeEach(() => {
 
 describe('orders projector', () => {
   it('shows a requested charge as pending with no attempts', () => {
-    expect(orderAfter([requested()])).toMatchObject({ orderId: '481', status: 'pending', amount: 1299, currency: 'EUR', customerId: 'cus_7', attempts: 0, revision: 0 });
+    expect(orderAfter([requested()])).toMatchObject({
+      orderId: '481',
+      status: 'pending',
+      amount: 1299,
+      currency: 'EUR',
+      customerId: 'cus_7',
+      attempts: 0,
+      revision: 0,
+    });
   });
 
   describe('when the provider outcome was unknown and a retry succeeded', () => {
     it('is paid, counts both attempts and records the intent', () => {
-      const events = [requested(), started(1), recorded('ChargeOutcomeUnknown', { orderId: '481', attempt: 1, error: 'ETIMEDOUT' }), started(2)];
+      const events = [
+        requested(),
+        started(1),
+        recorded('ChargeOutcomeUnknown', { orderId: '481', attempt: 1, error: 'ETIMEDOUT' }),
+        started(2),
+      ];
       expect(orderAfter(events)).toMatchObject({ status: 'processing', attempts: 2, lastError: 'ETIMEDOUT' });
-      events.push(recorded('ChargeSucceeded', { orderId: '481', paymentIntentId: 'pi_1', providerChargeId: 'ch_1', amount: 1299, currency: 'EUR', recovered: true }));
-      expect(orderAfter(events)).toMatchObject({ status: 'paid', attempts: 2, paymentIntentId: 'pi_1', providerChargeId: 'ch_1', lastError: null, revision: 4 });
+      events.push(
+        recorded('ChargeSucceeded', {
+          orderId: '481',
+          paymentIntentId: 'pi_1',
+          providerChargeId: 'ch_1',
+          amount: 1299,
+          currency: 'EUR',
+          recovered: true,
+        }),
+      );
+      expect(orderAfter(events)).toMatchObject({
+        status: 'paid',
+        attempts: 2,
+        paymentIntentId: 'pi_1',
+        providerChargeId: 'ch_1',
+        lastError: null,
+        revision: 4,
+      });
     });
   });
 
   describe('when a new request follows a failed charge', () => {
     it('starts the order over as pending with zero attempts', () => {
-      const events = [requested(), started(1), recorded('ChargeFailed', { orderId: '481', attempt: 1, declineCode: 'card_declined', reason: 'declined' })];
+      const events = [
+        requested(),
+        started(1),
+        recorded('ChargeFailed', { orderId: '481', attempt: 1, declineCode: 'card_declined', reason: 'declined' }),
+      ];
       expect(orderAfter(events)).toMatchObject({ status: 'failed', lastError: 'card_declined: declined' });
       expect(orderAfter([...events, requested(2)])).toMatchObject({ status: 'pending', attempts: 0, lastError: null, revision: 3 });
     });

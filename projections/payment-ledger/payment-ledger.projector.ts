@@ -31,6 +31,8 @@ export const paymentLedgerReadModel: ReadModel<PaymentLedgerRow> = {
   entity: PaymentLedgerRow,
   filter: { streamCategories: [ORDER_CATEGORY], eventTypes: ['ChargeSucceeded'] },
   keyOf: (event) =>
-    event.type === 'ChargeSucceeded' ? { orderId: orderIdOf(event), paymentIntentId: (event.data as ChargeSucceeded['data']).paymentIntentId } : undefined,
+    event.type === 'ChargeSucceeded'
+      ? { orderId: orderIdOf(event), paymentIntentId: (event.data as ChargeSucceeded['data']).paymentIntentId }
+      : undefined,
   evolve: evolveLedgerEntry,
 };

@@ -10,6 +10,8 @@ export class PaymentLedgerQueries {
   }
 
   findByProviderReference(reference: string): Promise<PaymentLedgerRow[]> {
-    return this.dataSource.getRepository(PaymentLedgerRow).find({ where: [{ providerReference: reference }, { paymentIntentId: reference }] });
+    return this.dataSource
+      .getRepository(PaymentLedgerRow)
+      .find({ where: [{ providerReference: reference }, { paymentIntentId: reference }] });
   }
 }

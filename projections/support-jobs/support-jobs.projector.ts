@@ -12,7 +12,13 @@ import { chargeOrderJobKey } from '../../modules/payments/charge-order/charge-or
 import { SupportJobRow, type SupportJobKind } from './support-jobs.entity';
 
 const CHARGE_TYPES: OrderEvent['type'][] = [
-  'ChargeRequested', 'ChargeAttemptStarted', 'ChargeSucceeded', 'ChargeFailed', 'ChargeOutcomeUnknown', 'ChargeNeedsReview', 'ChargeReviewResolved',
+  'ChargeRequested',
+  'ChargeAttemptStarted',
+  'ChargeSucceeded',
+  'ChargeFailed',
+  'ChargeOutcomeUnknown',
+  'ChargeNeedsReview',
+  'ChargeReviewResolved',
 ];
 const IMPORT_TYPES: ImportEvent['type'][] = ['ImportRunStarted', 'ImportRunCompleted', 'ImportRunFailed'];
 
@@ -25,7 +31,14 @@ function jobIdOf(event: RecordedEvent): string | undefined {
 }
 
 /** A job as first seen: every field set, in the entity's order (one object shape for all rows). */
-function newJob(event: RecordedEvent, jobId: string, kind: SupportJobKind, orderId: string | null, customerId: string | null, externalReference: string | null): SupportJobRow {
+function newJob(
+  event: RecordedEvent,
+  jobId: string,
+  kind: SupportJobKind,
+  orderId: string | null,
+  customerId: string | null,
+  externalReference: string | null,
+): SupportJobRow {
   return {
     jobId,
     kind,
@@ -61,7 +74,12 @@ export function evolveSupportJob(row: SupportJobRow | undefined, event: Recorded
     case 'ChargeSucceeded':
       return { ...next, status: 'done', lastError: null, externalReference: e.data.providerChargeId ?? e.data.paymentIntentId };
     case 'ChargeFailed':
-      return { ...next, status: 'failed', lastError: `${e.data.declineCode}: ${e.data.reason}`, externalReference: e.data.paymentIntentId ?? row.externalReference };
+      return {
+        ...next,
+        status: 'failed',
+        lastError: `${e.data.declineCode}: ${e.data.reason}`,
+        externalReference: e.data.paymentIntentId ?? row.externalReference,
+      };
     case 'ChargeOutcomeUnknown':
       return { ...next, status: 'pending', lastError: e.data.error };
     case 'ChargeNeedsReview':

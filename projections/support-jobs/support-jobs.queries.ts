@@ -14,6 +14,8 @@ export class SupportJobQueries {
   }
 
   needingReview(limit = 100): Promise<SupportJobRow[]> {
-    return this.dataSource.getRepository(SupportJobRow).find({ where: { status: 'needs_review' }, order: { updatedAt: 'ASC' }, take: limit });
+    return this.dataSource
+      .getRepository(SupportJobRow)
+      .find({ where: { status: 'needs_review' }, order: { updatedAt: 'ASC' }, take: limit });
   }
 }

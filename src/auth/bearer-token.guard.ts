@@ -42,7 +42,11 @@ export class BearerTokenGuard implements CanActivate {
       throw new AppError('unauthenticated', 'AUTH.TOKEN_REQUIRED', 'A valid bearer token is required (Authorization: Bearer <token>)');
     }
     if (!allowed.includes(caller.role)) {
-      throw new AppError('forbidden', 'AUTH.ROLE_FORBIDDEN', `The ${caller.role} role may not call this route (allowed: ${allowed.join(', ')})`);
+      throw new AppError(
+        'forbidden',
+        'AUTH.ROLE_FORBIDDEN',
+        `The ${caller.role} role may not call this route (allowed: ${allowed.join(', ')})`,
+      );
     }
     request.caller = caller;
     return true;

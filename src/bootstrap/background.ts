@@ -71,7 +71,11 @@ export async function startBackground(
   // connection per slot, so they never queue behind the api's requests in the shared pool. The jobs'
   // event-store reads and appends still go through the runtime's store: its appends wake the
   // projections in this process (10 ms later, see runtime.ts) without waiting for a poll.
-  const jobPool = runtime.openPool({ max: config.worker.concurrency + 1, applicationName: 'idem-jobs', settings: JOB_QUEUE_PLANNER_SETTINGS });
+  const jobPool = runtime.openPool({
+    max: config.worker.concurrency + 1,
+    applicationName: 'idem-jobs',
+    settings: JOB_QUEUE_PLANNER_SETTINGS,
+  });
   const jobs = await startJobWorker({
     pool: jobPool,
     concurrency: config.worker.concurrency,
@@ -82,16 +86,18 @@ export async function startBackground(
     await jobPool.end();
     throw error;
   });
-  const timers = features.flatMap((feature) => feature.schedules ?? []).map(({ task, intervalMs }) => {
-    // One pending run at a time across every worker process: the job key deduplicates.
-    const schedule = () =>
-      pool
-        .query(`SELECT graphile_worker.add_job($1, '{}'::json, job_key => $1, job_key_mode => 'preserve_run_at')`, [task])
-        .catch((error) => logger.warn(`could not schedule ${task}: ${(error as Error).message}`));
-    const timer = setInterval(() => void schedule(), intervalMs(config));
-    timer.unref();
-    return timer;
-  });
+  const timers = features
+    .flatMap((feature) => feature.schedules ?? [])
+    .map(({ task, intervalMs }) => {
+      // One pending run at a time across every worker process: the job key deduplicates.
+      const schedule = () =>
+        pool
+          .query(`SELECT graphile_worker.add_job($1, '{}'::json, job_key => $1, job_key_mode => 'preserve_run_at')`, [task])
+          .catch((error) => logger.warn(`could not schedule ${task}: ${(error as Error).message}`));
+      const timer = setInterval(() => void schedule(), intervalMs(config));
+      timer.unref();
+      return timer;
+    });
   // Stopping twice (a test stops the jobs early, then the whole background) is not an error.
   let jobsStopping: Promise<void> | undefined;
   const stopJobs = async () => {

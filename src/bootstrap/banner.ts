@@ -2,7 +2,19 @@ import type { IdemConfig } from '../config/config';
 import type { Runtime } from './runtime';
 
 /** What a developer needs after `npm start`: where things are and how to call them. */
-export function startupBanner({ config, url, runtime, sandboxUrl, worker }: { config: IdemConfig; url: string; runtime: Runtime; sandboxUrl?: string; worker?: string }): string {
+export function startupBanner({
+  config,
+  url,
+  runtime,
+  sandboxUrl,
+  worker,
+}: {
+  config: IdemConfig;
+  url: string;
+  runtime: Runtime;
+  sandboxUrl?: string;
+  worker?: string;
+}): string {
   const lines = [
     '',
     'Idem is running',
@@ -14,7 +26,9 @@ export function startupBanner({ config, url, runtime, sandboxUrl, worker }: { co
     sandboxUrl
       ? `  provider       Stripe-shaped sandbox at ${sandboxUrl}  (charges: ${sandboxUrl}/_sandbox/charges)`
       : `  provider       Stripe API ${config.payments.stripeApiBase ?? 'https://api.stripe.com'}`,
-    worker ? `  worker         in this process (${worker}): projections, charge jobs, recovery every ${config.worker.recoveryIntervalMs / 60_000} min` : '  worker         not in this process (run dist/src/worker.js)',
+    worker
+      ? `  worker         in this process (${worker}): projections, charge jobs, recovery every ${config.worker.recoveryIntervalMs / 60_000} min`
+      : '  worker         not in this process (run dist/src/worker.js)',
   ];
   if (config.devTokens) {
     lines.push('  dev tokens     Authorization: Bearer dev-storefront | dev-sync | dev-support | dev-auditor');

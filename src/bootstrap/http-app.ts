@@ -8,7 +8,11 @@ import type { Runtime } from './runtime';
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /** Builds (but does not start listening) the Nest api on Fastify. Tests use `app.inject` or listen on port 0. */
-export async function createHttpApp(runtime: Runtime, parts: ApiParts, options: { logger?: boolean } = {}): Promise<NestFastifyApplication> {
+export async function createHttpApp(
+  runtime: Runtime,
+  parts: ApiParts,
+  options: { logger?: boolean } = {},
+): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({ bodyLimit: MAX_BODY_BYTES });
   // A route that takes larger bodies says so with @RouteConfig({ bodyLimit }) (the contacts import).
   adapter.getInstance().addHook('onRoute', (route) => {

@@ -28,7 +28,11 @@ export function stopOnSignals(announce: string, closers: Array<() => Promise<unk
 /** A bad configuration prints only its message; anything else its stack. */
 export function exitOnStartupFailure(what: string) {
   return (error: unknown): never => {
-    process.stderr.write(error instanceof ConfigError ? `${error.message}\n` : `${what} failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.stderr.write(
+      error instanceof ConfigError
+        ? `${error.message}\n`
+        : `${what} failed to start: ${error instanceof Error ? error.stack : String(error)}\n`,
+    );
     process.exit(1);
   };
 }

@@ -14,7 +14,11 @@ beforeAll(async () => {
 afterAll(() => runtime.close());
 
 it('opens pools whose sessions carry the given settings', async () => {
-  const tuned = runtime.openPool({ max: 3, applicationName: 'idem-test-tuned', settings: { enable_bitmapscan: 'off', enable_sort: 'off' } });
+  const tuned = runtime.openPool({
+    max: 3,
+    applicationName: 'idem-test-tuned',
+    settings: { enable_bitmapscan: 'off', enable_sort: 'off' },
+  });
   try {
     // Three sessions at once, so every connection of the pool is asked, not just the first one.
     const answers = await Promise.all(

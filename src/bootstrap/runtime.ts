@@ -49,7 +49,9 @@ export async function startRuntime(config: IdemConfig, options: { poolSize?: num
   const connection = connectionFor(databaseUrl, socketDir);
   const openPool = ({ max, applicationName, settings = {} }: PoolOptions) => {
     // `settings` become the sessions' own defaults (the startup packet's `-c name=value` options).
-    const options = Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`).join(' ');
+    const options = Object.entries(settings)
+      .map(([name, value]) => `-c ${name}=${value}`)
+      .join(' ');
     const opened = new Pool({ ...connection, max, application_name: applicationName, ...(options && { options }) });
     // An idle client that loses its server must not crash the process; queries report their own errors.
     opened.on('error', () => undefined);

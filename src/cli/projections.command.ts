@@ -48,7 +48,12 @@ export const projectionsCommand: CliCommand = (context) => {
       const { pool } = await context.runtime();
       for (const model of selectReadModels(context.readModels, names)) {
         const dropped = await dropOldVersions(pool, model);
-        println(context.stdout, dropped.length ? `${model.name}: dropped ${dropped.map((v) => `${model.name}_v${v}`).join(', ')}` : `${model.name}: no retired version`);
+        println(
+          context.stdout,
+          dropped.length
+            ? `${model.name}: dropped ${dropped.map((v) => `${model.name}_v${v}`).join(', ')}`
+            : `${model.name}: no retired version`,
+        );
       }
     });
 

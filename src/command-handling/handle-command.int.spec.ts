@@ -62,7 +62,9 @@ describe('handleCommand', () => {
     it('writes the fact exactly once; the losers re-load and find it done', async () => {
       const stream = `ledger-${randomUUID()}`;
       const outcomes = await Promise.all(
-        Array.from({ length: 16 }, () => handleCommand(store, stream, reservations, { key: 'k', amount: 7 }, { ...context, maxAttempts: 20 })),
+        Array.from({ length: 16 }, () =>
+          handleCommand(store, stream, reservations, { key: 'k', amount: 7 }, { ...context, maxAttempts: 20 }),
+        ),
       );
       expect(outcomes.every((o) => o.state.get('k') === 7 && o.revision === 0)).toBe(true);
       expect(await store.readStream(stream)).toHaveLength(1);
@@ -75,7 +77,9 @@ describe('handleCommand', () => {
     it('writes one and refuses the other as a mismatch, never answering both as written', async () => {
       for (let round = 0; round < 10; round++) {
         const stream = `ledger-${randomUUID()}`;
-        const outcomes = await Promise.allSettled([5, 6].map((amount) => handleCommand(store, stream, reservations, { key: 'a', amount }, context)));
+        const outcomes = await Promise.allSettled(
+          [5, 6].map((amount) => handleCommand(store, stream, reservations, { key: 'a', amount }, context)),
+        );
         const events = await store.readStream(stream);
         expect(events).toHaveLength(1);
         const written = outcomes.filter((o) => o.status === 'fulfilled');
@@ -90,7 +94,9 @@ describe('handleCommand', () => {
     it('re-decides each time and gives up after the bounded number of attempts', async () => {
       const stream = `ledger-${randomUUID()}`;
       const outcomes = await Promise.allSettled(
-        Array.from({ length: 12 }, (_, i) => handleCommand(store, stream, reservations, { key: `k${i}`, amount: i }, { ...context, maxAttempts: 1 })),
+        Array.from({ length: 12 }, (_, i) =>
+          handleCommand(store, stream, reservations, { key: `k${i}`, amount: i }, { ...context, maxAttempts: 1 }),
+        ),
       );
       const written = (await store.readStream(stream)).length;
       expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(written);
@@ -98,7 +104,9 @@ describe('handleCommand', () => {
         expect(failed.reason).toBeInstanceOf(WrongExpectedVersion);
       }
       const retried = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => handleCommand(store, stream, reservations, { key: `k${i}`, amount: i }, { ...context, maxAttempts: 50 })),
+        Array.from({ length: 12 }, (_, i) =>
+          handleCommand(store, stream, reservations, { key: `k${i}`, amount: i }, { ...context, maxAttempts: 50 }),
+        ),
       );
       expect(retried.map((o, i) => o.state.get(`k${i}`))).toEqual(Array.from({ length: 12 }, (_, i) => i));
       expect(await store.readStream(stream)).toHaveLength(12);
@@ -108,7 +116,9 @@ describe('handleCommand', () => {
   it('refuses a mismatched duplicate with the typed error and writes nothing', async () => {
     const stream = `ledger-${randomUUID()}`;
     await handleCommand(store, stream, reservations, { key: 'a', amount: 5 }, context);
-    await expect(handleCommand(store, stream, reservations, { key: 'a', amount: 6 }, context)).rejects.toMatchObject({ code: 'TEST.MISMATCH' });
+    await expect(handleCommand(store, stream, reservations, { key: 'a', amount: 6 }, context)).rejects.toMatchObject({
+      code: 'TEST.MISMATCH',
+    });
     expect(await store.readStream(stream)).toHaveLength(1);
   });
 });
@@ -121,7 +131,13 @@ describe('commandHandler', () => {
     expect(await ledger.load(store, stream)).toEqual({ state: new Map(), revision: -1 });
     await ledger.handle(store, stream, reserve({ key: 'a', amount: 5 }), context);
     await ledger.handle(store, stream, reserve({ key: 'b', amount: 6 }), context);
-    expect(await ledger.load(store, stream)).toEqual({ state: new Map([['a', 5], ['b', 6]]), revision: 1 });
+    expect(await ledger.load(store, stream)).toEqual({
+      state: new Map([
+        ['a', 5],
+        ['b', 6],
+      ]),
+      revision: 1,
+    });
   });
 
   it('answers with the events it appended, and none when the command was already carried out', async () => {
@@ -151,7 +167,7 @@ describe('commandHandler', () => {
     }
     const watchStore = () => ({ reads: jest.spyOn(store, 'readStream'), append: jest.spyOn(store, 'append') });
 
-    it('appends at exactly its revision without reading the stream, and its answer serves as the next step\'s state', async () => {
+    it("appends at exactly its revision without reading the stream, and its answer serves as the next step's state", async () => {
       const { stream, loaded } = await loadedReservation();
       const { reads, append } = watchStore();
 
@@ -161,7 +177,13 @@ describe('commandHandler', () => {
       expect(reads).not.toHaveBeenCalled();
       expect(append.mock.calls.map(([, , expected]) => expected)).toEqual([0, 1]);
       expect(third).toMatchObject({ revision: 2, appended: 1 });
-      expect(third.state).toEqual(new Map([['a', 5], ['b', 6], ['c', 7]]));
+      expect(third.state).toEqual(
+        new Map([
+          ['a', 5],
+          ['b', 6],
+          ['c', 7],
+        ]),
+      );
       expect((await store.readStream(stream)).map((e) => e.data.key)).toEqual(['a', 'b', 'c']);
     });
 

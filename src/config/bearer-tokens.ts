@@ -6,7 +6,10 @@ export type TokenRoles = ReadonlyMap<string, Role>;
 /** `IDEM_TOKENS="storefront=s3cret,support=an0ther"`: each token grants one role. */
 export function parseTokens(raw: string): TokenRoles {
   const tokens = new Map<string, Role>();
-  for (const entry of raw.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const [role, token] = entry.split('=');
     if (!ROLES.includes(role as Role)) throw new Error(`has unknown role "${role}" (roles: ${ROLES.join(', ')})`);
     if (!token || token.length < 16) throw new Error(`token for ${role} must be at least 16 characters`);

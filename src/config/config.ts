@@ -82,14 +82,23 @@ export function loadConfig(env: Env = process.env): IdemConfig {
   const kind = read('EVENT_STORE', oneOf(['postgres', 'esdb'] as const), 'postgres');
   const esdbConnectionString = read('EVENTSTORE_CONNECTION_STRING', esdbUrl, undefined);
   if (kind === 'esdb' && !esdbConnectionString) {
-    problems.push({ variable: 'EVENTSTORE_CONNECTION_STRING', problem: 'is required when EVENT_STORE=esdb (e.g. esdb://localhost:2113?tls=false)' });
+    problems.push({
+      variable: 'EVENTSTORE_CONNECTION_STRING',
+      problem: 'is required when EVENT_STORE=esdb (e.g. esdb://localhost:2113?tls=false)',
+    });
   }
   const configuredTokens = read('IDEM_TOKENS', parseTokens, undefined);
   if (production && !configuredTokens) {
-    problems.push({ variable: 'IDEM_TOKENS', problem: 'is required with NODE_ENV=production (the dev tokens are refused), e.g. "storefront=<secret>,support=<secret>"' });
+    problems.push({
+      variable: 'IDEM_TOKENS',
+      problem: 'is required with NODE_ENV=production (the dev tokens are refused), e.g. "storefront=<secret>,support=<secret>"',
+    });
   }
   if (production && !env.IDEM_WEBHOOK_SECRET) {
-    problems.push({ variable: 'IDEM_WEBHOOK_SECRET', problem: 'is required with NODE_ENV=production (the webhook signing secret from the provider)' });
+    problems.push({
+      variable: 'IDEM_WEBHOOK_SECRET',
+      problem: 'is required with NODE_ENV=production (the webhook signing secret from the provider)',
+    });
   }
   if (production && !env.STRIPE_SECRET_KEY) {
     problems.push({ variable: 'STRIPE_SECRET_KEY', problem: 'is required with NODE_ENV=production' });
@@ -197,7 +206,8 @@ function postgresUrl(raw: string): string {
   } catch {
     throw new Error('must be a URL like postgres://user:password@host:5432/database');
   }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new Error(`must start with postgres:// (got ${url.protocol}//)`);
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
+    throw new Error(`must start with postgres:// (got ${url.protocol}//)`);
   return raw;
 }
 

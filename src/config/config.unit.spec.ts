@@ -24,7 +24,7 @@ describe('loadConfig', () => {
       expect(config.worker).toMatchObject({ inApiProcess: true, recoveryIntervalMs: 300_000, recoveryThresholdMs: 900_000 });
     });
 
-    it('polls for other processes\' events every 250 ms and for scheduled jobs every 2 s', () => {
+    it("polls for other processes' events every 250 ms and for scheduled jobs every 2 s", () => {
       expect(loadConfig({}).eventStore.subscriptionPollMs).toBe(250);
       expect(loadConfig({}).worker.jobPollMs).toBe(2_000);
     });
@@ -39,7 +39,10 @@ describe('loadConfig', () => {
     });
 
     it('reads durations such as IDEM_RECOVERY_INTERVAL=2m', () => {
-      expect(loadConfig({ IDEM_RECOVERY_INTERVAL: '2m', IDEM_RECOVERY_THRESHOLD: '90s' }).worker).toMatchObject({ recoveryIntervalMs: 120_000, recoveryThresholdMs: 90_000 });
+      expect(loadConfig({ IDEM_RECOVERY_INTERVAL: '2m', IDEM_RECOVERY_THRESHOLD: '90s' }).worker).toMatchObject({
+        recoveryIntervalMs: 120_000,
+        recoveryThresholdMs: 90_000,
+      });
     });
   });
 
@@ -73,7 +76,9 @@ describe('loadConfig', () => {
 
   it('requires a connection string when EVENT_STORE=esdb', () => {
     expect(problemsOf({ EVENT_STORE: 'esdb' })).toEqual(['EVENTSTORE_CONNECTION_STRING']);
-    expect(loadConfig({ EVENT_STORE: 'esdb', EVENTSTORE_CONNECTION_STRING: 'esdb://localhost:2113?tls=false' }).eventStore.kind).toBe('esdb');
+    expect(loadConfig({ EVENT_STORE: 'esdb', EVENTSTORE_CONNECTION_STRING: 'esdb://localhost:2113?tls=false' }).eventStore.kind).toBe(
+      'esdb',
+    );
   });
 
   describe('with NODE_ENV=production', () => {

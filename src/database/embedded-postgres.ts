@@ -92,7 +92,9 @@ async function reclaimDataDirectory(clusterDir: string): Promise<void> {
     return;
   }
   if (parentOf(pid) !== 1) {
-    throw new Error(`The data directory ${clusterDir} is in use by a running PostgreSQL (pid ${pid}) of another Idem instance; set IDEM_DATA_DIR to another directory`);
+    throw new Error(
+      `The data directory ${clusterDir} is in use by a running PostgreSQL (pid ${pid}) of another Idem instance; set IDEM_DATA_DIR to another directory`,
+    );
   }
   process.kill(pid, 'SIGINT'); // fast shutdown: rolls back open transactions, keeps committed data
   for (let waited = 0; isRunning(pid); waited += 50) {

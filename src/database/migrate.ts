@@ -15,7 +15,9 @@ export async function applyMigrations(pool: Pool, table: string, migrations: Rea
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [table]);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${table} (version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${table} (version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
     const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${table}`);
     const applied = new Set(rows.map((row) => row.version));
     for (const migration of migrations) {

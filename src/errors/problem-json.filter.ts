@@ -53,7 +53,13 @@ export class ProblemJsonFilter implements ExceptionFilter {
     if (exception instanceof AppError) {
       const status = STATUS[exception.kind];
       // Details extend the problem but never override its standard members.
-      return { ...exception.details, type: `https://idem.dev/problems/${exception.code}`, title: exception.message, status, code: exception.code };
+      return {
+        ...exception.details,
+        type: `https://idem.dev/problems/${exception.code}`,
+        title: exception.message,
+        status,
+        code: exception.code,
+      };
     }
     const status = exception instanceof HttpException ? exception.getStatus() : (exception as { statusCode?: number })?.statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
@@ -61,7 +67,7 @@ export class ProblemJsonFilter implements ExceptionFilter {
       const message = exception instanceof Error ? exception.message : 'Bad request';
       return { type: `https://idem.dev/problems/${code}`, title: message, status, code };
     }
-    this.logger.error(exception instanceof Error ? exception.stack ?? exception.message : String(exception));
+    this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     return { type: 'https://idem.dev/problems/INTERNAL', title: 'Internal error', status: 500, code: 'INTERNAL' };
   }
 }

@@ -17,13 +17,17 @@ export function assertValidName(kind: 'STREAM_NAME' | 'EVENT_TYPE', value: unkno
   if (typeof value !== 'string' || value.length === 0) throw new InvalidAppend(kind, `The ${label} must be a non-empty string`);
   if (value.length > MAX_NAME_LENGTH) throw new InvalidAppend(kind, `The ${label} is longer than ${MAX_NAME_LENGTH} characters`);
   if (CONTROL_CHARS.test(value)) throw new InvalidAppend(kind, `The ${label} contains control characters`);
-  if (value.startsWith('$')) throw new InvalidAppend(kind, `The ${label} "${value}" is reserved: names starting with $ belong to the store`);
+  if (value.startsWith('$'))
+    throw new InvalidAppend(kind, `The ${label} "${value}" is reserved: names starting with $ belong to the store`);
 }
 
 export function assertValidExpectation(expected: ExpectedRevision): void {
   if (expected === 'any' || expected === 'no_stream' || expected === 'stream_exists') return;
   if (!Number.isSafeInteger(expected) || expected < 0) {
-    throw new InvalidAppend('EXPECTED_REVISION', `Expected revision must be any, no_stream, stream_exists or an integer ≥ 0, got ${String(expected)}`);
+    throw new InvalidAppend(
+      'EXPECTED_REVISION',
+      `Expected revision must be any, no_stream, stream_exists or an integer ≥ 0, got ${String(expected)}`,
+    );
   }
 }
 

@@ -10,7 +10,11 @@ const task: Task = async () => undefined;
 const worker = { config: loadConfig({}), workerId: 'w' } as WorkerContext;
 
 describe('collecting features', () => {
-  const payments: Feature = { name: 'payments', readModels: [readModel('orders'), readModel('payment_ledger')], reactors: [reactor('charge')] };
+  const payments: Feature = {
+    name: 'payments',
+    readModels: [readModel('orders'), readModel('payment_ledger')],
+    reactors: [reactor('charge')],
+  };
   const support: Feature = { name: 'support', readModels: [readModel('support_jobs')] };
 
   it('lists read models and reactors in the order of the features', () => {

@@ -27,7 +27,8 @@ describe('Jobs enqueued in a transaction', () => {
     }
   }
 
-  const jobs = async (key: string) => (await pool.query(`SELECT payload, revision FROM graphile_worker._private_jobs WHERE key = $1`, [key])).rows;
+  const jobs = async (key: string) =>
+    (await pool.query(`SELECT payload, revision FROM graphile_worker._private_jobs WHERE key = $1`, [key])).rows;
 
   it('exist only if the transaction commits', async () => {
     await inTransaction((client) => enqueueInTransaction(client, 'noop', { n: 1 }, { jobKey: 'rolled-back' }), 'ROLLBACK');

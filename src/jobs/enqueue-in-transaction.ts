@@ -25,7 +25,12 @@ export interface JobToEnqueue {
 }
 
 /** `client` must be inside an open transaction (BEGIN issued, not yet committed). */
-export async function enqueueInTransaction(client: PoolClient, task: string, payload: unknown, options: EnqueueOptions = {}): Promise<void> {
+export async function enqueueInTransaction(
+  client: PoolClient,
+  task: string,
+  payload: unknown,
+  options: EnqueueOptions = {},
+): Promise<void> {
   await enqueueManyInTransaction(client, [{ task, payload, options }]);
 }
 

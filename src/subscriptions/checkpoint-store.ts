@@ -31,10 +31,9 @@ export const CHECKPOINT_TABLE = 'projection_checkpoints';
 const COLUMNS = 'name, version, kind, state, checkpoint, events_processed, last_event_at, updated_at';
 
 export async function readVersions(db: Queryable, name?: string): Promise<ProjectionVersionRow[]> {
-  const { rows } = await db.query(
-    `SELECT ${COLUMNS} FROM ${CHECKPOINT_TABLE} WHERE $1::text IS NULL OR name = $1 ORDER BY name, version`,
-    [name ?? null],
-  );
+  const { rows } = await db.query(`SELECT ${COLUMNS} FROM ${CHECKPOINT_TABLE} WHERE $1::text IS NULL OR name = $1 ORDER BY name, version`, [
+    name ?? null,
+  ]);
   return rows.map(toVersionRow);
 }
 
@@ -47,7 +46,13 @@ export async function lockActiveVersions(client: PoolClient, name: string): Prom
   return rows.map(toVersionRow);
 }
 
-export async function insertVersion(db: Queryable, name: string, version: number, kind: ProjectionKind, state: VersionState): Promise<void> {
+export async function insertVersion(
+  db: Queryable,
+  name: string,
+  version: number,
+  kind: ProjectionKind,
+  state: VersionState,
+): Promise<void> {
   await db.query(`INSERT INTO ${CHECKPOINT_TABLE} (name, version, kind, state) VALUES ($1, $2, $3, $4)`, [name, version, kind, state]);
 }
 
@@ -78,7 +83,11 @@ export interface CheckpointAdvance {
  * from it), and the caller must roll back. `synchronousCommit: false` lets the transaction commit
  * without waiting for the WAL flush.
  */
-export async function beginAndAdvanceCheckpoints(client: PoolClient, advances: CheckpointAdvance[], options: { synchronousCommit: boolean }): Promise<boolean[]> {
+export async function beginAndAdvanceCheckpoints(
+  client: PoolClient,
+  advances: CheckpointAdvance[],
+  options: { synchronousCommit: boolean },
+): Promise<boolean[]> {
   const literal = (value: string | undefined) => (value === undefined ? 'NULL' : client.escapeLiteral(value));
   const updates = advances.map(
     (advance) => `

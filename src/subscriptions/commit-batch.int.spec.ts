@@ -30,7 +30,10 @@ const jobsReactor: Projection = {
   kind: 'reactor',
   filter: {},
   async handle(events, { client }) {
-    await enqueueManyInTransaction(client, events.map((event) => ({ task: 'cas-task', payload: { eventId: event.id }, options: { jobKey: `cas-task:${event.id}` } })));
+    await enqueueManyInTransaction(
+      client,
+      events.map((event) => ({ task: 'cas-task', payload: { eventId: event.id }, options: { jobKey: `cas-task:${event.id}` } })),
+    );
   },
 };
 
@@ -48,11 +51,27 @@ afterAll(() => pool.end());
 let sequence = 0;
 function eventAt(position: Checkpoint): RecordedEvent {
   sequence++;
-  return { id: `evt-${sequence}`, stream: `cas-${sequence}`, revision: 0, position, type: 'Happened', data: {}, metadata: { correlationId: 'c', causationId: 'c', actor: { role: 'test', tokenId: 't' }, recordedAt: new Date().toISOString() }, created: new Date() };
+  return {
+    id: `evt-${sequence}`,
+    stream: `cas-${sequence}`,
+    revision: 0,
+    position,
+    type: 'Happened',
+    data: {},
+    metadata: { correlationId: 'c', causationId: 'c', actor: { role: 'test', tokenId: 't' }, recordedAt: new Date().toISOString() },
+    created: new Date(),
+  };
 }
-const member = (projection: Projection, checkpoint: Checkpoint | undefined): RunnerMember => ({ projection, version: 1, state: 'live', mode: 'live', checkpoint });
+const member = (projection: Projection, checkpoint: Checkpoint | undefined): RunnerMember => ({
+  projection,
+  version: 1,
+  state: 'live',
+  mode: 'live',
+  checkpoint,
+});
 const storedCheckpoint = async (name: string) => (await readVersions(pool, name))[0];
-const rowsFor = async (events: RecordedEvent[]) => (await pool.query(`SELECT event_id FROM cas_rows WHERE event_id = ANY($1)`, [events.map((e) => e.id)])).rowCount;
+const rowsFor = async (events: RecordedEvent[]) =>
+  (await pool.query(`SELECT event_id FROM cas_rows WHERE event_id = ANY($1)`, [events.map((e) => e.id)])).rowCount;
 const jobsFor = async (events: RecordedEvent[]) =>
   (await pool.query(`SELECT 1 FROM graphile_worker._private_jobs WHERE key = ANY($1)`, [events.map((e) => `cas-task:${e.id}`)])).rowCount;
 
@@ -66,8 +85,18 @@ describe('commitBatches', () => {
       const runnerA = [member(rowsModel, start), member(jobsReactor, start)];
       const runnerB = [member(rowsModel, start), member(jobsReactor, start)];
 
-      await commitBatches(pool, runnerA.map((m) => ({ member: m, events: first })), first[0].position);
-      await expect(commitBatches(pool, runnerB.map((m) => ({ member: m, events: second })), second[1].position)).rejects.toBeInstanceOf(CheckpointConflict);
+      await commitBatches(
+        pool,
+        runnerA.map((m) => ({ member: m, events: first })),
+        first[0].position,
+      );
+      await expect(
+        commitBatches(
+          pool,
+          runnerB.map((m) => ({ member: m, events: second })),
+          second[1].position,
+        ),
+      ).rejects.toBeInstanceOf(CheckpointConflict);
 
       expect(await rowsFor(first)).toBe(1);
       expect(await jobsFor(first)).toBe(1);
@@ -86,7 +115,16 @@ describe('commitBatches', () => {
       const current = (await storedCheckpoint(rowsModel.name)).checkpoint;
       const batch = [eventAt(encodeCheckpoint(2000n, 1n))];
       const stale = member(jobsReactor, undefined);
-      await expect(commitBatches(pool, [{ member: member(rowsModel, current), events: batch }, { member: stale, events: batch }], batch[0].position)).rejects.toBeInstanceOf(CheckpointConflict);
+      await expect(
+        commitBatches(
+          pool,
+          [
+            { member: member(rowsModel, current), events: batch },
+            { member: stale, events: batch },
+          ],
+          batch[0].position,
+        ),
+      ).rejects.toBeInstanceOf(CheckpointConflict);
       expect(await rowsFor(batch)).toBe(0);
       expect(await jobsFor(batch)).toBe(0);
       expect((await storedCheckpoint(rowsModel.name)).checkpoint).toBe(current);

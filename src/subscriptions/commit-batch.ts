@@ -42,7 +42,13 @@ export class CheckpointConflict extends Error {
   }
 }
 
-export function commitBatch(pool: Pool, member: RunnerMember, events: RecordedEvent[], next: Checkpoint, observer: BatchObserver = {}): Promise<void> {
+export function commitBatch(
+  pool: Pool,
+  member: RunnerMember,
+  events: RecordedEvent[],
+  next: Checkpoint,
+  observer: BatchObserver = {},
+): Promise<void> {
   return commitBatches(pool, [{ member, events }], next, observer);
 }
 
@@ -71,7 +77,8 @@ export async function commitBatches(pool: Pool, parts: BatchPart[], next: Checkp
       { synchronousCommit: parts.some(({ member }) => member.projection.kind !== 'read_model') },
     );
     const stale = parts.find((_, i) => !advanced[i]);
-    if (stale) throw new CheckpointConflict({ name: stale.member.projection.name, version: stale.member.version, state: stale.member.state });
+    if (stale)
+      throw new CheckpointConflict({ name: stale.member.projection.name, version: stale.member.version, state: stale.member.state });
     for (const { member, events } of parts) {
       if (events.length) await member.projection.handle(events, { client, version: member.version, mode: member.mode });
       await observer.beforeCommit?.(member, events);

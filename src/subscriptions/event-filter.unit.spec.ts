@@ -5,10 +5,15 @@ const event = (stream: string, type: string) => ({ stream, type }) as RecordedEv
 
 describe('unionFilter', () => {
   it('lets through everything each member wants', () => {
-    const members = [{ streamCategories: ['order'] }, { streamCategories: ['order'], eventTypes: ['ChargeSucceeded'] }, { streamCategories: ['contact'] }];
+    const members = [
+      { streamCategories: ['order'] },
+      { streamCategories: ['order'], eventTypes: ['ChargeSucceeded'] },
+      { streamCategories: ['contact'] },
+    ];
     const union = unionFilter(members);
     expect(union).toEqual({ streamCategories: ['contact', 'order'] });
-    for (const e of [event('order-1', 'ChargeRequested'), event('contact-crm.1', 'ContactImported')]) expect(matchesFilter(union, e)).toBe(true);
+    for (const e of [event('order-1', 'ChargeRequested'), event('contact-crm.1', 'ContactImported')])
+      expect(matchesFilter(union, e)).toBe(true);
   });
 
   it('drops a dimension that one member does not restrict', () => {

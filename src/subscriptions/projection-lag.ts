@@ -27,7 +27,12 @@ export interface LagOptions {
   now?: () => number;
 }
 
-export async function measureLag(store: EventStore, pool: Pool, projections: readonly Projection[], options: LagOptions = {}): Promise<ProjectionLag[]> {
+export async function measureLag(
+  store: EventStore,
+  pool: Pool,
+  projections: readonly Projection[],
+  options: LagOptions = {},
+): Promise<ProjectionLag[]> {
   const cap = options.maxCount ?? 10_000;
   const now = options.now ?? Date.now;
   const filters = new Map(projections.map((p) => [p.name, p]));

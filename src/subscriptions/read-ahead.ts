@@ -7,7 +7,10 @@
  */
 import type { SubscriptionBatch } from '../event-store/event-store.port';
 
-export async function* readAhead(source: AsyncIterable<SubscriptionBatch>, maxEvents: number): AsyncGenerator<SubscriptionBatch, void, undefined> {
+export async function* readAhead(
+  source: AsyncIterable<SubscriptionBatch>,
+  maxEvents: number,
+): AsyncGenerator<SubscriptionBatch, void, undefined> {
   const iterator = source[Symbol.asyncIterator]();
   const queue: SubscriptionBatch[] = [];
   let queuedEvents = 0;

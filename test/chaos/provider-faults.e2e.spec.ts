@@ -14,21 +14,42 @@ jest.setTimeout(300_000);
 
 let service: TestService;
 beforeAll(async () => {
-  service = await startTestService('provider_faults', { IDEM_RECOVERY_INTERVAL: '1s', IDEM_RECOVERY_THRESHOLD: '1s', IDEM_WORKER_CONCURRENCY: '8' });
+  service = await startTestService('provider_faults', {
+    IDEM_RECOVERY_INTERVAL: '1s',
+    IDEM_RECOVERY_THRESHOLD: '1s',
+    IDEM_WORKER_CONCURRENCY: '8',
+  });
 });
 afterAll(() => service.close());
 
-const fault = (body: object) => fetch(`${service.sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const fault = (body: object) =>
+  fetch(`${service.sandbox.url}/_sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 const charge = (orderId: string) =>
-  fetch(`${service.url}/v1/orders/${orderId}/charge`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth('storefront') }, body: JSON.stringify({ amount: 7700, currency: 'EUR', customerId: 'c' }) });
+  fetch(`${service.url}/v1/orders/${orderId}/charge`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...auth('storefront') },
+    body: JSON.stringify({ amount: 7700, currency: 'EUR', customerId: 'c' }),
+  });
 
 async function settle(orderIds: string[], timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const states = await Promise.all(orderIds.map(async (orderId) => ({ orderId, ...(await loadOrder(service.runtime.eventStore, orderId)) })));
+    const states = await Promise.all(
+      orderIds.map(async (orderId) => ({ orderId, ...(await loadOrder(service.runtime.eventStore, orderId)) })),
+    );
     const open = states.filter(({ state }) => !['paid', 'failed', 'needs_review'].includes(state.status));
     if (open.length === 0) return states;
-    if (Date.now() > deadline) throw new Error(`${open.length} orders still open: ${open.slice(0, 5).map((s) => `${s.orderId}=${s.state.status}`).join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `${open.length} orders still open: ${open
+          .slice(0, 5)
+          .map((s) => `${s.orderId}=${s.state.status}`)
+          .join(', ')}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -41,7 +62,10 @@ describe('charging while the provider misbehaves', () => {
     await fault({ kind: 'drop_after_commit', probability: 0.1, seed: 7 });
     await fault({ kind: 'reset_after_commit', probability: 0.1, seed: 11 });
     await fault({ kind: 'timeout', probability: 0.1, seed: 13, ms: 200 });
-    const answers = await withConcurrency(16, orderIds.map((orderId) => () => charge(orderId)));
+    const answers = await withConcurrency(
+      16,
+      orderIds.map((orderId) => () => charge(orderId)),
+    );
     expect(answers.map((a) => a.status)).toEqual(orderIds.map(() => 202));
 
     // Let the faults bite until every order has been tried at least once, then stop them.
@@ -79,7 +103,12 @@ describe('charging while the provider misbehaves', () => {
 async function settleAttempted(orderIds: string[]): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    const attempted = new Set(service.sandbox.requests().filter((r) => r.method === 'POST').map((r) => r.orderId));
+    const attempted = new Set(
+      service.sandbox
+        .requests()
+        .filter((r) => r.method === 'POST')
+        .map((r) => r.orderId),
+    );
     if (orderIds.every((id) => attempted.has(id))) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -48,10 +48,19 @@ describe('a worker killed between the provider charge and the outcome append', (
   it('ends with one charge and the order paid as recovered after restart and recovery', async () => {
     const orderId = `crash-${randomUUID()}`;
     const held = new Promise<void>((resolve) => sandbox.signals.once('response-held', () => resolve()));
-    await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'hold_after_commit', orderId }) });
+    await fetch(`${sandbox.url}/_sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'hold_after_commit', orderId }),
+    });
     worker = await startWorkerProcess(workerEnv());
 
-    const accepted = await api.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/charge`, headers: auth('storefront'), payload: { amount: 5300, currency: 'EUR', customerId: 'c' } });
+    const accepted = await api.app.inject({
+      method: 'POST',
+      url: `/v1/orders/${orderId}/charge`,
+      headers: auth('storefront'),
+      payload: { amount: 5300, currency: 'EUR', customerId: 'c' },
+    });
     expect(accepted.statusCode).toBe(202);
     await held;
     expect(sandbox.charges({ orderId }).filter(isSucceededCharge)).toHaveLength(1);
@@ -60,7 +69,11 @@ describe('a worker killed between the provider charge and the outcome append', (
     expect((await loadOrder(api.runtime.eventStore, orderId)).state.status).toBe('processing');
 
     worker = await startWorkerProcess(workerEnv());
-    const { state } = await waitFor(() => loadOrder(api.runtime.eventStore, orderId), ({ state }) => state.status !== 'processing', 60_000);
+    const { state } = await waitFor(
+      () => loadOrder(api.runtime.eventStore, orderId),
+      ({ state }) => state.status !== 'processing',
+      60_000,
+    );
     expect(state).toMatchObject({ status: 'paid', recovered: true });
     const charges = sandbox.charges({ orderId }).filter(isSucceededCharge);
     expect(charges.map((intent) => intent.id)).toEqual([state.paymentIntentId]);
@@ -69,7 +82,9 @@ describe('a worker killed between the provider charge and the outcome append', (
     const types = (await api.runtime.eventStore.readStream(`order-${orderId}`)).map((e) => e.type);
     expect(types.filter((t) => t === 'ChargeSucceeded')).toHaveLength(1);
     // The sweep writes its audit line just after the outcome it appended: wait for the line itself.
-    const auditLines = async () => (await api.runtime.pool.query(`SELECT old_status, new_status, trigger FROM payment_recovery_log WHERE order_id = $1`, [orderId])).rows;
+    const auditLines = async () =>
+      (await api.runtime.pool.query(`SELECT old_status, new_status, trigger FROM payment_recovery_log WHERE order_id = $1`, [orderId]))
+        .rows;
     const rows = await waitFor(auditLines, (lines) => lines.length > 0, 10_000);
     expect(rows).toContainEqual({ old_status: 'processing', new_status: 'paid', trigger: 'schedule' });
   });

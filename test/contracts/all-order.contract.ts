@@ -48,7 +48,9 @@ export function describeAllOrder(subject: () => { store: EventStore; raceWindowS
           () => [testEvents(2, 'AnyPair'), 'any'],
         ];
         // Two creators race for each new stream with no_stream.
-        await Promise.all(streams.flatMap((stream) => [1, 2].map(() => store.append(stream, [testEvent('Created')], 'no_stream').catch(refusedOrDone))));
+        await Promise.all(
+          streams.flatMap((stream) => [1, 2].map(() => store.append(stream, [testEvent('Created')], 'no_stream').catch(refusedOrDone))),
+        );
         let slowDone = 0;
         const done = () => slowDone === streams.length;
         await Promise.all(

@@ -248,7 +248,9 @@ export function describeEventStoreContract(adapter: string, subject: () => Contr
         await store.append(name, testEvents(10), 'no_stream');
         expect((await store.readStream(name, { fromRevision: 3, maxCount: 4 })).map((e) => e.revision)).toEqual([3, 4, 5, 6]);
         expect((await store.readStream(name, { direction: 'backwards', maxCount: 3 })).map((e) => e.revision)).toEqual([9, 8, 7]);
-        expect((await store.readStream(name, { direction: 'backwards', fromRevision: 4, maxCount: 2 })).map((e) => e.revision)).toEqual([4, 3]);
+        expect((await store.readStream(name, { direction: 'backwards', fromRevision: 4, maxCount: 2 })).map((e) => e.revision)).toEqual([
+          4, 3,
+        ]);
       });
 
       it('reads a stream that was never written as empty', async () => {
@@ -262,12 +264,20 @@ export function describeEventStoreContract(adapter: string, subject: () => Contr
         await store.append(b, [testEvent('Opened')], 'no_stream');
         await store.append(`other${category}-x`, [testEvent('Opened')], 'no_stream');
         const forwards = await readCategory(store, category);
-        expect(forwards.map((e) => [e.stream, e.type])).toEqual([[a, 'Opened'], [a, 'Closed'], [b, 'Opened']]);
+        expect(forwards.map((e) => [e.stream, e.type])).toEqual([
+          [a, 'Opened'],
+          [a, 'Closed'],
+          [b, 'Opened'],
+        ]);
         const afterFirst = await store.readAll({ after: forwards[0].position, filter: { streamCategories: [category] } });
         expect(afterFirst.map((e) => e.id)).toEqual(forwards.slice(1).map((e) => e.id));
         const backwards = await store.readAll({ direction: 'backwards', maxCount: 2, filter: { streamCategories: [category] } });
         expect(backwards.map((e) => e.id)).toEqual([forwards[2].id, forwards[1].id]);
-        const beforeLast = await store.readAll({ direction: 'backwards', after: forwards[2].position, filter: { streamCategories: [category] } });
+        const beforeLast = await store.readAll({
+          direction: 'backwards',
+          after: forwards[2].position,
+          filter: { streamCategories: [category] },
+        });
         expect(beforeLast.map((e) => e.id)).toEqual([forwards[1].id, forwards[0].id]);
         const opened = await store.readAll({ filter: { streamCategories: [category], eventTypes: ['Opened'] } });
         expect(opened.map((e) => e.stream)).toEqual([a, b]);
@@ -302,7 +312,10 @@ export function describeEventStoreContract(adapter: string, subject: () => Contr
       it('delivers every event of 16 concurrent writers exactly once, in readAll order, and resumes from any checkpoint', async () => {
         const writers = 16;
         const perWriter = 60;
-        const subscription = collect(subscribeToCategory(store, category, { maxBatchSize: 50 }), (events) => events.length >= writers * perWriter);
+        const subscription = collect(
+          subscribeToCategory(store, category, { maxBatchSize: 50 }),
+          (events) => events.length >= writers * perWriter,
+        );
         await Promise.all(
           Array.from({ length: writers }, async (_, w) => {
             for (let i = 0; i < perWriter; i++) await store.append(stream(`w${w}`), [testEvent()], i === 0 ? 'no_stream' : i - 1);
@@ -316,7 +329,10 @@ export function describeEventStoreContract(adapter: string, subject: () => Contr
           // A checkpoint is an event's position or, after a page with nothing for this filter, the
           // settled horizon between events: either way, resuming from it yields exactly the events after it.
           const delivered = events.filter((e) => compareCheckpoints(e.position, checkpoint as Checkpoint) <= 0).length;
-          const resumed = await collect(subscribeToCategory(store, category, { after: checkpoint as never }), (seen) => seen.length >= events.length - delivered);
+          const resumed = await collect(
+            subscribeToCategory(store, category, { after: checkpoint as never }),
+            (seen) => seen.length >= events.length - delivered,
+          );
           expect(resumed.events.map((e) => e.id)).toEqual(events.slice(delivered).map((e) => e.id));
         }
       });
@@ -340,7 +356,9 @@ export function describeEventStoreContract(adapter: string, subject: () => Contr
       it('refuses an append over the size limit, whole', async () => {
         const name = stream();
         const big = testEvent('Big', { blob: 'x'.repeat(capabilities.maxAppendBytes) });
-        await expect(store.append(name, [testEvent(), big], 'no_stream')).rejects.toMatchObject({ code: 'EVENT_STORE.INVALID_EVENT_TOO_LARGE' });
+        await expect(store.append(name, [testEvent(), big], 'no_stream')).rejects.toMatchObject({
+          code: 'EVENT_STORE.INVALID_EVENT_TOO_LARGE',
+        });
         expect(await store.readStream(name)).toEqual([]);
       });
 

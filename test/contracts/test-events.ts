@@ -50,7 +50,10 @@ export async function collect(
     while (!until(events)) {
       let timer: NodeJS.Timeout | undefined;
       const idle = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`subscription idle for ${idleTimeoutMs} ms after ${events.length} events`)), idleTimeoutMs);
+        timer = setTimeout(
+          () => reject(new Error(`subscription idle for ${idleTimeoutMs} ms after ${events.length} events`)),
+          idleTimeoutMs,
+        );
       });
       const step = await Promise.race([iterator.next(), idle]).finally(() => clearTimeout(timer));
       if (step.done) break;

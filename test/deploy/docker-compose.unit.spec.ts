@@ -10,7 +10,20 @@ import { loadConfig } from '../../src/config/config';
 
 const root = join(__dirname, '..', '..');
 const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
-  services: Record<string, { image?: string; profiles?: string[]; networks?: Record<string, { ipv4_address: string }>; build?: string; command?: string[]; environment?: Record<string, string>; ports?: string[]; depends_on?: Record<string, { condition: string }>; healthcheck?: unknown }>;
+  services: Record<
+    string,
+    {
+      image?: string;
+      profiles?: string[];
+      networks?: Record<string, { ipv4_address: string }>;
+      build?: string;
+      command?: string[];
+      environment?: Record<string, string>;
+      ports?: string[];
+      depends_on?: Record<string, { condition: string }>;
+      healthcheck?: unknown;
+    }
+  >;
   volumes: Record<string, unknown>;
   networks: Record<string, { ipam: { config: Array<{ subnet: string }> } }>;
 };
@@ -30,7 +43,11 @@ describe('docker-compose.yml', () => {
 
   describe('the cluster profile', () => {
     it('has exactly three EventStoreDB nodes of the pinned image, only in that profile', () => {
-      expect(Object.keys(services).filter((name) => services[name].profiles).sort()).toEqual(clusterNodes);
+      expect(
+        Object.keys(services)
+          .filter((name) => services[name].profiles)
+          .sort(),
+      ).toEqual(clusterNodes);
       for (const name of clusterNodes) {
         expect(services[name].profiles).toEqual(['cluster']);
         expect(services[name].image).toBe(services.eventstore.image);
@@ -80,12 +97,19 @@ describe('docker-compose.yml', () => {
 
   it('starts the api and worker only after their dependencies are healthy, and checks health itself', () => {
     for (const name of ['api', 'worker']) {
-      for (const dependency of ['postgres', 'eventstore']) expect(services[name].depends_on?.[dependency]).toEqual({ condition: 'service_healthy' });
+      for (const dependency of ['postgres', 'eventstore'])
+        expect(services[name].depends_on?.[dependency]).toEqual({ condition: 'service_healthy' });
     }
     for (const name of ['eventstore', 'postgres', 'sandbox', 'api']) expect(services[name].healthcheck).toBeDefined();
     expect(services.api.ports).toContain('3000:3000');
     expect(services.eventstore.ports).toContain('2113:2113');
-    expect(Object.keys(compose.volumes).sort()).toEqual(['eventstore-data', 'eventstore-node1-data', 'eventstore-node2-data', 'eventstore-node3-data', 'postgres-data']);
+    expect(Object.keys(compose.volumes).sort()).toEqual([
+      'eventstore-data',
+      'eventstore-node1-data',
+      'eventstore-node2-data',
+      'eventstore-node3-data',
+      'postgres-data',
+    ]);
   });
 
   it.each(['api', 'worker'])('gives the %s an environment the production config accepts, on EventStoreDB', (name) => {

@@ -64,7 +64,9 @@ describe('the service on embedded defaults', () => {
       });
       expect(charged.status).toBe(200);
       expect(await charged.json()).toMatchObject({ orderId, status: 'paid', amount: 4200 });
-      const provider = (await (await fetch(`${service.sandboxUrl}/_sandbox/charges?orderId=${orderId}`)).json()) as { data: Array<{ status: string }> };
+      const provider = (await (await fetch(`${service.sandboxUrl}/_sandbox/charges?orderId=${orderId}`)).json()) as {
+        data: Array<{ status: string }>;
+      };
       expect(provider.data.map((intent) => intent.status)).toEqual(['succeeded']);
 
       // The sandbox was told where the api listens: its signed webhook arrives and is recorded.
@@ -73,7 +75,10 @@ describe('the service on embedded defaults', () => {
         const deadline = Date.now() + 15_000;
         let delivered = 0;
         while (delivered === 0 && Date.now() < deadline) {
-          const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM payment_webhook_deliveries WHERE order_id = $1', [orderId]);
+          const { rows } = await pool.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM payment_webhook_deliveries WHERE order_id = $1',
+            [orderId],
+          );
           delivered = rows[0].n;
           if (delivered === 0) await new Promise((resolve) => setTimeout(resolve, 100));
         }

@@ -27,9 +27,17 @@ describe('the service on EventStoreDB', () => {
     const ready = await fetch(`${service.url}/health/ready`);
     expect(ready.status).toBe(200);
     const orderId = `esdb-${randomUUID()}`;
-    const first = await fetch(`${service.url}/v1/orders/${orderId}/charge`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth('storefront') }, body: JSON.stringify({ amount: 3100, currency: 'EUR', customerId: 'c' }) });
+    const first = await fetch(`${service.url}/v1/orders/${orderId}/charge`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...auth('storefront') },
+      body: JSON.stringify({ amount: 3100, currency: 'EUR', customerId: 'c' }),
+    });
     expect(first.status).toBe(202);
-    const settled = await fetch(`${service.url}/v1/orders/${orderId}/charge?waitMs=10000`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth('storefront') }, body: JSON.stringify({ amount: 3100, currency: 'EUR', customerId: 'c' }) });
+    const settled = await fetch(`${service.url}/v1/orders/${orderId}/charge?waitMs=10000`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...auth('storefront') },
+      body: JSON.stringify({ amount: 3100, currency: 'EUR', customerId: 'c' }),
+    });
     expect(settled.status).toBe(200);
     expect(await settled.json()).toMatchObject({ orderId, status: 'paid', revision: 2 });
     expect(service.sandbox.charges({ orderId }).filter(isSucceededCharge)).toHaveLength(1);

@@ -32,7 +32,8 @@ describe('exactly-once charges through the running service', () => {
     const requests = orderIds.flatMap((orderId) =>
       Array.from({ length: 8 }, (_, copy) => async () => {
         // Copies 0–2 share one Idempotency-Key, 3–5 send none, 6–7 each send a key of their own.
-        const key: Record<string, string> = copy <= 2 ? { 'idempotency-key': `${orderId}-k` } : copy >= 6 ? { 'idempotency-key': randomUUID() } : {};
+        const key: Record<string, string> =
+          copy <= 2 ? { 'idempotency-key': `${orderId}-k` } : copy >= 6 ? { 'idempotency-key': randomUUID() } : {};
         const response = await fetch(`${service.url}/v1/orders/${orderId}/charge`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', ...auth('storefront'), ...key },
@@ -49,7 +50,13 @@ describe('exactly-once charges through the running service', () => {
 
     const paid = await waitUntil(
       async () => {
-        const states = await withConcurrency(32, orderIds.map((orderId) => async () => (await (await fetch(`${service.url}/v1/orders/${orderId}`, { headers: auth('support') })).json()) as { status: string }));
+        const states = await withConcurrency(
+          32,
+          orderIds.map(
+            (orderId) => async () =>
+              (await (await fetch(`${service.url}/v1/orders/${orderId}`, { headers: auth('support') })).json()) as { status: string },
+          ),
+        );
         return states.filter((s) => s.status === 'paid').length;
       },
       (count) => count === 500,
@@ -57,10 +64,18 @@ describe('exactly-once charges through the running service', () => {
     );
     expect(paid).toBe(500);
 
-    const succeeded = service.sandbox.charges().filter((intent) => isSucceededCharge(intent) && intent.metadata.order_id?.startsWith(`eo${run}-`));
+    const succeeded = service.sandbox
+      .charges()
+      .filter((intent) => isSucceededCharge(intent) && intent.metadata.order_id?.startsWith(`eo${run}-`));
     expect(succeeded).toHaveLength(500);
     expect(new Set(succeeded.map((intent) => intent.metadata.order_id)).size).toBe(500);
-    const successesPerStream = await withConcurrency(32, orderIds.map((orderId) => async () => (await service.runtime.eventStore.readStream(`order-${orderId}`)).filter((e) => e.type === 'ChargeSucceeded').length));
+    const successesPerStream = await withConcurrency(
+      32,
+      orderIds.map(
+        (orderId) => async () =>
+          (await service.runtime.eventStore.readStream(`order-${orderId}`)).filter((e) => e.type === 'ChargeSucceeded').length,
+      ),
+    );
     expect(successesPerStream.every((count) => count === 1)).toBe(true);
   });
 });

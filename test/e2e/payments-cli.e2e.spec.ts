@@ -43,9 +43,20 @@ async function idem(...args: string[]) {
 describe('idem recover --order', () => {
   it('verifies an unknown outcome with the provider and records the charge', async () => {
     const orderId = `cli-${randomUUID()}`;
-    await harness.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/charge`, headers: auth('storefront'), payload: { amount: 4200, currency: 'EUR', customerId: 'c' } });
-    await fetch(`${harness.sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'drop_after_commit', orderId, times: 2 }) });
-    await expect(chargeOrder({ store: harness.runtime.eventStore, gateway: harness.gateway, workerId: 'w' }, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
+    await harness.app.inject({
+      method: 'POST',
+      url: `/v1/orders/${orderId}/charge`,
+      headers: auth('storefront'),
+      payload: { amount: 4200, currency: 'EUR', customerId: 'c' },
+    });
+    await fetch(`${harness.sandbox.url}/_sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'drop_after_commit', orderId, times: 2 }),
+    });
+    await expect(
+      chargeOrder({ store: harness.runtime.eventStore, gateway: harness.gateway, workerId: 'w' }, orderId),
+    ).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
     const config = harness.runtime.config;
     (config.payments as { stripeApiBase?: string }).stripeApiBase = harness.sandbox.url;
 

@@ -35,7 +35,12 @@ async function projected(orderId: string, revision: number): Promise<void> {
 describe('GET /v1/orders/{orderId}', () => {
   it('serves the read model, and the stream when the caller has seen a newer revision', async () => {
     const orderId = `ryw-${randomUUID()}`;
-    await service.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/charge`, headers: auth('storefront'), payload: { amount: 1500, currency: 'EUR', customerId: 'c' } });
+    await service.app.inject({
+      method: 'POST',
+      url: `/v1/orders/${orderId}/charge`,
+      headers: auth('storefront'),
+      payload: { amount: 1500, currency: 'EUR', customerId: 'c' },
+    });
     await projected(orderId, 0);
     await service.background.projections.stop();
     await chargeOrder({ store: service.runtime.eventStore, gateway: service.gateway, workerId: 'by-hand' }, orderId);
@@ -48,7 +53,12 @@ describe('GET /v1/orders/{orderId}', () => {
 
   it('answers from the stream when the read model has no row yet', async () => {
     const orderId = `ryw-${randomUUID()}`;
-    const posted = await service.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/charge`, headers: auth('storefront'), payload: { amount: 1500, currency: 'EUR', customerId: 'c' } });
+    const posted = await service.app.inject({
+      method: 'POST',
+      url: `/v1/orders/${orderId}/charge`,
+      headers: auth('storefront'),
+      payload: { amount: 1500, currency: 'EUR', customerId: 'c' },
+    });
     expect(posted.statusCode).toBe(202);
     expect(await get(`/v1/orders/${orderId}`)).toMatchObject({ status: 200, body: { orderId, status: 'pending', revision: 0 } });
     expect((await get(`/v1/orders/${orderId}?minRevision=x`)).status).toBe(400);

@@ -39,7 +39,10 @@ export class Cluster {
 
   public get certs(): { root: Buffer; users: { admin: Certificate; invalid: Certificate } } {
     const tls = this.material();
-    const read = (user: 'admin' | 'invalid') => ({ userCertFile: readFile(tls.users[user].certFile), userKeyFile: readFile(tls.users[user].keyFile) });
+    const read = (user: 'admin' | 'invalid') => ({
+      userCertFile: readFile(tls.users[user].certFile),
+      userKeyFile: readFile(tls.users[user].keyFile),
+    });
     return { root: tls.ca, users: { admin: read('admin'), invalid: read('invalid') } };
   }
 

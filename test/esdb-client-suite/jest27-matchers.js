@@ -24,7 +24,12 @@ expect.extend(
       alias,
       function (received, ...expected) {
         // Under `.rejects` jest hands over the rejection itself; `toThrow` wants something that throws it.
-        const subject = matcher === 'toThrow' && typeof received !== 'function' ? () => { throw received; } : received;
+        const subject =
+          matcher === 'toThrow' && typeof received !== 'function'
+            ? () => {
+                throw received;
+              }
+            : received;
         try {
           (this.isNot ? expect(subject).not : expect(subject))[matcher](...expected);
           return { pass: !this.isNot, message: () => `expected not ${matcher}` };

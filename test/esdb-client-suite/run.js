@@ -12,8 +12,16 @@ const { RUN, SKIPPED_FILES, SKIPPED_TESTS } = require('./selection');
 
 const { src } = clientSuite();
 console.log(`Client suite: ${src}\n\nRuns ${RUN.length} files:\n${RUN.map((file) => `  ${file}`).join('\n')}\n`);
-console.log(`Skips these files:\n${Object.entries(SKIPPED_FILES).map(([file, why]) => `  ${file} — ${why}`).join('\n')}\n`);
-console.log(`Skips these tests:\n${Object.entries(SKIPPED_TESTS).map(([name, why]) => `  ${name} — ${why}`).join('\n')}\n`);
+console.log(
+  `Skips these files:\n${Object.entries(SKIPPED_FILES)
+    .map(([file, why]) => `  ${file} — ${why}`)
+    .join('\n')}\n`,
+);
+console.log(
+  `Skips these tests:\n${Object.entries(SKIPPED_TESTS)
+    .map(([name, why]) => `  ${name} — ${why}`)
+    .join('\n')}\n`,
+);
 
 const jest = require.resolve('jest/bin/jest');
 const result = spawnSync(process.execPath, [jest, '-c', join(__dirname, 'jest.config.js'), ...process.argv.slice(2)], { stdio: 'inherit' });

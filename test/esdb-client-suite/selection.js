@@ -65,7 +65,8 @@ const SKIPPED_FILES = {
   'persistentSubscription/': 'persistent subscriptions are not emulated',
   'projections/': 'server-side projections are not emulated',
   'samples/': 'documentation samples, not tests (they need projections and persistent subscriptions)',
-  'opentelemetry/': 'needs @eventstore/opentelemetry and the OpenTelemetry SDK, which this project does not install; it instruments the client, not the server',
+  'opentelemetry/':
+    'needs @eventstore/opentelemetry and the OpenTelemetry SDK, which this project does not install; it instruments the client, not the server',
   'plugins/': 'client certificates need the commercial user-certificates plugin',
   'extra/http.test.ts': 'the HTTP (AtomPub) API is not emulated',
   'extra/oversize-event.test.ts': 'its oversize event is emitted by a projection; projections are not emulated',
@@ -75,7 +76,8 @@ const SKIPPED_FILES = {
 
 /** Tests skipped inside files that run: full test name → why. */
 const SKIPPED_TESTS = {
-  'readStream should successfully read from stream options resolve link tos': 'creates a projection that emits links; projections are not emulated ($> links themselves are: appendToStream › linkTo)',
+  'readStream should successfully read from stream options resolve link tos':
+    'creates a projection that emits links; projections are not emulated ($> links themselves are: appendToStream › linkTo)',
   'readAll should successfully read from $all resolve link tos': 'creates a projection that emits links; projections are not emulated',
   'dispose Persistent subscription to stream': 'persistent subscriptions are not emulated',
   'dispose Supported (>=21.10) Persistent subscription to $all': 'persistent subscriptions are not emulated',

@@ -6,16 +6,22 @@ const { clientSuite } = require('./checkout');
 const { Cluster } = require('./cluster');
 
 const { utils } = clientSuite();
-const helpers = ['collect', 'createManyPs', 'Defer', 'delay', 'testEvents', 'getCurrentConnection', 'matchServerVersion', 'optionalDescribe', 'postEventViaHttpApi'];
+const helpers = [
+  'collect',
+  'createManyPs',
+  'Defer',
+  'delay',
+  'testEvents',
+  'getCurrentConnection',
+  'matchServerVersion',
+  'optionalDescribe',
+  'postEventViaHttpApi',
+];
 
-module.exports = Object.assign(
-  {},
-  ...helpers.map((name) => require(`${utils}/${name}`)),
-  {
-    Cluster,
-    createTestNode: () => new Cluster(1),
-    createTestCluster: (count = 3) => new Cluster(count),
-    createInsecureTestNode: () => new Cluster(1, true),
-    createInsecureTestCluster: (count = 3) => new Cluster(count, true),
-  },
-);
+module.exports = Object.assign({}, ...helpers.map((name) => require(`${utils}/${name}`)), {
+  Cluster,
+  createTestNode: () => new Cluster(1),
+  createTestCluster: (count = 3) => new Cluster(count),
+  createInsecureTestNode: () => new Cluster(1, true),
+  createInsecureTestCluster: (count = 3) => new Cluster(count, true),
+});

@@ -57,7 +57,8 @@ function commit(ctx: EmulatorContext, stream: string, expected: bigint, events: 
     case 'idempotent':
       return { kind: 'success', revision: decision.revision, position: decision.position };
     case 'ok': {
-      if (events.length === 0) return { kind: 'success', revision: ctx.log.lastRevision(stream), position: ctx.log.writeEmptyTransaction() };
+      if (events.length === 0)
+        return { kind: 'success', revision: ctx.log.lastRevision(stream), position: ctx.log.writeEmptyTransaction() };
       const written = ctx.log.append(stream, events);
       for (const event of written) ctx.cache.put(event.id, { stream: event.stream, revision: event.revision });
       const last = written.filter((e) => e.stream === stream).at(-1)!;

@@ -42,7 +42,12 @@ export function appendRpc(ctx: EmulatorContext) {
   };
 }
 
-async function answer(ctx: EmulatorContext, options: StreamsPb.AppendReq.Options | undefined, events: AppendRequest['events'], leaderOnly: boolean) {
+async function answer(
+  ctx: EmulatorContext,
+  options: StreamsPb.AppendReq.Options | undefined,
+  events: AppendRequest['events'],
+  leaderOnly: boolean,
+) {
   if (!options) throw rpcErrors.invalidArgument('The first AppendReq must carry options');
   const expected = expectedFromWire(options.getExpectedStreamRevisionCase(), options.getRevision());
   if (expected === undefined) throw rpcErrors.invalidArgument('Expected stream revision is missing');
@@ -58,7 +63,10 @@ async function answer(ctx: EmulatorContext, options: StreamsPb.AppendReq.Options
       if (outcome.revision < 0n) success.setNoStream(new sharedPb.Empty());
       else success.setCurrentRevision(outcome.revision.toString());
       if (outcome.position === undefined) success.setNoPosition(new sharedPb.Empty());
-      else success.setPosition(new streamsPb.AppendResp.Position().setCommitPosition(`${outcome.position}`).setPreparePosition(`${outcome.position}`));
+      else
+        success.setPosition(
+          new streamsPb.AppendResp.Position().setCommitPosition(`${outcome.position}`).setPreparePosition(`${outcome.position}`),
+        );
       return new streamsPb.AppendResp().setSuccess(success);
     }
     case 'wrong-expected-version':

@@ -15,7 +15,8 @@ export function success(outcome: Extract<AppendOutcome, { kind: 'success' }>): S
   if (outcome.revision < 0n) result.setNoStream(new emptyPb.Empty());
   else result.setCurrentRevision(outcome.revision.toString());
   if (outcome.position === undefined) result.setNoPosition(new emptyPb.Empty());
-  else result.setPosition(new sharedPb.AllStreamPosition().setCommitPosition(`${outcome.position}`).setPreparePosition(`${outcome.position}`));
+  else
+    result.setPosition(new sharedPb.AllStreamPosition().setCommitPosition(`${outcome.position}`).setPreparePosition(`${outcome.position}`));
   return result;
 }
 
@@ -38,12 +39,27 @@ export function timeout() {
 export function refused(ctx: EmulatorContext, refusal: ProposalRefusal) {
   switch (refusal.kind) {
     case 'maximum-append-size-exceeded':
-      return inBandStatus(3, 'MaximumAppendSizeExceeded', 'MaximumAppendSizeExceeded', new sharedPb.MaximumAppendSizeExceeded().setMaxappendsize(ctx.settings.maxAppendSize));
+      return inBandStatus(
+        3,
+        'MaximumAppendSizeExceeded',
+        'MaximumAppendSizeExceeded',
+        new sharedPb.MaximumAppendSizeExceeded().setMaxappendsize(ctx.settings.maxAppendSize),
+      );
     case 'maximum-append-event-size-exceeded':
-      return inBandStatus(3, 'MaximumAppendEventSizeExceeded', 'MaximumAppendEventSizeExceeded', maximumAppendEventSizeExceeded(refusal.eventId, refusal.size, ctx.settings.maxAppendEventSize));
+      return inBandStatus(
+        3,
+        'MaximumAppendEventSizeExceeded',
+        'MaximumAppendEventSizeExceeded',
+        maximumAppendEventSizeExceeded(refusal.eventId, refusal.size, ctx.settings.maxAppendEventSize),
+      );
     case 'missing-required-metadata':
     case 'invalid-event':
-      return inBandStatus(3, 'BadRequest', 'BadRequest', new sharedPb.BadRequest().setMessage('message' in refusal ? refusal.message : 'Required metadata properties missing'));
+      return inBandStatus(
+        3,
+        'BadRequest',
+        'BadRequest',
+        new sharedPb.BadRequest().setMessage('message' in refusal ? refusal.message : 'Required metadata properties missing'),
+      );
   }
 }
 

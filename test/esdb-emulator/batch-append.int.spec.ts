@@ -22,7 +22,12 @@ describe('BatchAppend', () => {
       ...contested.flatMap((stream) => [1, 2].map(() => ({ stream, events: [event()], contested: true }))),
     ];
     esdb.emulator.holdWrites();
-    const outcomes = attempts.map((a) => esdb.client.appendToStream(a.stream, a.events, { expectedRevision: 'no_stream' }).then((r) => r, (e: Error) => e));
+    const outcomes = attempts.map((a) =>
+      esdb.client.appendToStream(a.stream, a.events, { expectedRevision: 'no_stream' }).then(
+        (r) => r,
+        (e: Error) => e,
+      ),
+    );
     await esdb.emulator.writesHeld(32);
     esdb.emulator.releaseWrites();
     const settled = await Promise.all(outcomes);
@@ -40,7 +45,11 @@ describe('BatchAppend', () => {
       }
       const mine = written.filter((r) => attempt.events.some((e) => e.id === r.event!.id));
       expect(mine).toHaveLength(attempt.events.length);
-      expect(outcome).toEqual({ success: true, nextExpectedRevision: mine.at(-1)!.event!.revision, position: mine.at(-1)!.event!.position });
+      expect(outcome).toEqual({
+        success: true,
+        nextExpectedRevision: mine.at(-1)!.event!.revision,
+        position: mine.at(-1)!.event!.position,
+      });
     }
     expect(settled.filter((o) => o instanceof Error)).toHaveLength(contested.length);
   });
@@ -56,9 +65,17 @@ describe('BatchAppend', () => {
     const options = new streamsPb.BatchAppendReq.Options()
       .setStreamIdentifier(new sharedPb.StreamIdentifier().setStreamName(Buffer.from(streamName())))
       .setAny(new emptyPb.Empty());
-    const proposed = new streamsPb.BatchAppendReq.ProposedMessage().setId(new sharedPb.UUID().setString(randomUUID())).setData(Buffer.from('{}'));
+    const proposed = new streamsPb.BatchAppendReq.ProposedMessage()
+      .setId(new sharedPb.UUID().setString(randomUUID()))
+      .setData(Buffer.from('{}'));
     proposed.getMetadataMap().set('type', 'Happened').set('content-type', 'application/json');
-    call.write(new streamsPb.BatchAppendReq().setCorrelationId(correlationId).setOptions(options).setProposedMessagesList([proposed]).setIsFinal(true));
+    call.write(
+      new streamsPb.BatchAppendReq()
+        .setCorrelationId(correlationId)
+        .setOptions(options)
+        .setProposedMessagesList([proposed])
+        .setIsFinal(true),
+    );
     call.end();
     await esdb.emulator.writesHeld(1);
     esdb.emulator.releaseWrites();

@@ -107,7 +107,9 @@ function deadlineOf(options: StreamsPb.BatchAppendReq.Options): number {
 }
 
 function responseTo(correlationId: SharedPb.UUID, options: StreamsPb.BatchAppendReq.Options): StreamsPb.BatchAppendResp {
-  return new streamsPb.BatchAppendResp().setCorrelationId(correlationId).setStreamIdentifier(streamIdentifier(streamNameOf(options.getStreamIdentifier())));
+  return new streamsPb.BatchAppendResp()
+    .setCorrelationId(correlationId)
+    .setStreamIdentifier(streamIdentifier(streamNameOf(options.getStreamIdentifier())));
 }
 
 async function answer(ctx: EmulatorContext, entry: Accumulating, leaderOnly: boolean): Promise<StreamsPb.BatchAppendResp | 'not-leader'> {
@@ -122,7 +124,9 @@ async function answer(ctx: EmulatorContext, entry: Accumulating, leaderOnly: boo
   }
   const expected = expectedFromWire(options.getExpectedStreamPositionCase(), options.getStreamPosition());
   if (expected === undefined) {
-    return response.setError(inBandStatus(3, 'BadRequest', 'BadRequest', new sharedPb.BadRequest().setMessage('Expected stream position is missing')));
+    return response.setError(
+      inBandStatus(3, 'BadRequest', 'BadRequest', new sharedPb.BadRequest().setMessage('Expected stream position is missing')),
+    );
   }
   const outcome = await appendToLog(ctx, { stream, expected, events: entry.events, budgetMs: deadlineOf(options) - Date.now() });
   return outcome.kind === 'success' ? response.setSuccess(success(outcome)) : response.setError(failure(ctx, stream, expected, outcome));

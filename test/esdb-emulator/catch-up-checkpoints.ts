@@ -85,7 +85,8 @@ export async function runCatchUp(
     if (!quirk && compareTfPos(checkpoint, page.current) < 0 && compareTfPos(page.current, page.next) < 0) checkpoint = page.current;
     counter += page.considered;
     if (page.endOfStream) {
-      if (!quirk && compareTfPos(checkpoint, FIRST_RECORD_OF_TF) < 0 && compareTfPos(FIRST_RECORD_OF_TF, page.next) < 0) checkpoint = FIRST_RECORD_OF_TF;
+      if (!quirk && compareTfPos(checkpoint, FIRST_RECORD_OF_TF) < 0 && compareTfPos(FIRST_RECORD_OF_TF, page.next) < 0)
+        checkpoint = FIRST_RECORD_OF_TF;
       if (!(await checkpoints.send(checkpoint))) return undefined;
       return { checkpoint, nextIndex: page.nextIndex };
     }

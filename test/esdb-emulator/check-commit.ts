@@ -63,7 +63,14 @@ function checkCachedIds(log: EventLog, cache: CommittedEventIdCache, stream: str
  * stored record (`ReadPrepare`, which ignores stream metadata); a prefix of the original write matches
  * too. No events at all is "no data in transaction": WrongExpectedVersion.
  */
-function checkWrittenIds(log: EventLog, cache: CommittedEventIdCache, stream: string, expected: bigint, ids: string[], current: bigint): CommitDecision | 'first-differs' {
+function checkWrittenIds(
+  log: EventLog,
+  cache: CommittedEventIdCache,
+  stream: string,
+  expected: bigint,
+  ids: string[],
+  current: bigint,
+): CommitDecision | 'first-differs' {
   if (ids.length === 0) return wrong(current);
   let revision = expected;
   for (const [i, id] of ids.entries()) {

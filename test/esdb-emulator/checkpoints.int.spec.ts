@@ -24,7 +24,10 @@ describe('filtered $all checkpoints', () => {
     });
 
     it('checkpoints the start of a page, with prepare position 0, when the interval is reached over foreign events', async () => {
-      await esdb.client.appendToStream(streamName('noise'), Array.from({ length: 64 }, () => event()));
+      await esdb.client.appendToStream(
+        streamName('noise'),
+        Array.from({ length: 64 }, () => event()),
+      );
       const all = await readAllEvents(esdb.client);
       const kinds = await wireMessages(esdb.emulator.port, 'order-', 'start', untilCaughtUp);
       // Pages of 32 considered events: page 1 starts at (0, 0), page 2 at (the 33rd event, 0), and each
@@ -43,7 +46,10 @@ describe('filtered $all checkpoints', () => {
     });
 
     it('moves the checkpoint to each page start, so the end of catch-up checkpoints the last page start', async () => {
-      await esdb.client.appendToStream(streamName('noise'), Array.from({ length: 40 }, () => event()));
+      await esdb.client.appendToStream(
+        streamName('noise'),
+        Array.from({ length: 40 }, () => event()),
+      );
       const all = await readAllEvents(esdb.client);
       const kinds = await wireMessages(esdb.emulator.port, 'order-', 'start', untilCaughtUp);
       const secondPage = `checkpoint@${all[32].event!.position!.commit}/0`;
@@ -66,7 +72,10 @@ describe('filtered $all checkpoints', () => {
       await esdb.client.appendToStream(stream, [event(), event(), event()]);
       const mine = (await readAllEvents(esdb.client)).filter((r) => r.event?.streamId === stream).map((r) => r.event!);
       const firstAfter = async (commit: bigint, prepare: bigint) => {
-        const subscription = esdb.client.subscribeToAll({ fromPosition: { commit, prepare }, filter: streamNameFilter({ prefixes: [stream] }) });
+        const subscription = esdb.client.subscribeToAll({
+          fromPosition: { commit, prepare },
+          filter: streamNameFilter({ prefixes: [stream] }),
+        });
         const next = (await subscription[Symbol.asyncIterator]().next()).value;
         await subscription.unsubscribe();
         return next.event.id;

@@ -32,10 +32,10 @@ export function refusedCaller(metadata: GrpcJs.Metadata, secure: boolean): RpcEr
 }
 
 /** Wraps a handler so a refused caller gets its status before the handler sees the call. */
-export function guarded<Call extends { metadata: GrpcJs.Metadata; emit(event: 'error', error: unknown): boolean }, Callback extends (error: RpcError) => void>(
-  secure: () => boolean,
-  handler: (call: Call, callback: Callback) => void,
-): GrpcJs.UntypedHandleCall {
+export function guarded<
+  Call extends { metadata: GrpcJs.Metadata; emit(event: 'error', error: unknown): boolean },
+  Callback extends (error: RpcError) => void,
+>(secure: () => boolean, handler: (call: Call, callback: Callback) => void): GrpcJs.UntypedHandleCall {
   const guard = (call: Call, callback: Callback) => {
     const refused = refusedCaller(call.metadata, secure());
     if (!refused) return handler(call, callback);

@@ -23,7 +23,9 @@ describe.each(APPEND_PATHS)('EventStoreDB decision-table corners over $path', ({
 
     it('refuses no_stream on a stream with events', async () => {
       await esdb.client.appendToStream(stream, event(), { expectedRevision: 'no_stream' });
-      expect(await failureOf(esdb.client.appendToStream(stream, [], { expectedRevision: 'no_stream' }))).toMatchObject({ actualVersion: 0n });
+      expect(await failureOf(esdb.client.appendToStream(stream, [], { expectedRevision: 'no_stream' }))).toMatchObject({
+        actualVersion: 0n,
+      });
     });
   });
 
@@ -64,7 +66,9 @@ describe.each(APPEND_PATHS)('EventStoreDB decision-table corners over $path', ({
     it('refuses a tombstone with stream_exists on a soft-deleted stream as deleted', async () => {
       await esdb.client.appendToStream(stream, event());
       await esdb.client.deleteStream(stream);
-      expect(await failureOf(esdb.client.tombstoneStream(stream, { expectedRevision: STREAM_EXISTS as never }))).toBeInstanceOf(StreamDeletedError);
+      expect(await failureOf(esdb.client.tombstoneStream(stream, { expectedRevision: STREAM_EXISTS as never }))).toBeInstanceOf(
+        StreamDeletedError,
+      );
     });
 
     it('writes only {"$tb": long.MaxValue} on a soft delete, and a later metadata write re-applies $tb = last + 1', async () => {
@@ -103,8 +107,12 @@ describe('EventStoreDB content types', () => {
     const client = new StreamsClient(`127.0.0.1:${esdb.emulator.port}`, grpc.credentials.createInsecure());
     const answered = new Promise<void>((resolve, reject) => {
       const call = client.append((error: Error | null) => (error ? reject(error) : resolve()));
-      const options = new streamsPb.AppendReq.Options().setStreamIdentifier(new sharedPb.StreamIdentifier().setStreamName(Buffer.from(stream))).setAny(new emptyPb.Empty());
-      const proposed = new streamsPb.AppendReq.ProposedMessage().setId(new sharedPb.UUID().setString(randomUUID())).setData(Buffer.from('hello'));
+      const options = new streamsPb.AppendReq.Options()
+        .setStreamIdentifier(new sharedPb.StreamIdentifier().setStreamName(Buffer.from(stream)))
+        .setAny(new emptyPb.Empty());
+      const proposed = new streamsPb.AppendReq.ProposedMessage()
+        .setId(new sharedPb.UUID().setString(randomUUID()))
+        .setData(Buffer.from('hello'));
       proposed.getMetadataMap().set('type', 'Noted').set('content-type', 'text/plain');
       call.write(new streamsPb.AppendReq().setOptions(options));
       call.write(new streamsPb.AppendReq().setProposedMessage(proposed));
@@ -112,7 +120,11 @@ describe('EventStoreDB content types', () => {
     });
     await answered;
     const readOptions = new streamsPb.ReadReq.Options()
-      .setStream(new streamsPb.ReadReq.Options.StreamOptions().setStreamIdentifier(new sharedPb.StreamIdentifier().setStreamName(Buffer.from(stream))).setStart(new sharedPb.Empty()))
+      .setStream(
+        new streamsPb.ReadReq.Options.StreamOptions()
+          .setStreamIdentifier(new sharedPb.StreamIdentifier().setStreamName(Buffer.from(stream)))
+          .setStart(new sharedPb.Empty()),
+      )
       .setCount('1')
       .setNoFilter(new sharedPb.Empty())
       .setUuidOption(new streamsPb.ReadReq.Options.UUIDOption().setString(new sharedPb.Empty()));

@@ -13,7 +13,13 @@ describe.each(APPEND_PATHS)('EventStoreDB decision table over $path', ({ batchAp
     await esdb.client.appendToStream(stream, [event(), event()], { expectedRevision: 'no_stream' });
     const error = await failureOf(esdb.client.appendToStream(stream, event(), { expectedRevision: 'no_stream' }));
     expect(error).toBeInstanceOf(WrongExpectedVersionError);
-    expect(error).toMatchObject({ type: 'wrong-expected-version', streamName: stream, expectedVersion: 'no_stream', actualVersion: 1n, message: '' });
+    expect(error).toMatchObject({
+      type: 'wrong-expected-version',
+      streamName: stream,
+      expectedVersion: 'no_stream',
+      actualVersion: 1n,
+      message: '',
+    });
   });
 
   it('accepts no_stream on a stream that has only metadata', async () => {

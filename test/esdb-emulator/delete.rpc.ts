@@ -41,7 +41,11 @@ export function tombstoneRpc(ctx: EmulatorContext) {
  * stream is StreamDeleted); then a soft delete of a stream with neither events nor metadata is
  * WrongExpectedVersion even with `any`.
  */
-function check(ctx: EmulatorContext, call: ServerUnaryCall<{ getOptions(): Options | undefined }, unknown>, hard: boolean): { stream: string } | RpcError {
+function check(
+  ctx: EmulatorContext,
+  call: ServerUnaryCall<{ getOptions(): Options | undefined }, unknown>,
+  hard: boolean,
+): { stream: string } | RpcError {
   const denied = notHandled(ctx, requiresLeader(call.metadata));
   if (denied) return denied;
   const options = call.request.getOptions();
@@ -51,6 +55,7 @@ function check(ctx: EmulatorContext, call: ServerUnaryCall<{ getOptions(): Optio
   const decision = checkCommit(ctx.log, ctx.cache, stream, expected, [randomUUID()]);
   if (decision.kind === 'stream-deleted') return rpcErrors.streamDeleted(stream);
   if (decision.kind === 'wrong-expected-version') return rpcErrors.wrongExpectedVersion(stream, expected, decision.current);
-  if (!hard && ctx.log.lastRevision(stream) < 0n && ctx.log.lastRevision(`$$${stream}`) < 0n) return rpcErrors.wrongExpectedVersion(stream, expected, -1n);
+  if (!hard && ctx.log.lastRevision(stream) < 0n && ctx.log.lastRevision(`$$${stream}`) < 0n)
+    return rpcErrors.wrongExpectedVersion(stream, expected, -1n);
   return { stream };
 }

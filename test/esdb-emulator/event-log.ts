@@ -133,7 +133,13 @@ export class EventLog {
 
   /** Hard delete: a `$streamDeleted` record at revision `long.MaxValue`; irreversible. */
   tombstone(stream: string): StoredEvent {
-    const event = this.record(stream, LONG_MAX, { id: randomUUID(), type: '$streamDeleted', contentType: 'application/octet-stream', data: new Uint8Array(), metadata: new Uint8Array() });
+    const event = this.record(stream, LONG_MAX, {
+      id: randomUUID(),
+      type: '$streamDeleted',
+      contentType: 'application/octet-stream',
+      data: new Uint8Array(),
+      metadata: new Uint8Array(),
+    });
     const index = this.streams.get(stream) ?? { events: [] };
     index.tombstone = event;
     this.streams.set(stream, index);
@@ -178,7 +184,13 @@ export class EventLog {
 
   private writeMetadata(stream: string, json: string): StoredEvent {
     const meta = `$$${stream}`;
-    const event = { id: randomUUID(), type: '$metadata', contentType: 'application/json', data: utf8.encode(json), metadata: new Uint8Array() };
+    const event = {
+      id: randomUUID(),
+      type: '$metadata',
+      contentType: 'application/json',
+      data: utf8.encode(json),
+      metadata: new Uint8Array(),
+    };
     return this.write(meta, this.lastRevision(meta) + 1n, event);
   }
 
@@ -195,7 +207,15 @@ export class EventLog {
     const size = RECORD_HEADER_BYTES + 2 * stream.length + 2 * event.type.length + event.data.length + event.metadata.length;
     const position = this.nextPosition;
     this.nextPosition += BigInt(Math.ceil(size / 8) * 8);
-    const stored: StoredEvent = { ...event, id: event.id.toLowerCase(), stream, revision, position, postPosition: this.nextPosition, created: BigInt(Date.now()) * TICKS_PER_MS };
+    const stored: StoredEvent = {
+      ...event,
+      id: event.id.toLowerCase(),
+      stream,
+      revision,
+      position,
+      postPosition: this.nextPosition,
+      created: BigInt(Date.now()) * TICKS_PER_MS,
+    };
     this.all.push(stored);
     return stored;
   }

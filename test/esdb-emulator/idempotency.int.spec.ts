@@ -14,22 +14,32 @@ describe.each(APPEND_PATHS)('event-id dedupe over $path', ({ batchAppend }) => {
   let ids: string[];
   let original: AppendResult;
   const e = (i: number) => event(ids[i]);
-  const append = (events: ReturnType<typeof event>[], expectedRevision: AppendExpectedRevision) => esdb.client.appendToStream(s, events, { expectedRevision });
+  const append = (events: ReturnType<typeof event>[], expectedRevision: AppendExpectedRevision) =>
+    esdb.client.appendToStream(s, events, { expectedRevision });
   const revisions = async () => (await readStream(esdb.client, s)).map((r) => r.event!.id);
   const positionOf = async (revision: number) => (await readStream(esdb.client, s))[revision].event!.position;
 
   beforeEach(async () => {
     s = streamName();
     ids = Array.from({ length: 6 }, () => randomUUID());
-    original = await esdb.client.appendToStream(s, ids.map((id) => event(id)), { expectedRevision: 'no_stream' });
+    original = await esdb.client.appendToStream(
+      s,
+      ids.map((id) => event(id)),
+      { expectedRevision: 'no_stream' },
+    );
   });
 
   it('answers e0..e5 with no_stream with the original result and writes nothing', async () => {
-    expect(await append(ids.map((_, i) => e(i)), 'no_stream')).toEqual(original);
+    expect(
+      await append(
+        ids.map((_, i) => e(i)),
+        'no_stream',
+      ),
+    ).toEqual(original);
     expect(await revisions()).toEqual(ids);
   });
 
-  it('answers e0 alone with no_stream as the prefix it is: revision 0 at e0\'s position', async () => {
+  it("answers e0 alone with no_stream as the prefix it is: revision 0 at e0's position", async () => {
     expect(await append([e(0)], 'no_stream')).toEqual({ success: true, nextExpectedRevision: 0n, position: await positionOf(0) });
   });
 
@@ -58,13 +68,20 @@ describe.each(APPEND_PATHS)('event-id dedupe over $path', ({ batchAppend }) => {
     expect(await revisions()).toHaveLength(6);
   });
 
-  it('answers e1 with any from the id cache with e1\'s own revision, not the stream\'s', async () => {
+  it("answers e1 with any from the id cache with e1's own revision, not the stream's", async () => {
     expect(await append([e(1)], 'any')).toEqual({ success: true, nextExpectedRevision: 1n, position: await positionOf(1) });
   });
 
   it('writes e0..e5 again with any once a restart has emptied the id cache', async () => {
     await esdb.emulator.restart();
-    expect((await append(ids.map((_, i) => e(i)), 'any')).nextExpectedRevision).toBe(11n);
+    expect(
+      (
+        await append(
+          ids.map((_, i) => e(i)),
+          'any',
+        )
+      ).nextExpectedRevision,
+    ).toBe(11n);
     expect(await revisions()).toEqual([...ids, ...ids]);
   });
 
@@ -82,15 +99,32 @@ describe.each(APPEND_PATHS)('event-id dedupe over $path', ({ batchAppend }) => {
   it('still recognises e0..e5 with no_stream after other events, from the stored events', async () => {
     await append([event(), event(), event(), event()], 5n);
     await esdb.emulator.restart();
-    expect(await append(ids.map((_, i) => e(i)), 'no_stream')).toEqual(original);
+    expect(
+      await append(
+        ids.map((_, i) => e(i)),
+        'no_stream',
+      ),
+    ).toEqual(original);
     expect(await revisions()).toHaveLength(10);
   });
 
   it('recognises e0..e5 with any after other events only while they are cached', async () => {
     await append([event(), event(), event(), event()], 5n);
-    expect(await append(ids.map((_, i) => e(i)), 'any')).toEqual(original);
+    expect(
+      await append(
+        ids.map((_, i) => e(i)),
+        'any',
+      ),
+    ).toEqual(original);
     await esdb.emulator.restart();
-    expect((await append(ids.map((_, i) => e(i)), 'any')).nextExpectedRevision).toBe(15n);
+    expect(
+      (
+        await append(
+          ids.map((_, i) => e(i)),
+          'any',
+        )
+      ).nextExpectedRevision,
+    ).toBe(15n);
   });
 });
 
@@ -101,9 +135,17 @@ describe('the any/stream_exists id cache', () => {
   it('forgets the oldest ids first, so a long-ago duplicate appended with stream_exists is written again', async () => {
     const s = streamName();
     const ids = Array.from({ length: 6 }, () => randomUUID());
-    await esdb.client.appendToStream(s, ids.map((id) => event(id)), { expectedRevision: 'no_stream' });
+    await esdb.client.appendToStream(
+      s,
+      ids.map((id) => event(id)),
+      { expectedRevision: 'no_stream' },
+    );
     expect((await esdb.client.appendToStream(s, event(ids[0]), { expectedRevision: 'stream_exists' })).nextExpectedRevision).toBe(0n);
-    for (let i = 0; i < 6; i++) await esdb.client.appendToStream(streamName(), Array.from({ length: 10 }, () => event()));
+    for (let i = 0; i < 6; i++)
+      await esdb.client.appendToStream(
+        streamName(),
+        Array.from({ length: 10 }, () => event()),
+      );
     expect((await esdb.client.appendToStream(s, event(ids[0]), { expectedRevision: 'stream_exists' })).nextExpectedRevision).toBe(6n);
   });
 });

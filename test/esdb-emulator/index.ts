@@ -95,7 +95,10 @@ export function newSharedLog(options: EsdbEmulatorOptions = {}): SharedLog {
 }
 
 /** One node; `cluster` (see cluster.ts) makes it a member sharing a log and answering gossip. */
-export async function startEsdbEmulator(options: EsdbEmulatorOptions = {}, cluster?: { shared: SharedLog; gossip: () => GossipMember[] }): Promise<EsdbEmulator> {
+export async function startEsdbEmulator(
+  options: EsdbEmulatorOptions = {},
+  cluster?: { shared: SharedLog; gossip: () => GossipMember[] },
+): Promise<EsdbEmulator> {
   const tls = options.tls === true ? generateTlsMaterial() : options.tls || undefined;
   const ctx: EmulatorContext = {
     ...(cluster?.shared ?? newSharedLog(options)),
@@ -106,7 +109,15 @@ export async function startEsdbEmulator(options: EsdbEmulatorOptions = {}, clust
       batchAppend: options.batchAppend ?? true,
       serverVersion: options.serverVersion ?? '24.10.5',
     },
-    stats: { batchAppendCalls: 0, batchAppendRequests: 0, appendCalls: 0, maxPendingOnOneBatchCall: 0, subscriptionsOpened: 0, notHandled: 0, timedOut: 0 },
+    stats: {
+      batchAppendCalls: 0,
+      batchAppendRequests: 0,
+      appendCalls: 0,
+      maxPendingOnOneBatchCall: 0,
+      subscriptionsOpened: 0,
+      notHandled: 0,
+      timedOut: 0,
+    },
     delayMs: 0,
     batchCalls: new Set(),
     appendCalls: new Set(),

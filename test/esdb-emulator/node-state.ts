@@ -13,7 +13,8 @@ import { anyPb, emptyPb, grpc, statusPb, type GrpcJs } from './proto';
 import type { EmulatorContext } from './context';
 import type { RpcError } from './rpc-errors';
 
-export type NodeState = { kind: 'leader' } | { kind: 'not-ready' } | { kind: 'too-busy' } | { kind: 'follower'; leader: { host: string; port: number } };
+export type NodeState =
+  { kind: 'leader' } | { kind: 'not-ready' } | { kind: 'too-busy' } | { kind: 'follower'; leader: { host: string; port: number } };
 
 function unavailable(details: string): RpcError {
   return { code: grpc.status.UNAVAILABLE, details, message: details, metadata: new grpc.Metadata() };

@@ -5,7 +5,6 @@
 import { NotLeaderError, UnavailableError, UnknownError } from '@eventstore/db-client';
 import { APPEND_PATHS, connectedEmulator, event, failureOf, readStream, streamName, until } from './fidelity-helpers';
 
-
 describe.each(APPEND_PATHS)('node states over $path', ({ path, batchAppend }) => {
   const esdb = connectedEmulator({ batchAppend, writeTimeoutMs: 200 });
   afterEach(() => {
@@ -17,7 +16,8 @@ describe.each(APPEND_PATHS)('node states over $path', ({ path, batchAppend }) =>
     esdb.emulator.setNodeState({ kind: 'not-ready' });
     const error = await failureOf(esdb.client.appendToStream(streamName(), event()));
     if (path === 'Append') expect(error).toBeInstanceOf(UnavailableError);
-    else expect(error).toEqual(expect.objectContaining({ constructor: UnknownError, message: expect.stringMatching(/Server Is Not Ready/) }));
+    else
+      expect(error).toEqual(expect.objectContaining({ constructor: UnknownError, message: expect.stringMatching(/Server Is Not Ready/) }));
   });
 
   it('refuses reads on a node that is not ready with UNAVAILABLE', async () => {
@@ -25,7 +25,7 @@ describe.each(APPEND_PATHS)('node states over $path', ({ path, batchAppend }) =>
     expect(await failureOf(readStream(esdb.client, streamName()))).toBeInstanceOf(UnavailableError);
   });
 
-  it('on a follower, refuses an append that requires the leader with the leader\'s endpoint, and serves one that does not', async () => {
+  it("on a follower, refuses an append that requires the leader with the leader's endpoint, and serves one that does not", async () => {
     // The leader named here is this node itself: the client reconnects to the endpoint it is given.
     const leader = { host: '127.0.0.1', port: esdb.emulator.port };
     esdb.emulator.setNodeState({ kind: 'follower', leader });

@@ -32,13 +32,14 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const sizeOnDisk = (e: Proposed) => e.data.length + e.metadata.length + 2 * (e.type?.length ?? 0);
 
-export const contentTypeOf = (contentType: string | undefined) => (contentType === 'application/json' ? 'application/json' : 'application/octet-stream');
+export const contentTypeOf = (contentType: string | undefined) =>
+  contentType === 'application/json' ? 'application/json' : 'application/octet-stream';
 
 /** `new Event(…)` and `Uuid.FromDto`: what they throw, or undefined. */
 function constructionError(e: Proposed): string | undefined {
   if (!GUID.test(e.id)) return 'Unrecognized Guid format.';
-  if (e.id === EMPTY_GUID) return 'Empty eventId provided. (Parameter \'eventId\')';
-  if (!e.type) return 'Empty eventType provided. (Parameter \'eventType\')';
+  if (e.id === EMPTY_GUID) return "Empty eventId provided. (Parameter 'eventId')";
+  if (!e.type) return "Empty eventType provided. (Parameter 'eventType')";
   return undefined;
 }
 
@@ -56,10 +57,15 @@ export function checkForAppend(events: Proposed[], settings: EmulatorSettings): 
 }
 
 /** One chunk of a BatchAppend request; `total` is what earlier chunks of the same request added. */
-export function checkBatchChunk(events: Proposed[], total: number, settings: EmulatorSettings): { refusal?: ProposalRefusal; total: number } {
+export function checkBatchChunk(
+  events: Proposed[],
+  total: number,
+  settings: EmulatorSettings,
+): { refusal?: ProposalRefusal; total: number } {
   for (const e of events) {
     const missing = e.type === undefined ? 'type' : e.contentType === undefined ? 'content-type' : undefined;
-    if (missing) return { total, refusal: { kind: 'invalid-event', message: `The given key '${missing}' was not present in the dictionary.` } };
+    if (missing)
+      return { total, refusal: { kind: 'invalid-event', message: `The given key '${missing}' was not present in the dictionary.` } };
     const error = constructionError(e);
     if (error) return { total, refusal: { kind: 'invalid-event', message: error } };
     const size = sizeOnDisk(e);

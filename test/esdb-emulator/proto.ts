@@ -32,15 +32,14 @@ export const anyPb = load<typeof AnyPb>('google-protobuf/google/protobuf/any_pb.
 export const jspb = load<typeof import('google-protobuf')>('google-protobuf', generatedDir);
 export const emptyPb = load<typeof EmptyPb>('google-protobuf/google/protobuf/empty_pb.js', generatedDir);
 
-export const { StreamsService, StreamsClient } = load<{ StreamsService: GrpcJs.ServiceDefinition; StreamsClient: GrpcJs.ServiceClientConstructor }>(
-  '@eventstore/db-client/generated/streams_grpc_pb',
-);
+export const { StreamsService, StreamsClient } = load<{
+  StreamsService: GrpcJs.ServiceDefinition;
+  StreamsClient: GrpcJs.ServiceClientConstructor;
+}>('@eventstore/db-client/generated/streams_grpc_pb');
 export const { ServerFeaturesService, ServerFeaturesClient } = load<{
   ServerFeaturesService: GrpcJs.ServiceDefinition;
   ServerFeaturesClient: GrpcJs.ServiceClientConstructor;
-}>(
-  '@eventstore/db-client/generated/serverfeatures_grpc_pb',
-);
+}>('@eventstore/db-client/generated/serverfeatures_grpc_pb');
 
 export const { GossipService } = load<{ GossipService: GrpcJs.ServiceDefinition }>('@eventstore/db-client/generated/gossip_grpc_pb');
 

@@ -18,10 +18,12 @@ import { ServerFeaturesClient, grpc, sharedPb, type FeaturesPb } from './proto';
 describe('capability discovery', () => {
   const esdb = connectedEmulator();
 
-  it('advertises exactly the methods it serves, with the real server\'s feature strings', async () => {
+  it("advertises exactly the methods it serves, with the real server's feature strings", async () => {
     const client = new ServerFeaturesClient(`127.0.0.1:${esdb.emulator.port}`, grpc.credentials.createInsecure());
     const supported = await new Promise<FeaturesPb.SupportedMethods>((resolve, reject) =>
-      client.getSupportedMethods(new sharedPb.Empty(), (error: Error | null, answer: FeaturesPb.SupportedMethods) => (error ? reject(error) : resolve(answer))),
+      client.getSupportedMethods(new sharedPb.Empty(), (error: Error | null, answer: FeaturesPb.SupportedMethods) =>
+        error ? reject(error) : resolve(answer),
+      ),
     );
     client.close();
     expect(supported.getEventStoreServerVersion()).toBe('24.10.5');
@@ -65,7 +67,15 @@ describe.each(APPEND_PATHS)('the wire contract over $path', ({ batchAppend }) =>
     const written = jsonEvent({ type: 'ChargeRequested', data: { amount: 1999, currency: 'EUR' }, metadata: { correlationId: 'c-1' } });
     await esdb.client.appendToStream(stream, written);
     const [{ event: read }] = await readStream(esdb.client, stream);
-    expect(read).toMatchObject({ id: written.id, type: 'ChargeRequested', data: written.data, metadata: written.metadata, isJson: true, streamId: stream, revision: 0n });
+    expect(read).toMatchObject({
+      id: written.id,
+      type: 'ChargeRequested',
+      data: written.data,
+      metadata: written.metadata,
+      isJson: true,
+      streamId: stream,
+      revision: 0n,
+    });
   });
 
   it('reports a version mismatch with an empty message, as the real server does', async () => {
@@ -106,7 +116,7 @@ describe.each(APPEND_PATHS)('the wire contract over $path', ({ batchAppend }) =>
     expect(error).toMatchObject({ expectedVersion: -2n, actualVersion: -1n });
   });
 
-  it('answers a slow write that misses its budget with the path\'s timeout error', async () => {
+  it("answers a slow write that misses its budget with the path's timeout error", async () => {
     esdb.emulator.setDelay(400);
     const error = await failureOf(esdb.client.appendToStream(streamName(), event()));
     esdb.emulator.setDelay(0);

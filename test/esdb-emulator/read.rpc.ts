@@ -67,7 +67,13 @@ function* streamSlice(events: readonly StoredEvent[], options: StreamsPb.ReadReq
   }
 }
 
-function* allSlice(log: EventLog, options: StreamsPb.ReadReq.Options.AllOptions, backwards: boolean, count: number, matches: (e: StoredEvent) => boolean) {
+function* allSlice(
+  log: EventLog,
+  options: StreamsPb.ReadReq.Options.AllOptions,
+  backwards: boolean,
+  count: number,
+  matches: (e: StoredEvent) => boolean,
+) {
   const Case = Options.AllOptions.AllOptionCase;
   const wire = options.getAllOptionCase() === Case.POSITION ? options.getPosition()! : undefined;
   const position = wire && BigInt(wire.getCommitPosition());
@@ -79,7 +85,11 @@ function* allSlice(log: EventLog, options: StreamsPb.ReadReq.Options.AllOptions,
     }
   } else {
     // Inclusive of an event at (commit, prepare) ≥ the start, both parts compared (`AllReader.ReadAllEventsForwardInternal`).
-    const first = atEnd ? log.all.length : wire ? log.indexAtOrAfterPos({ commit: position!, prepare: BigInt(wire.getPreparePosition()) }) : 0;
+    const first = atEnd
+      ? log.all.length
+      : wire
+        ? log.indexAtOrAfterPos({ commit: position!, prepare: BigInt(wire.getPreparePosition()) })
+        : 0;
     for (let i = first; i < log.all.length && sent < count; i++) {
       if (matches(log.all[i]) && ++sent) yield log.all[i];
     }

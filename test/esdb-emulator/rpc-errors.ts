@@ -21,13 +21,21 @@ function rpcError(code: GrpcJs.status, details: string, trailers: Record<string,
 
 export const rpcErrors = {
   streamDeleted: (stream: string) =>
-    rpcError(grpc.status.FAILED_PRECONDITION, `Event stream '${stream}' is deleted.`, { exception: 'stream-deleted', 'stream-name': stream }),
+    rpcError(grpc.status.FAILED_PRECONDITION, `Event stream '${stream}' is deleted.`, {
+      exception: 'stream-deleted',
+      'stream-name': stream,
+    }),
   /** Delete/Tombstone only: appends report a version mismatch in-band. */
   wrongExpectedVersion: (stream: string, expected: bigint, actual: bigint) =>
     rpcError(
       grpc.status.FAILED_PRECONDITION,
       `Delete failed due to WrongExpectedVersion. Stream: ${stream}, Expected version: ${expected}, Actual version: ${actual}`,
-      { exception: 'wrong-expected-version', 'stream-name': stream, 'expected-version': expected.toString(), 'actual-version': actual.toString() },
+      {
+        exception: 'wrong-expected-version',
+        'stream-name': stream,
+        'expected-version': expected.toString(),
+        'actual-version': actual.toString(),
+      },
     ),
   maximumAppendSizeExceeded: (maxAppendSize: number) =>
     rpcError(grpc.status.INVALID_ARGUMENT, `Maximum Append Size of ${maxAppendSize} Exceeded.`, {

@@ -32,7 +32,9 @@ describe('a secure emulator node', () => {
   });
 
   it('refuses wrong credentials and anonymous stream access with AccessDeniedError', async () => {
-    expect(await failureOf(client.appendToStream(streamName(), event(), { credentials: { username: 'admin', password: 'nope' } }))).toBeInstanceOf(AccessDeniedError);
+    expect(
+      await failureOf(client.appendToStream(streamName(), event(), { credentials: { username: 'admin', password: 'nope' } })),
+    ).toBeInstanceOf(AccessDeniedError);
     expect(await failureOf(client.appendToStream(streamName(), event()))).toBeInstanceOf(AccessDeniedError);
   });
 
@@ -41,8 +43,12 @@ describe('a secure emulator node', () => {
     const freshClient = EventStoreDBClient.connectionString(fresh.connectionString);
     try {
       expect(await typesInAll(freshClient, admin)).toEqual([
-        '$$$user-admin:$metadata', '$user-admin:$UserCreated', '$users:$User',
-        '$$$user-ops:$metadata', '$user-ops:$UserCreated', '$users:$User',
+        '$$$user-admin:$metadata',
+        '$user-admin:$UserCreated',
+        '$users:$User',
+        '$$$user-ops:$metadata',
+        '$user-ops:$UserCreated',
+        '$users:$User',
       ]);
     } finally {
       await freshClient.dispose();

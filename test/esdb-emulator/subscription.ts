@@ -114,7 +114,15 @@ class Subscription implements SubscriptionState {
   /** Reads from the checkpoint until the log runs out; false once the call is gone. */
   private async catchUp(): Promise<boolean> {
     const sendEvent = (event: StoredEvent) => this.sendEvent(event);
-    const ended = await runCatchUp(this.log, this.checkpoint, this.target.filter, this.target.matches, this.quirk, sendEvent, this.checkpoints);
+    const ended = await runCatchUp(
+      this.log,
+      this.checkpoint,
+      this.target.filter,
+      this.target.matches,
+      this.quirk,
+      sendEvent,
+      this.checkpoints,
+    );
     if (!ended) return false;
     this.checkpoint = ended.checkpoint;
     this.next = ended.nextIndex;
@@ -185,5 +193,10 @@ function targetOf(log: EventLog, options: StreamsPb.ReadReq.Options): Target {
       : all.getAllOptionCase() === Case.END
         ? lastIndexed()
         : HEAD_OF_TF;
-  return { filter, start, resolveLinks: options.getResolveLinks(), matches: (event) => !hiddenFromAll(event) && (!filter || filter.matches(event)) };
+  return {
+    filter,
+    start,
+    resolveLinks: options.getResolveLinks(),
+    matches: (event) => !hiddenFromAll(event) && (!filter || filter.matches(event)),
+  };
 }

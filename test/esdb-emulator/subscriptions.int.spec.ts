@@ -16,7 +16,8 @@ import { wireMessages, type WireStart } from './wire-subscription';
 describe('subscriptions', () => {
   const esdb = connectedEmulator();
 
-  const wire = (prefix: string, from: WireStart, until: (kinds: string[]) => boolean) => wireMessages(esdb.emulator.port, prefix, from, until);
+  const wire = (prefix: string, from: WireStart, until: (kinds: string[]) => boolean) =>
+    wireMessages(esdb.emulator.port, prefix, from, until);
 
   it('confirms, catches up, checkpoints, says caught_up, then sends live events', async () => {
     const category = `cat${Date.now()}`;
@@ -30,7 +31,9 @@ describe('subscriptions', () => {
       }
       return seen.filter((k) => k.startsWith('event')).length === 3;
     });
-    const [first, second] = (await readAllEvents(esdb.client)).filter((r) => r.event?.streamId === stream).map((r) => `event@${r.event!.position!.commit}`);
+    const [first, second] = (await readAllEvents(esdb.client))
+      .filter((r) => r.event?.streamId === stream)
+      .map((r) => `event@${r.event!.position!.commit}`);
     expect(kinds.slice(0, 5)).toEqual(['confirmation', first, second, expect.stringMatching(/^checkpoint@/), 'caught_up']);
     expect(kinds[5]).toMatch(/^event@/);
   });
@@ -70,7 +73,11 @@ describe('subscriptions', () => {
   it('checkpoints a filtered subscription over foreign events every 32 considered events, never backwards', async () => {
     const category = `quiet${Date.now()}`;
     const before = (await readAllEvents(esdb.client)).at(-1)!.event!.position!;
-    for (let i = 0; i < 5; i++) await esdb.client.appendToStream(streamName('noise'), Array.from({ length: 20 }, () => event()));
+    for (let i = 0; i < 5; i++)
+      await esdb.client.appendToStream(
+        streamName('noise'),
+        Array.from({ length: 20 }, () => event()),
+      );
     const kinds = await wire(`${category}-`, before, (seen) => seen.includes('caught_up'));
     const checkpoints = kinds.filter((k) => k.startsWith('checkpoint@')).map((k) => BigInt(k.slice('checkpoint@'.length).split('/')[0]));
     expect(kinds.filter((k) => k.startsWith('event'))).toEqual([]);
@@ -83,14 +90,19 @@ describe('subscriptions', () => {
   describe('when the server ends the call', () => {
     async function subscribeAndDrop(kind: 'ok' | 'unavailable' | 'cancelled' | 'restart'): Promise<{ error: Error; states: unknown }> {
       await esdb.client.appendToStream(streamName(), event());
-      const subscription: AllStreamSubscription = esdb.client.subscribeToAll({ fromPosition: START, filter: streamNameFilter({ prefixes: ['order-'] }) });
+      const subscription: AllStreamSubscription = esdb.client.subscribeToAll({
+        fromPosition: START,
+        filter: streamNameFilter({ prefixes: ['order-'] }),
+      });
       const iterator = subscription[Symbol.asyncIterator]();
       await iterator.next();
       const states = kind === 'restart' ? await esdb.emulator.restart() : esdb.emulator.dropSubscriptions(kind);
-      const error = await failureOf((async () => {
-        for (let step = await iterator.next(); !step.done; step = await iterator.next());
-        throw new Error('ended cleanly');
-      })());
+      const error = await failureOf(
+        (async () => {
+          for (let step = await iterator.next(); !step.done; step = await iterator.next());
+          throw new Error('ended cleanly');
+        })(),
+      );
       return { error, states };
     }
 

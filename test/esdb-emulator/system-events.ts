@@ -28,14 +28,17 @@ function event(type: string, body: Pick<ProposedEvent, 'contentType' | 'data'>):
 
 export function writeStartupEvents(log: EventLog, secure: boolean): void {
   log.append('$epoch-information', [
-    event('$epoch-information', json({
-      epochPosition: 0,
-      epochNumber: 0,
-      epochId: randomUUID(),
-      prevEpochPosition: -1,
-      timeStamp: new Date().toISOString(),
-      leaderInstanceId: randomUUID(),
-    })),
+    event(
+      '$epoch-information',
+      json({
+        epochPosition: 0,
+        epochNumber: 0,
+        epochId: randomUUID(),
+        prevEpochPosition: -1,
+        timeStamp: new Date().toISOString(),
+        leaderInstanceId: randomUUID(),
+      }),
+    ),
   ]);
   if (!secure) return;
   const users = [
@@ -44,7 +47,9 @@ export function writeStartupEvents(log: EventLog, secure: boolean): void {
   ];
   for (const user of users) {
     log.append(`$$$user-${user.loginName}`, [event('$metadata', json({ $acl: { $w: '$admins', $d: '$admins', $mw: '$admins' } }))]);
-    log.append(`$user-${user.loginName}`, [event('$UserCreated', json({ ...user, salt: randomUUID(), hash: randomUUID(), disabled: false }))]);
+    log.append(`$user-${user.loginName}`, [
+      event('$UserCreated', json({ ...user, salt: randomUUID(), hash: randomUUID(), disabled: false })),
+    ]);
     log.append('$users', [event('$User', { contentType: 'application/octet-stream', data: new TextEncoder().encode(user.loginName) })]);
   }
 }

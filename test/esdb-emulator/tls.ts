@@ -22,9 +22,29 @@ export interface TlsMaterial {
 export function generateTlsMaterial(dir = mkdtempSync(join(tmpdir(), 'esdb-emulator-certs-'))): TlsMaterial {
   const ca = join(dir, 'ca');
   mkdirSync(ca, { recursive: true });
-  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=EventStoreDB emulator CA',
-    '-keyout', join(ca, 'ca.key'), '-out', join(ca, 'ca.crt'), '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
-  const node = signed(dir, 'node', '/CN=eventstoredb-node', ['subjectAltName=IP:127.0.0.1,DNS:localhost', 'extendedKeyUsage=serverAuth,clientAuth']);
+  openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=EventStoreDB emulator CA',
+    '-keyout',
+    join(ca, 'ca.key'),
+    '-out',
+    join(ca, 'ca.crt'),
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  );
+  const node = signed(dir, 'node', '/CN=eventstoredb-node', [
+    'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    'extendedKeyUsage=serverAuth,clientAuth',
+  ]);
   const users = {
     admin: signed(dir, 'user-admin', '/CN=admin', ['extendedKeyUsage=clientAuth']),
     invalid: signed(dir, 'user-invalid', '/CN=invalid', ['extendedKeyUsage=clientAuth']),
@@ -47,8 +67,23 @@ function signed(dir: string, name: string, subject: string, extensions: string[]
   const ext = join(folder, `${name}.ext`);
   writeFileSync(ext, extensions.join('\n') + '\n');
   openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', subject, '-keyout', keyFile, '-out', csr);
-  openssl('x509', '-req', '-in', csr, '-CA', join(dir, 'ca', 'ca.crt'), '-CAkey', join(dir, 'ca', 'ca.key'), '-CAcreateserial',
-    '-days', '2', '-extfile', ext, '-out', certFile);
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    csr,
+    '-CA',
+    join(dir, 'ca', 'ca.crt'),
+    '-CAkey',
+    join(dir, 'ca', 'ca.key'),
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-extfile',
+    ext,
+    '-out',
+    certFile,
+  );
   return { certFile, keyFile };
 }
 

@@ -9,5 +9,8 @@ export function expectProblem(response: Response, status: number, code: string):
   expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
   const problem = response.json();
   expect(problem).toMatchObject({ status, code, title: expect.any(String) });
-  if (code === 'REQUEST.INVALID') expect(problem.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field: expect.any(String), message: expect.any(String) })]));
+  if (code === 'REQUEST.INVALID')
+    expect(problem.errors).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: expect.any(String), message: expect.any(String) })]),
+    );
 }

@@ -13,7 +13,11 @@ import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
  * transactions open on purpose (late commits, rebuild batches, killed runners), and `contract` for
  * the event-store contract suite, which asserts exact readAll results right after writing.
  */
-const CLUSTERS = { shared: 'IDEM_TEST_ADMIN_URL', quarantine: 'IDEM_TEST_QUARANTINE_ADMIN_URL', contract: 'IDEM_TEST_CONTRACT_ADMIN_URL' } as const;
+const CLUSTERS = {
+  shared: 'IDEM_TEST_ADMIN_URL',
+  quarantine: 'IDEM_TEST_QUARANTINE_ADMIN_URL',
+  contract: 'IDEM_TEST_CONTRACT_ADMIN_URL',
+} as const;
 
 export default async function globalSetup(): Promise<void> {
   if (process.env.TEST_DATABASE_URL) {

@@ -24,10 +24,19 @@ export interface TestApp {
 }
 
 export async function startTestApp(label: string, env: Record<string, string> = {}): Promise<TestApp> {
-  const config = loadConfig({ DATABASE_URL: await createTestDatabase(label), LOG_LEVEL: process.env.IDEM_TEST_LOG === '1' ? 'debug' : 'error', ...env });
+  const config = loadConfig({
+    DATABASE_URL: await createTestDatabase(label),
+    LOG_LEVEL: process.env.IDEM_TEST_LOG === '1' ? 'debug' : 'error',
+    ...env,
+  });
   const runtime = await startRuntime(config);
   const sandbox = await createSandbox();
-  const gateway = new StripePaymentGateway({ secretKey: config.payments.stripeSecretKey, baseUrl: sandbox.url, maxNetworkRetries: 0, timeoutMs: 3000 });
+  const gateway = new StripePaymentGateway({
+    secretKey: config.payments.stripeSecretKey,
+    baseUrl: sandbox.url,
+    maxNetworkRetries: 0,
+    timeoutMs: 3000,
+  });
   const features = idemFeatures({ paymentGateway: () => gateway });
   const readModels = await openReadModels(runtime, features, 2);
   const app = await createHttpApp(runtime, { features, readModels }, { logger: process.env.IDEM_TEST_LOG === '1' });

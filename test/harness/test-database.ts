@@ -17,7 +17,10 @@ export async function createTestDatabase(label = 'test'): Promise<string> {
  * hold transactions open on purpose, `contract` for the event-store contract suite. With
  * TEST_DATABASE_URL there is only one server and every file gets a database on it.
  */
-export async function createIsolatedTestDatabase(label: string, cluster: 'quarantine' | 'contract' = 'quarantine'): Promise<{ url: string; stop(): Promise<void> }> {
+export async function createIsolatedTestDatabase(
+  label: string,
+  cluster: 'quarantine' | 'contract' = 'quarantine',
+): Promise<{ url: string; stop(): Promise<void> }> {
   const adminUrl = process.env[cluster === 'contract' ? 'IDEM_TEST_CONTRACT_ADMIN_URL' : 'IDEM_TEST_QUARANTINE_ADMIN_URL'];
   if (!adminUrl) throw new Error('the isolated test clusters are not running: run the tests through jest (globalSetup starts them)');
   const name = `idem_${label.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}_${randomBytes(4).toString('hex')}`;

@@ -85,7 +85,8 @@ export function checkLinearizable<S, Op, Ans>(history: Array<Entry<Op, Ans>>, mo
   let longest: number[] = [];
   let node = head.next;
   for (let steps = 0; node; steps++) {
-    if (steps > maxSteps) throw new Error(`linearizability search gave up after ${maxSteps} steps (${history.length} operations): make the histories shorter`);
+    if (steps > maxSteps)
+      throw new Error(`linearizability search gave up after ${maxSteps} steps (${history.length} operations): make the histories shorter`);
     if (node.isCall) {
       const entry = history[node.entry];
       const after = model.step(state, entry.operation, entry.answer);

@@ -28,7 +28,8 @@ function describeFailure(stream: string, entries: StoreEntry[], longest: number[
   const labels = new Map<string, string>();
   const label = (id: string) => labels.get(id) ?? (labels.set(id, `e${labels.size}`), labels.get(id)!);
   for (const entry of entries) if (entry.operation.kind === 'append') entry.operation.ids.forEach(label);
-  const asked = (op: Operation) => (op.kind === 'read' ? 'read the stream' : `append [${op.ids.map(label).join(' ')}] expecting ${op.expected}`);
+  const asked = (op: Operation) =>
+    op.kind === 'read' ? 'read the stream' : `append [${op.ids.map(label).join(' ')}] expecting ${op.expected}`;
   const answered = (answer: Answer) => {
     if (answer.kind === 'read') return `[${answer.ids.map(label).join(' ')}]`;
     if (answer.kind === 'conflict') return `WrongExpectedVersion, actual ${answer.actual}`;
@@ -37,7 +38,10 @@ function describeFailure(stream: string, entries: StoreEntry[], longest: number[
   };
   const model = eventStoreModel(duplicates);
   const state = longest.reduce((s, i) => model.step(s, entries[i].operation, entries[i].answer)!, model.init);
-  const lines = entries.map((e, i) => `  #${String(i).padEnd(3)} client ${String(e.client).padEnd(3)} [${String(e.call).padStart(5)} .. ${String(e.ret).padStart(5)}]  ${asked(e.operation).padEnd(44)} → ${answered(e.answer)}`);
+  const lines = entries.map(
+    (e, i) =>
+      `  #${String(i).padEnd(3)} client ${String(e.client).padEnd(3)} [${String(e.call).padStart(5)} .. ${String(e.ret).padStart(5)}]  ${asked(e.operation).padEnd(44)} → ${answered(e.answer)}`,
+  );
   return [
     `stream ${stream}: not linearizable (${entries.length} operations).`,
     `Longest linearizable prefix: ${longest.map((i) => `#${i}`).join(' ')}; the stream then holds [${state.map(label).join(' ')}]`,

@@ -15,14 +15,29 @@ const append = (client: number, call: number, ret: number, ids: string[], expect
   operation: { kind: 'append', ids, expected },
   answer,
 });
-const read = (client: number, call: number, ret: number, ids: string[]): StoreEntry => ({ client, stream: 's-1', call, ret, operation: { kind: 'read' }, answer: { kind: 'read', ids } });
-const written = (nextRevision: number, revision: number, id: string): Answer => ({ kind: 'written', nextRevision, atPosition: { revision, id } });
+const read = (client: number, call: number, ret: number, ids: string[]): StoreEntry => ({
+  client,
+  stream: 's-1',
+  call,
+  ret,
+  operation: { kind: 'read' },
+  answer: { kind: 'read', ids },
+});
+const written = (nextRevision: number, revision: number, id: string): Answer => ({
+  kind: 'written',
+  nextRevision,
+  atPosition: { revision, id },
+});
 const conflict = (actual: number | 'no_stream'): Answer => ({ kind: 'conflict', actual });
 
 describe('checkStoreHistory', () => {
   describe('when two overlapping no_stream appends race', () => {
     it('accepts one written and the other refused', () => {
-      const history = [append(0, 0, 3, ['a'], 'no_stream', conflict(0)), append(1, 1, 2, ['b'], 'no_stream', written(0, 0, 'b')), read(2, 4, 5, ['b'])];
+      const history = [
+        append(0, 0, 3, ['a'], 'no_stream', conflict(0)),
+        append(1, 1, 2, ['b'], 'no_stream', written(0, 0, 'b')),
+        read(2, 4, 5, ['b']),
+      ];
       expect(checkStoreHistory(history, 'conflict')).toBeUndefined();
     });
   });

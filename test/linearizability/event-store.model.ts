@@ -54,7 +54,12 @@ export function decide(state: StreamState, ids: string[], expected: ExpectedRevi
 }
 
 /** The state after `operation`, or undefined when `answer` is not what the model answers from `state`. */
-export function step(state: StreamState, operation: Operation, answer: Answer, duplicates: DuplicateIdOutsideItsSlot): StreamState | undefined {
+export function step(
+  state: StreamState,
+  operation: Operation,
+  answer: Answer,
+  duplicates: DuplicateIdOutsideItsSlot,
+): StreamState | undefined {
   if (operation.kind === 'read') {
     return answer.kind === 'read' && answer.ids.length === state.length && answer.ids.every((id, i) => id === state[i]) ? state : undefined;
   }
@@ -65,6 +70,10 @@ export function step(state: StreamState, operation: Operation, answer: Answer, d
   }
   const next = decision.kind === 'write' ? [...state, ...operation.ids] : state;
   const revision = decision.kind === 'write' ? next.length - 1 : decision.revision;
-  const answered = answer.kind === 'written' && answer.nextRevision === revision && answer.atPosition?.revision === revision && answer.atPosition.id === next[revision];
+  const answered =
+    answer.kind === 'written' &&
+    answer.nextRevision === revision &&
+    answer.atPosition?.revision === revision &&
+    answer.atPosition.id === next[revision];
   return answered ? next : undefined;
 }

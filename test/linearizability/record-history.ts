@@ -67,7 +67,11 @@ export async function recordHistory(store: EventStore, workload: Workload): Prom
   const invoke = async (stream: string, op: Operation): Promise<Raw> => {
     if (op.kind === 'read') return store.readStream(stream);
     try {
-      return await store.append(stream, op.ids.map((id) => ({ ...testEvent('Checked'), id })), op.expected);
+      return await store.append(
+        stream,
+        op.ids.map((id) => ({ ...testEvent('Checked'), id })),
+        op.expected,
+      );
     } catch (error) {
       if (error instanceof WrongExpectedVersion) return error;
       throw error;
@@ -82,7 +86,11 @@ export async function recordHistory(store: EventStore, workload: Workload): Prom
         const call = clock++;
         const answer = await invoke(stream, op);
         raw.push({ client, stream, call, ret: clock++, operation: op, raw: answer });
-        const revision = Array.isArray(answer) ? answer.length - 1 : answer instanceof WrongExpectedVersion ? Number(answer.actual === 'no_stream' ? -1 : answer.actual) : answer.nextRevision;
+        const revision = Array.isArray(answer)
+          ? answer.length - 1
+          : answer instanceof WrongExpectedVersion
+            ? Number(answer.actual === 'no_stream' ? -1 : answer.actual)
+            : answer.nextRevision;
         seen.set(stream, Math.max(seen.get(stream)!, revision));
       }
     }),
@@ -90,12 +98,14 @@ export async function recordHistory(store: EventStore, workload: Workload): Prom
 
   // Where each answered position is in the stream's final history.
   const at = new Map<string, { revision: number; id: string }>();
-  for (const stream of workload.streams) for (const event of await store.readStream(stream)) at.set(event.position, { revision: event.revision, id: event.id });
+  for (const stream of workload.streams)
+    for (const event of await store.readStream(stream)) at.set(event.position, { revision: event.revision, id: event.id });
   return raw.map(({ raw: answer, ...entry }) => ({ ...entry, answer: toAnswer(answer, at) }));
 }
 
 function toAnswer(raw: Raw, at: Map<string, { revision: number; id: string }>): Answer {
   if (Array.isArray(raw)) return { kind: 'read', ids: raw.map((e) => e.id) };
-  if (raw instanceof WrongExpectedVersion) return { kind: 'conflict', actual: raw.actual === 'no_stream' ? 'no_stream' : Number(raw.actual) };
+  if (raw instanceof WrongExpectedVersion)
+    return { kind: 'conflict', actual: raw.actual === 'no_stream' ? 'no_stream' : Number(raw.actual) };
   return { kind: 'written', nextRevision: raw.nextRevision, atPosition: at.get(raw.position) };
 }

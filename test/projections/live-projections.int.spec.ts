@@ -48,7 +48,13 @@ describe('Live projections', () => {
     await dataSource.initialize();
     try {
       const order = await new OrderQueries(dataSource).findOrder(rows[0].order_id);
-      expect(order).toMatchObject({ orderId: rows[0].order_id, status: 'paid', currency: 'EUR', attempts: expect.any(Number), revision: expect.any(Number) });
+      expect(order).toMatchObject({
+        orderId: rows[0].order_id,
+        status: 'paid',
+        currency: 'EUR',
+        attempts: expect.any(Number),
+        revision: expect.any(Number),
+      });
       expect(typeof order!.amount).toBe('number');
       expect(order!.updatedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
       expect(await new OrderQueries(dataSource).findOrder('no-such-order')).toBeNull();

@@ -61,7 +61,8 @@ export class LiveWriter {
 
   /** A random open stream, taken out of the pool so no other loop appends to it meanwhile. */
   private take(): Cursor {
-    while (this.active.length < (this.options.openStreams ?? 32)) this.active.push({ script: this.source.next().value as StreamScript, next: 0 });
+    while (this.active.length < (this.options.openStreams ?? 32))
+      this.active.push({ script: this.source.next().value as StreamScript, next: 0 });
     const index = Math.floor(Math.random() * this.active.length);
     return this.active.splice(index, 1)[0];
   }

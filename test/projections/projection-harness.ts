@@ -54,7 +54,12 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
  * gently: each probe reads the store once per projection, and the ESDB emulator serves those reads
  * from the test's own process.
  */
-export async function waitUntilCaughtUp(store: EventStore, pool: Pool, projections: readonly Projection[], timeoutMs = 30_000): Promise<void> {
+export async function waitUntilCaughtUp(
+  store: EventStore,
+  pool: Pool,
+  projections: readonly Projection[],
+  timeoutMs = 30_000,
+): Promise<void> {
   await waitFor(
     'projections to catch up',
     async () => {

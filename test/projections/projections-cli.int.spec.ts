@@ -50,7 +50,9 @@ describe('idem projections', () => {
     expect(rebuild.code).toBe(0);
     for (const model of READ_MODELS) expect(rebuild.out).toContain(`${model.name}: readers switched from version 1 to 2`);
     expect(rebuild.err).toMatch(/events applied/);
-    const { rows } = await db.pool.query(`SELECT (SELECT count(DISTINCT stream_name)::int FROM idem_events WHERE event_type = 'ChargeRequested') AS expected, (SELECT count(*)::int FROM orders) AS actual`);
+    const { rows } = await db.pool.query(
+      `SELECT (SELECT count(DISTINCT stream_name)::int FROM idem_events WHERE event_type = 'ChargeRequested') AS expected, (SELECT count(*)::int FROM orders) AS actual`,
+    );
     expect(rows[0].actual).toBe(rows[0].expected);
   });
 
@@ -96,12 +98,16 @@ describe('idem projections', () => {
   });
 
   it('runs as the real `idem` entry point, configured by DATABASE_URL', () => {
-    const run = spawnSync(process.execPath, ['-r', join(ROOT, 'bench', 'lib', 'register.js'), join(ROOT, 'src', 'cli.ts'), 'projections', 'status'], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: db.url },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const run = spawnSync(
+      process.execPath,
+      ['-r', join(ROOT, 'bench', 'lib', 'register.js'), join(ROOT, 'src', 'cli.ts'), 'projections', 'status'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: db.url },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
     expect(run.stdout).toMatch(/orders\s+read model\s+2\s+live/);
   });

@@ -42,7 +42,9 @@ describe('A projector bug fixed in version 2', () => {
     const before = await verifyReadModel(db.store, db.pool, ordersReadModel);
     expect(before.version).toBe(1);
     expect(before.differences.length).toBeGreaterThan(0);
-    expect(before.differences.every((d) => d.kind === 'different' && d.columns!.every((c) => c.column === 'attempts' && c.actual === '0'))).toBe(true);
+    expect(
+      before.differences.every((d) => d.kind === 'different' && d.columns!.every((c) => c.column === 'attempts' && c.actual === '0')),
+    ).toBe(true);
 
     const [switched] = await rebuildReadModels({ store: db.store, pool: db.pool, models: [ordersReadModel] });
     expect(switched).toMatchObject({ from: 1, to: 2 });

@@ -41,7 +41,12 @@ describe('Rows a rebuild creates with COPY', () => {
               ...(i % 2 ? { sourceEventId: text } : {}),
               fields: { name: text, nested: { list: [text, null, 1.5, true] }, [text || 'empty']: 'key' },
             },
-            metadata: { correlationId: randomUUID(), causationId: randomUUID(), actor: { role: 'importer', tokenId: 'test' }, recordedAt: new Date(Date.UTC(2026, 0, 2, 0, 0, i, 123)).toISOString() },
+            metadata: {
+              correlationId: randomUUID(),
+              causationId: randomUUID(),
+              actor: { role: 'importer', tokenId: 'test' },
+              recordedAt: new Date(Date.UTC(2026, 0, 2, 0, 0, i, 123)).toISOString(),
+            },
           },
         ],
         'no_stream',

@@ -78,10 +78,14 @@ describe.each(sources)('Rebuild under live writes, source %s', (_label, openSour
     // A short history may not have reached every event kind yet (the import runs' records come late
     // in their streams), so the live writes go on until each view has rows.
     writer.start();
-    await waitFor('every view to serve rows before the rebuild', async () => {
-      const { rows } = await readers.query(`SELECT ${VIEWS.map((v) => `(SELECT count(*)::int FROM ${v}) AS ${v}`).join(', ')}`);
-      return VIEWS.every((view) => (rows[0][view] as number) > 0);
-    }, 90_000);
+    await waitFor(
+      'every view to serve rows before the rebuild',
+      async () => {
+        const { rows } = await readers.query(`SELECT ${VIEWS.map((v) => `(SELECT count(*)::int FROM ${v}) AS ${v}`).join(', ')}`);
+        return VIEWS.every((view) => (rows[0][view] as number) > 0);
+      },
+      90_000,
+    );
     const observations = observeViews(readers);
     const results = await rebuildReadModels({ store, pool: db.pool, models: READ_MODELS });
     await waitFor('live runners to follow the switch', async () =>
@@ -95,11 +99,17 @@ describe.each(sources)('Rebuild under live writes, source %s', (_label, openSour
     expect(seen.reads).toBeGreaterThan(5);
     expect(seen.problems).toEqual([]);
     const versions = await readVersions(db.pool);
-    expect(versions.filter((v) => v.kind === 'read_model').map((v) => `${v.name}@${v.version}:${v.state}`).sort()).toEqual(
-      VIEWS.flatMap((name) => [`${name}@1:retired`, `${name}@2:live`]).sort(),
-    );
+    expect(
+      versions
+        .filter((v) => v.kind === 'read_model')
+        .map((v) => `${v.name}@${v.version}:${v.state}`)
+        .sort(),
+    ).toEqual(VIEWS.flatMap((name) => [`${name}@1:retired`, `${name}@2:live`]).sort());
     for (const model of READ_MODELS) {
-      expect({ model: model.name, differences: (await verifyReadModel(store, db.pool, model)).differences }).toEqual({ model: model.name, differences: [] });
+      expect({ model: model.name, differences: (await verifyReadModel(store, db.pool, model)).differences }).toEqual({
+        model: model.name,
+        differences: [],
+      });
     }
 
     for (const model of READ_MODELS) expect(await dropOldVersions(db.pool, model)).toEqual([1]);

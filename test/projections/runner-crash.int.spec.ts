@@ -36,53 +36,58 @@ describe('Projection runner killed with SIGKILL while writers append', () => {
     await db.close();
   });
 
-  it('ends with read models equal to a fold of the streams and every charge job enqueued exactly once', async () => {
-    await writer.appendCount(400);
-    writer.start();
-    const blockedProjections = new Set<string>();
-    // Odd rounds stop inside a random early batch; even rounds run freely until killed; the last
-    // process (round KILLS + 1) runs to the end.
-    const envFor = (round: number): Record<string, string> => (round <= KILLS && round % 2 === 1 ? { BLOCK_IN_BATCH: String(1 + Math.floor(Math.random() * 8)) } : {});
-    let next = spawnRunner(envFor(1));
-    for (let round = 1; round <= KILLS; round++) {
-      const current = next;
-      const inBatch = round % 2 === 1;
-      await current.waitFor('loaded', (r) => r.event === 'loaded');
-      current.go();
-      // Warm the successor up while this one runs; it waits for "go" before touching anything.
-      next = spawnRunner(envFor(round + 1));
-      if (inBatch) {
-        const blocked = await current.waitFor('a batch to block in', (r) => r.event === 'blocked');
-        blockedProjections.add(blocked.projection as string);
-      } else {
-        await current.waitFor('a committed batch', (r) => r.event === 'committed');
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 100)); // a random kill point, not a synchronisation
+  it(
+    'ends with read models equal to a fold of the streams and every charge job enqueued exactly once',
+    async () => {
+      await writer.appendCount(400);
+      writer.start();
+      const blockedProjections = new Set<string>();
+      // Odd rounds stop inside a random early batch; even rounds run freely until killed; the last
+      // process (round KILLS + 1) runs to the end.
+      const envFor = (round: number): Record<string, string> =>
+        round <= KILLS && round % 2 === 1 ? { BLOCK_IN_BATCH: String(1 + Math.floor(Math.random() * 8)) } : {};
+      let next = spawnRunner(envFor(1));
+      for (let round = 1; round <= KILLS; round++) {
+        const current = next;
+        const inBatch = round % 2 === 1;
+        await current.waitFor('loaded', (r) => r.event === 'loaded');
+        current.go();
+        // Warm the successor up while this one runs; it waits for "go" before touching anything.
+        next = spawnRunner(envFor(round + 1));
+        if (inBatch) {
+          const blocked = await current.waitFor('a batch to block in', (r) => r.event === 'blocked');
+          blockedProjections.add(blocked.projection as string);
+        } else {
+          await current.waitFor('a committed batch', (r) => r.event === 'committed');
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 100)); // a random kill point, not a synchronisation
+        }
+        await current.kill('SIGKILL');
       }
-      await current.kill("SIGKILL");
-    }
-    await writer.stop();
+      await writer.stop();
 
-    await next.waitFor('loaded', (r) => r.event === 'loaded');
-    next.go();
-    await waitUntilCaughtUp(db.store, db.pool, [...READ_MODELS.map(readModelProjection), ...REACTORS], 60_000);
-    await next.kill('SIGTERM');
+      await next.waitFor('loaded', (r) => r.event === 'loaded');
+      next.go();
+      await waitUntilCaughtUp(db.store, db.pool, [...READ_MODELS.map(readModelProjection), ...REACTORS], 60_000);
+      await next.kill('SIGTERM');
 
-    expect(blockedProjections.size).toBeGreaterThan(1);
-    for (const model of READ_MODELS) {
-      const report = await verifyReadModel(db.store, db.pool, model);
-      expect({ model: model.name, differences: report.differences.slice(0, 5) }).toEqual({ model: model.name, differences: [] });
-    }
-    const { rows } = await db.pool.query(`
+      expect(blockedProjections.size).toBeGreaterThan(1);
+      for (const model of READ_MODELS) {
+        const report = await verifyReadModel(db.store, db.pool, model);
+        expect({ model: model.name, differences: report.differences.slice(0, 5) }).toEqual({ model: model.name, differences: [] });
+      }
+      const { rows } = await db.pool.query(`
       SELECT (SELECT count(*)::int FROM idem_events WHERE event_type = 'ChargeRequested') AS requests,
              (SELECT count(DISTINCT stream_name)::int FROM idem_events WHERE event_type = 'ChargeRequested') AS orders,
              (SELECT count(*)::int FROM test_reactor_deliveries) AS deliveries,
              (SELECT count(DISTINCT event_id)::int FROM test_reactor_deliveries) AS distinct_deliveries,
              (SELECT count(*)::int FROM graphile_worker._private_jobs) AS jobs,
              (SELECT count(DISTINCT key)::int FROM graphile_worker._private_jobs) AS keys`);
-    const counts = rows[0];
-    expect(counts.deliveries).toBe(counts.requests);
-    expect(counts.distinct_deliveries).toBe(counts.requests);
-    expect(counts.jobs).toBe(counts.orders);
-    expect(counts.keys).toBe(counts.orders);
-  }, TIMEOUT_MS);
+      const counts = rows[0];
+      expect(counts.deliveries).toBe(counts.requests);
+      expect(counts.distinct_deliveries).toBe(counts.requests);
+      expect(counts.jobs).toBe(counts.orders);
+      expect(counts.keys).toBe(counts.orders);
+    },
+    TIMEOUT_MS,
+  );
 });

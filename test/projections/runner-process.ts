@@ -52,7 +52,8 @@ async function main() {
         await new Promise(() => undefined); // held open until the test kills this process
       },
       committed: (member, events) => {
-        if (events.length) report({ event: 'committed', projection: member.projection.name, version: member.version, events: events.length });
+        if (events.length)
+          report({ event: 'committed', projection: member.projection.name, version: member.version, events: events.length });
       },
     },
   });

@@ -64,11 +64,14 @@ describe('The shared live read', () => {
     expect(running.statuses.map((s) => s.state)).toEqual(all.map(() => 'active'));
     expect(counting.open()).toBe(1);
     for (const model of READ_MODELS) {
-      expect({ name: model.name, differences: (await verifyReadModel(db.store, db.pool, model)).differences.slice(0, 3) }).toEqual({ name: model.name, differences: [] });
+      expect({ name: model.name, differences: (await verifyReadModel(db.store, db.pool, model)).differences.slice(0, 3) }).toEqual({
+        name: model.name,
+        differences: [],
+      });
     }
   });
 
-  it('commits every member\'s part of a batch in one transaction', async () => {
+  it("commits every member's part of a batch in one transaction", async () => {
     const seenBy = (name: string): Projection => ({ name, kind: 'reactor', filter: {}, handle: async () => undefined });
     const pair = [seenBy('test_together_a'), seenBy('test_together_b')];
     const counting = countingSubscriptions(db.store);
@@ -77,7 +80,10 @@ describe('The shared live read', () => {
     await waitUntilCaughtUp(db.store, db.pool, pair);
     // Seated on the group, not merely done with their own reads: until the second one is seated, the
     // group's read carries the first one alone and would commit the next event for it alone.
-    await waitFor('both on the shared read', async () => counting.open() === 1 && running!.statuses.every((s) => s.state === 'active' && s.read === 'shared'));
+    await waitFor(
+      'both on the shared read',
+      async () => counting.open() === 1 && running!.statuses.every((s) => s.state === 'active' && s.read === 'shared'),
+    );
 
     const { position } = await db.store.append(`together-${randomUUID()}`, [testEvent()], 'no_stream');
     // Past this very event: "caught up" only looks at settled history, and while another test file's
@@ -88,7 +94,9 @@ describe('The shared live read', () => {
       return stored.every((checkpoint) => checkpoint !== undefined && checkpoint !== null && compareCheckpoints(checkpoint, position) >= 0);
     });
     // A row's xmin is the transaction that wrote it: one batch, one transaction for both checkpoints.
-    const { rows } = await db.pool.query(`SELECT DISTINCT xmin::text FROM projection_checkpoints WHERE name = ANY($1)`, [pair.map((p) => p.name)]);
+    const { rows } = await db.pool.query(`SELECT DISTINCT xmin::text FROM projection_checkpoints WHERE name = ANY($1)`, [
+      pair.map((p) => p.name),
+    ]);
     expect(rows).toHaveLength(1);
   });
 
@@ -122,7 +130,10 @@ describe('The shared live read', () => {
     const poison = await db.store.append(poisonStream, [testEvent('Poison')], 'no_stream');
     await writer.appendCount(300);
     await waitUntilCaughtUp(db.store, db.pool, healthy);
-    await waitFor('the fragile projection to be retrying', async () => running!.statuses.find((s) => s.name === fragile.name)?.state === 'retrying');
+    await waitFor(
+      'the fragile projection to be retrying',
+      async () => running!.statuses.find((s) => s.name === fragile.name)?.state === 'retrying',
+    );
 
     const stored = (await readVersions(db.pool, fragile.name))[0];
     expect(stored.checkpoint && compareCheckpoints(stored.checkpoint, poison.position)).toBeLessThan(0);
@@ -133,7 +144,10 @@ describe('The shared live read', () => {
     poisoned = false;
     await writer.appendCount(50);
     await waitUntilCaughtUp(db.store, db.pool, [...healthy, fragile]);
-    await waitFor('both projections back on one read', async () => counting.open() === 1 && running!.statuses.every((s) => s.state === 'active' && s.read === 'shared'));
+    await waitFor(
+      'both projections back on one read',
+      async () => counting.open() === 1 && running!.statuses.every((s) => s.state === 'active' && s.read === 'shared'),
+    );
     expect(handled).toHaveLength(1);
   });
 });

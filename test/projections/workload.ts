@@ -30,7 +30,12 @@ function event(type: string, data: Record<string, unknown>, correlationId: strin
     id: randomUUID(),
     type,
     data,
-    metadata: { correlationId, causationId: correlationId, actor: { role: 'storefront', tokenId: 'bench' }, recordedAt: new Date(clock).toISOString() },
+    metadata: {
+      correlationId,
+      causationId: correlationId,
+      actor: { role: 'storefront', tokenId: 'bench' },
+      recordedAt: new Date(clock).toISOString(),
+    },
   };
 }
 
@@ -39,14 +44,32 @@ export function orderScript(orderId: string, random: () => number): StreamScript
   const amount = 100 + Math.floor(random() * 50_000);
   const customerId = `cus_${Math.floor(random() * 50_000)}`;
   const requested = (n: number) =>
-    event('ChargeRequested', { orderId, amount, currency: 'EUR', customerId, requestFingerprint: `fp-${orderId}-${n}`, providerKey: `idem-${orderId}-${n}`, requestNumber: n }, request);
-  const attempt = (n: number) => event('ChargeAttemptStarted', { orderId, attempt: n, workerId: 'w1', providerKey: `idem-${orderId}` }, request);
+    event(
+      'ChargeRequested',
+      {
+        orderId,
+        amount,
+        currency: 'EUR',
+        customerId,
+        requestFingerprint: `fp-${orderId}-${n}`,
+        providerKey: `idem-${orderId}-${n}`,
+        requestNumber: n,
+      },
+      request,
+    );
+  const attempt = (n: number) =>
+    event('ChargeAttemptStarted', { orderId, attempt: n, workerId: 'w1', providerKey: `idem-${orderId}` }, request);
   const succeeded = (recovered: boolean) =>
-    event('ChargeSucceeded', { orderId, paymentIntentId: `pi_${orderId}`, providerChargeId: `ch_${orderId}`, amount, currency: 'EUR', recovered }, request);
+    event(
+      'ChargeSucceeded',
+      { orderId, paymentIntentId: `pi_${orderId}`, providerChargeId: `ch_${orderId}`, amount, currency: 'EUR', recovered },
+      request,
+    );
   const events = [requested(1), attempt(1)];
   const roll = random();
   if (roll < 0.78) events.push(succeeded(false));
-  else if (roll < 0.86) events.push(event('ChargeFailed', { orderId, attempt: 1, declineCode: 'card_declined', reason: 'Your card was declined.' }, request));
+  else if (roll < 0.86)
+    events.push(event('ChargeFailed', { orderId, attempt: 1, declineCode: 'card_declined', reason: 'Your card was declined.' }, request));
   else if (roll < 0.91) {
     events.push(event('ChargeFailed', { orderId, attempt: 1, declineCode: 'insufficient_funds', reason: 'Insufficient funds.' }, request));
     events.push(requested(2), attempt(1), succeeded(false));
@@ -84,7 +107,22 @@ export function importScript(runId: string, records: number): StreamScript {
   const events = [event('ImportRunStarted', { runId, source: 'crm', startedBy: 'sync' }, request)];
   events.push(event('ImportPageFetched', { runId, cursor: null, records }, request));
   for (let i = 0; i < records; i++) {
-    events.push(event('ImportRecordProcessed', { runId, seq: i, source: 'crm', sourceId: `${i}`, revision: 0, checksum: `sha-${i}`, sourceUpdatedAt: new Date(clock).toISOString(), outcome: i % 5 ? 'imported' : 'unchanged' }, request));
+    events.push(
+      event(
+        'ImportRecordProcessed',
+        {
+          runId,
+          seq: i,
+          source: 'crm',
+          sourceId: `${i}`,
+          revision: 0,
+          checksum: `sha-${i}`,
+          sourceUpdatedAt: new Date(clock).toISOString(),
+          outcome: i % 5 ? 'imported' : 'unchanged',
+        },
+        request,
+      ),
+    );
   }
   events.push(event('ImportRunCompleted', { runId, counts: { imported: records } }, request));
   return { stream: `import-${runId}`, events };

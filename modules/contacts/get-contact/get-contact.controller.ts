@@ -27,7 +27,11 @@ export class GetContactController {
 
   @Get(':source/:sourceId')
   @Roles('sync', 'support', 'auditor')
-  async getContact(@Param('source') source: string, @Param('sourceId') sourceId: string, @Query('minRevision') minRevision?: string): Promise<ContactView> {
+  async getContact(
+    @Param('source') source: string,
+    @Param('sourceId') sourceId: string,
+    @Query('minRevision') minRevision?: string,
+  ): Promise<ContactView> {
     checkKey(source, sourceId);
     const least = parseMinRevision(minRevision);
     const row = await findContactRow(this.pool, source, sourceId);
@@ -47,33 +51,49 @@ export class GetContactController {
     return {
       source,
       sourceId,
-      events: events.map((e) => ({ revision: e.revision, position: e.position, id: e.id, type: e.type, data: e.data, metadata: e.metadata, created: e.created })),
+      events: events.map((e) => ({
+        revision: e.revision,
+        position: e.position,
+        id: e.id,
+        type: e.type,
+        data: e.data,
+        metadata: e.metadata,
+        created: e.created,
+      })),
     };
   }
 
   /** Every import that touched the record — imported, skipped as stale, duplicate, … — and why (import_events). */
   @Get(':source/:sourceId/imports')
   @Roles('sync', 'support', 'auditor')
-  async getImportTrail(@Param('source') source: string, @Param('sourceId') sourceId: string): Promise<{ source: string; sourceId: string; imports: ImportTrail[] }> {
+  async getImportTrail(
+    @Param('source') source: string,
+    @Param('sourceId') sourceId: string,
+  ): Promise<{ source: string; sourceId: string; imports: ImportTrail[] }> {
     checkKey(source, sourceId);
     return { source, sourceId, imports: await findImportTrail(this.pool, source, sourceId) };
   }
 }
 
 function checkKey(source: string, sourceId: string): void {
-  if (!isKnownSource(source)) throw new AppError('not_found', 'CONTACTS.UNKNOWN_SOURCE', `No contact source is configured under the name ${source}`, { source });
+  if (!isKnownSource(source))
+    throw new AppError('not_found', 'CONTACTS.UNKNOWN_SOURCE', `No contact source is configured under the name ${source}`, { source });
   assertBusinessKey('sourceId', sourceId);
 }
 
 function parseMinRevision(raw: string | undefined): number {
   if (raw === undefined) return -1;
   if (!/^\d{1,15}$/.test(raw)) {
-    throw new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', { errors: [{ field: 'minRevision', message: 'minRevision must be a non-negative integer' }] });
+    throw new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', {
+      errors: [{ field: 'minRevision', message: 'minRevision must be a non-negative integer' }],
+    });
   }
   return Number(raw);
 }
 
 function notFound(source: string, sourceId: string, deleted: boolean): AppError {
-  const message = deleted ? `Contact ${source}.${sourceId} was deleted at its source` : `No contact ${source}.${sourceId} was ever imported`;
+  const message = deleted
+    ? `Contact ${source}.${sourceId} was deleted at its source`
+    : `No contact ${source}.${sourceId} was ever imported`;
   return new AppError('not_found', 'CONTACT.NOT_FOUND', message, { source, sourceId, deleted });
 }

@@ -27,18 +27,25 @@ const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\
 const TOKEN = /^[\x21-\x7e]{1,128}$/;
 
 export function checkRecord(raw: unknown): RecordCheck {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, sourceId: null, problems: ['a record must be a JSON object'] };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return { ok: false, sourceId: null, problems: ['a record must be a JSON object'] };
   const r = raw as Record<string, unknown>;
   const problems: string[] = [];
   for (const key of Object.keys(r)) if (!ALLOWED.has(key)) problems.push(`unknown field ${key}`);
   const sourceId = typeof r.sourceId === 'string' && BUSINESS_KEY.test(r.sourceId) ? r.sourceId : null;
   if (sourceId === null) problems.push('sourceId must be 1–64 characters of A–Z, a–z, 0–9, _ . : -');
-  if (r.version !== undefined && !(Number.isSafeInteger(r.version) && (r.version as number) >= 0)) problems.push('version must be a non-negative integer');
-  if (r.updatedAt !== undefined && !(typeof r.updatedAt === 'string' && ISO_8601.test(r.updatedAt) && !Number.isNaN(Date.parse(r.updatedAt)))) {
+  if (r.version !== undefined && !(Number.isSafeInteger(r.version) && (r.version as number) >= 0))
+    problems.push('version must be a non-negative integer');
+  if (
+    r.updatedAt !== undefined &&
+    !(typeof r.updatedAt === 'string' && ISO_8601.test(r.updatedAt) && !Number.isNaN(Date.parse(r.updatedAt)))
+  ) {
     problems.push('updatedAt must be an ISO-8601 date-time such as 2026-12-01T10:00:00Z');
   }
-  if (r.checksum !== undefined && !(typeof r.checksum === 'string' && TOKEN.test(r.checksum))) problems.push('checksum must be 1–128 visible ASCII characters');
-  if (r.eventId !== undefined && !(typeof r.eventId === 'string' && TOKEN.test(r.eventId))) problems.push('eventId must be 1–128 visible ASCII characters');
+  if (r.checksum !== undefined && !(typeof r.checksum === 'string' && TOKEN.test(r.checksum)))
+    problems.push('checksum must be 1–128 visible ASCII characters');
+  if (r.eventId !== undefined && !(typeof r.eventId === 'string' && TOKEN.test(r.eventId)))
+    problems.push('eventId must be 1–128 visible ASCII characters');
   if (r.deleted !== undefined && typeof r.deleted !== 'boolean') problems.push('deleted must be true or false');
   const fieldsOk = typeof r.fields === 'object' && r.fields !== null && !Array.isArray(r.fields);
   if (r.deleted !== true && !fieldsOk) problems.push('fields must be an object');
@@ -57,7 +64,9 @@ export function checksumOf(record: ContactRecord): string {
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
     return `{${entries.join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';

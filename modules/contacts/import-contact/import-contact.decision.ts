@@ -59,14 +59,18 @@ export function judgeContact(command: ImportContact, state: ContactState): Conta
     case 'fresher': {
       const event = eventFor(command, incoming);
       const outcome = changeOutcome(state, event);
-      return state.deleted && !record.deleted ? { outcome, event, reason: 'a fresher record brings the deleted contact back' } : { outcome, event };
+      return state.deleted && !record.deleted
+        ? { outcome, event, reason: 'a fresher record brings the deleted contact back' }
+        : { outcome, event };
     }
   }
 }
 
 function eventFor({ source, record, runId, seq }: ImportContact, freshness: Freshness): ContactEvent {
   const base = { source, sourceId: record.sourceId, ...freshness, runId, seq };
-  return record.deleted ? { type: 'ContactDeleted', data: base } : { type: 'ContactImported', data: { ...base, fields: record.fields ?? {} } };
+  return record.deleted
+    ? { type: 'ContactDeleted', data: base }
+    : { type: 'ContactImported', data: { ...base, fields: record.fields ?? {} } };
 }
 
 /** The events a verdict appends, keyed by the import and the record's place in it. */

@@ -9,7 +9,9 @@ const when = (record: ContactRecord, runId = 'run-2', seq = 0): ImportContact =>
 
 const imported = (record: ContactRecord, runId = 'run-1'): ContactImported => {
   const { sourceId, version, updatedAt, checksum = `sum-${sourceId}`, eventId, fields = {} } = record;
-  const optional = Object.entries({ sourceVersion: version, sourceUpdatedAt: updatedAt, sourceEventId: eventId }).filter(([, v]) => v !== undefined);
+  const optional = Object.entries({ sourceVersion: version, sourceUpdatedAt: updatedAt, sourceEventId: eventId }).filter(
+    ([, v]) => v !== undefined,
+  );
   return { type: 'ContactImported', data: { checksum, ...Object.fromEntries(optional), source: 'crm', sourceId, runId, seq: 0, fields } };
 };
 const deleted = (record: ContactRecord, runId = 'run-1'): ContactDeleted => {
@@ -17,23 +19,36 @@ const deleted = (record: ContactRecord, runId = 'run-1'): ContactDeleted => {
   const { fields: _fields, ...rest } = data;
   return { type: 'ContactDeleted', data: rest };
 };
-const outcomeOf = (history: ContactEvent[], record: ContactRecord) => judgeContact(when(record), history.reduce(importContactDecider.evolve, initialContactState()));
+const outcomeOf = (history: ContactEvent[], record: ContactRecord) =>
+  judgeContact(when(record), history.reduce(importContactDecider.evolve, initialContactState()));
 
 const v5: ContactRecord = { sourceId: '4419', version: 5, checksum: 'aaa', eventId: 'e5', fields: { name: 'Ada' } };
 const v6: ContactRecord = { sourceId: '4419', version: 6, checksum: 'bbb', eventId: 'e6', fields: { name: 'Ada L.' } };
-const t = (iso: string, checksum: string, eventId?: string): ContactRecord => ({ sourceId: '7', updatedAt: iso, checksum, ...(eventId ? { eventId } : {}), fields: { c: checksum } });
+const t = (iso: string, checksum: string, eventId?: string): ContactRecord => ({
+  sourceId: '7',
+  updatedAt: iso,
+  checksum,
+  ...(eventId ? { eventId } : {}),
+  fields: { c: checksum },
+});
 
 describe('ImportContact', () => {
   describe('when the contact has no stream yet', () => {
     it('imports the record', () => {
-      spec.given([]).when(when(v5)).then([imported(v5, 'run-2')]);
+      spec
+        .given([])
+        .when(when(v5))
+        .then([imported(v5, 'run-2')]);
       expect(outcomeOf([], v5).outcome).toBe('imported');
     });
 
     it('keeps a first-seen delete, so that an older update arriving later is stale', () => {
       const gone = { ...v6, deleted: true, fields: undefined };
       expect(outcomeOf([], gone).outcome).toBe('deleted');
-      spec.given([]).when(when(gone)).then([deleted({ ...gone, checksum: 'bbb' }, 'run-2')]);
+      spec
+        .given([])
+        .when(when(gone))
+        .then([deleted({ ...gone, checksum: 'bbb' }, 'run-2')]);
       expect(outcomeOf([deleted(gone)], v5)).toMatchObject({ outcome: 'skipped_stale', reason: expect.stringContaining('version 6') });
     });
 
@@ -45,36 +60,62 @@ describe('ImportContact', () => {
     });
 
     it('names the step with the import and the record place, so two imports never share an event id', () => {
-      expect(spec.given([]).when(when(v5, 'run-9', 3)).decided()[0].key).toBe('contact/run-9/3');
+      expect(
+        spec
+          .given([])
+          .when(when(v5, 'run-9', 3))
+          .decided()[0].key,
+      ).toBe('contact/run-9/3');
     });
   });
 
   describe('when the source gives versions', () => {
     it('applies a fresher version as updated', () => {
-      spec.given([imported(v5)]).when(when(v6)).then([imported(v6, 'run-2')]);
+      spec
+        .given([imported(v5)])
+        .when(when(v6))
+        .then([imported(v6, 'run-2')]);
       expect(outcomeOf([imported(v5)], v6).outcome).toBe('updated');
     });
 
     it('skips an older version as skipped_stale and says what it lost to, appending nothing', () => {
-      spec.given([imported(v6)]).when(when({ ...v5, eventId: 'other' })).thenNothing();
-      expect(outcomeOf([imported(v6)], { ...v5, eventId: 'other' })).toEqual({ outcome: 'skipped_stale', reason: 'lost to version 6, checksum bbb, event e6 (revision 0)' });
+      spec
+        .given([imported(v6)])
+        .when(when({ ...v5, eventId: 'other' }))
+        .thenNothing();
+      expect(outcomeOf([imported(v6)], { ...v5, eventId: 'other' })).toEqual({
+        outcome: 'skipped_stale',
+        reason: 'lost to version 6, checksum bbb, event e6 (revision 0)',
+      });
     });
 
     it('answers the same version with the same checksum (and no event id) as unchanged, appending nothing', () => {
       const again = { ...v5, eventId: undefined };
-      spec.given([imported(v5)]).when(when(again)).thenNothing();
+      spec
+        .given([imported(v5)])
+        .when(when(again))
+        .thenNothing();
       expect(outcomeOf([imported(v5)], again).outcome).toBe('unchanged');
     });
 
     it('refuses the same version with another checksum as a conflict, appending nothing', () => {
       const contradiction = { ...v5, checksum: 'zzz', eventId: 'e5b' };
-      spec.given([imported(v5)]).when(when(contradiction)).thenNothing();
-      expect(outcomeOf([imported(v5)], contradiction)).toMatchObject({ outcome: 'conflict', reason: expect.stringContaining('version 5 was already recorded') });
+      spec
+        .given([imported(v5)])
+        .when(when(contradiction))
+        .thenNothing();
+      expect(outcomeOf([imported(v5)], contradiction)).toMatchObject({
+        outcome: 'conflict',
+        reason: expect.stringContaining('version 5 was already recorded'),
+      });
     });
 
     it('still advances the stored freshness for a fresher version with the same checksum (unchanged), so an older different record cannot win later', () => {
       const sameContent = { ...v6, checksum: 'aaa', fields: v5.fields };
-      spec.given([imported(v5)]).when(when(sameContent)).then([imported(sameContent, 'run-2')]);
+      spec
+        .given([imported(v5)])
+        .when(when(sameContent))
+        .then([imported(sameContent, 'run-2')]);
       expect(outcomeOf([imported(v5)], sameContent).outcome).toBe('unchanged');
       const lateOlder = { ...v5, version: 5, checksum: 'ccc', eventId: 'e5c' };
       expect(outcomeOf([imported(v5), imported(sameContent)], lateOlder).outcome).toBe('skipped_stale');
@@ -83,15 +124,24 @@ describe('ImportContact', () => {
 
   describe('when an import meets its own append again (resumed after a crash before recording it)', () => {
     it('answers with what that append was, not duplicate, and appends nothing', () => {
-      spec.given([imported(v5, 'run-2')]).when(when(v5)).thenNothing();
-      expect(outcomeOf([imported(v5, 'run-2')], v5)).toEqual({ outcome: 'imported', reason: 'recorded by this import before it was interrupted' });
+      spec
+        .given([imported(v5, 'run-2')])
+        .when(when(v5))
+        .thenNothing();
+      expect(outcomeOf([imported(v5, 'run-2')], v5)).toEqual({
+        outcome: 'imported',
+        reason: 'recorded by this import before it was interrupted',
+      });
       expect(outcomeOf([imported(v5), imported(v6, 'run-2')], v6).outcome).toBe('updated');
     });
   });
 
   describe('when a source event id comes again', () => {
     it('answers duplicate, whatever its freshness, appending nothing', () => {
-      spec.given([imported(v5), imported(v6)]).when(when(v5)).thenNothing();
+      spec
+        .given([imported(v5), imported(v6)])
+        .when(when(v5))
+        .thenNothing();
       expect(outcomeOf([imported(v5), imported(v6)], v5)).toEqual({ outcome: 'duplicate', reason: 'source event e5 is already applied' });
       expect(outcomeOf([imported(v5)], { ...v6, eventId: 'e5' }).outcome).toBe('duplicate');
     });
@@ -116,7 +166,10 @@ describe('ImportContact', () => {
       const a = t('2026-12-01T10:00:00Z', 'bbb', 'ev-a');
       const b = t('2026-12-01T10:00:00Z', 'bbb', 'ev-b');
       expect(outcomeOf([imported(a)], b).outcome).toBe('unchanged');
-      spec.given([imported(a)]).when(when(b)).then([imported(b, 'run-2')]);
+      spec
+        .given([imported(a)])
+        .when(when(b))
+        .then([imported(b, 'run-2')]);
       expect(outcomeOf([imported(b)], a).outcome).toBe('skipped_stale');
     });
 
@@ -137,7 +190,10 @@ describe('ImportContact', () => {
     const gone6 = { ...v6, deleted: true };
 
     it('deletes a contact when it is fresher', () => {
-      spec.given([imported(v5)]).when(when(gone6)).then([deleted(gone6, 'run-2')]);
+      spec
+        .given([imported(v5)])
+        .when(when(gone6))
+        .then([deleted(gone6, 'run-2')]);
       expect(outcomeOf([imported(v5)], gone6).outcome).toBe('deleted');
     });
 
@@ -147,7 +203,10 @@ describe('ImportContact', () => {
 
     it('answers a fresher delete of a deleted contact as unchanged, still advancing its freshness', () => {
       const gone7 = { ...v6, version: 7, eventId: 'd7', deleted: true };
-      spec.given([deleted(gone6)]).when(when(gone7)).then([deleted(gone7, 'run-2')]);
+      spec
+        .given([deleted(gone6)])
+        .when(when(gone7))
+        .then([deleted(gone7, 'run-2')]);
       expect(outcomeOf([deleted(gone6)], gone7).outcome).toBe('unchanged');
     });
 

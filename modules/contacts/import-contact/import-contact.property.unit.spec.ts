@@ -29,13 +29,23 @@ function deliver(records: ContactRecord[], order: number[]) {
 
 /** Every index at least once, some several times, in any order. */
 const deliveries = (n: number) =>
-  fc
-    .tuple(fc.array(fc.nat({ max: n - 1 }), { maxLength: 2 * n }), fc.nat())
-    .chain(([extra]) => fc.shuffledSubarray([...Array.from({ length: n }, (_, i) => i), ...extra], { minLength: n + extra.length, maxLength: n + extra.length }));
+  fc.tuple(fc.array(fc.nat({ max: n - 1 }), { maxLength: 2 * n }), fc.nat()).chain(([extra]) =>
+    fc.shuffledSubarray([...Array.from({ length: n }, (_, i) => i), ...extra], {
+      minLength: n + extra.length,
+      maxLength: n + extra.length,
+    }),
+  );
 
 /** Distinct versions; a few share a neighbour's content (same checksum, fresher version); some are deletes. */
 const versionedUpdates = fc
-  .array(fc.record({ gap: fc.integer({ min: 1, max: 3 }), content: fc.constantFrom('a', 'b', 'c'), deleted: fc.integer({ min: 0, max: 4 }).map((n) => n === 0) }), { minLength: 1, maxLength: 12 })
+  .array(
+    fc.record({
+      gap: fc.integer({ min: 1, max: 3 }),
+      content: fc.constantFrom('a', 'b', 'c'),
+      deleted: fc.integer({ min: 0, max: 4 }).map((n) => n === 0),
+    }),
+    { minLength: 1, maxLength: 12 },
+  )
   .map((steps) => {
     let version = 0;
     return steps.map(({ gap, content, deleted }, i): ContactRecord => {
@@ -48,12 +58,23 @@ const versionedUpdates = fc
 
 /** updatedAt only, with ties in time and in checksum, settled by checksum then event id (one id names one source event). */
 const timedUpdates = fc
-  .uniqueArray(fc.record({ second: fc.integer({ min: 0, max: 3 }), content: fc.constantFrom('a', 'b'), id: fc.integer({ min: 0, max: 9 }) }), {
-    minLength: 1,
-    maxLength: 10,
-    selector: (r) => `${r.second}/${r.content}/${r.id}`,
-  })
-  .map((rows) => rows.map(({ second, content, id }): ContactRecord => ({ sourceId: '1', updatedAt: `2026-12-01T10:00:0${second}Z`, eventId: `ev-${id}-${second}${content}`, checksum: `sum-${content}`, fields: { content } })));
+  .uniqueArray(
+    fc.record({ second: fc.integer({ min: 0, max: 3 }), content: fc.constantFrom('a', 'b'), id: fc.integer({ min: 0, max: 9 }) }),
+    {
+      minLength: 1,
+      maxLength: 10,
+      selector: (r) => `${r.second}/${r.content}/${r.id}`,
+    },
+  )
+  .map((rows) =>
+    rows.map(({ second, content, id }): ContactRecord => ({
+      sourceId: '1',
+      updatedAt: `2026-12-01T10:00:0${second}Z`,
+      eventId: `ev-${id}-${second}${content}`,
+      checksum: `sum-${content}`,
+      fields: { content },
+    })),
+  );
 
 const freshest = (records: ContactRecord[]) =>
   records.reduce((best, r) => (compareFreshness(freshnessOf(r), freshnessOf(best)) === 'fresher' ? r : best));
@@ -74,7 +95,15 @@ describe('ImportContact over any delivery of one contact’s updates', () => {
             expect(state.deleted).toBe(best.deleted === true);
             if (!best.deleted) expect(state.fields).toEqual(best.fields);
 
-            const appendedKeys = appended.map((e) => freshnessOf({ sourceId: '1', version: e.data.sourceVersion, updatedAt: e.data.sourceUpdatedAt, checksum: e.data.checksum, eventId: e.data.sourceEventId }));
+            const appendedKeys = appended.map((e) =>
+              freshnessOf({
+                sourceId: '1',
+                version: e.data.sourceVersion,
+                updatedAt: e.data.sourceUpdatedAt,
+                checksum: e.data.checksum,
+                eventId: e.data.sourceEventId,
+              }),
+            );
             for (let i = 1; i < appendedKeys.length; i++) expect(compareFreshness(appendedKeys[i], appendedKeys[i - 1])).toBe('fresher');
             expect(appended.length).toBeLessThanOrEqual(records.length);
 

@@ -10,12 +10,24 @@ afterAll(() => harness.close());
 const ok = { sourceId: 'c-1', version: 1, fields: { name: 'Ada' } };
 const batch = (...records: unknown[]) => ({ source: 'crm', records });
 /** Every contact and import event written, settled or not. */
-const eventCount = async () => Number((await harness.runtime.pool.query(`SELECT count(*) AS n FROM idem_events WHERE stream_name LIKE 'contact-%' OR stream_name LIKE 'import-%'`)).rows[0].n);
+const eventCount = async () =>
+  Number(
+    (
+      await harness.runtime.pool.query(
+        `SELECT count(*) AS n FROM idem_events WHERE stream_name LIKE 'contact-%' OR stream_name LIKE 'import-%'`,
+      )
+    ).rows[0].n,
+  );
 
 type Case = [label: string, request: { payload?: unknown; body?: string; headers?: Record<string, string> }, status: number, code: string];
 
 const cases: Case[] = [
-  ['a batch over 1,000 records', { payload: batch(...Array.from({ length: 1001 }, (_, i) => ({ ...ok, sourceId: `c-${i}` }))) }, 400, 'REQUEST.INVALID'],
+  [
+    'a batch over 1,000 records',
+    { payload: batch(...Array.from({ length: 1001 }, (_, i) => ({ ...ok, sourceId: `c-${i}` }))) },
+    400,
+    'REQUEST.INVALID',
+  ],
   ['an empty batch', { payload: batch() }, 400, 'REQUEST.INVALID'],
   ['records that are not an array', { payload: { source: 'crm', records: { a: ok } } }, 400, 'REQUEST.INVALID'],
   ['a missing sourceId', { payload: batch({ version: 1, fields: {} }) }, 400, 'REQUEST.INVALID'],
@@ -57,7 +69,12 @@ describe('POST /v1/contacts/import with bad input', () => {
 
   it('takes a batch of 1,000 records of almost 5 MiB (the route has its own body limit)', async () => {
     const records = Array.from({ length: 1000 }, (_, i) => ({ sourceId: `big-${i}`, version: 1, fields: { note: 'x'.repeat(4900) } }));
-    const response = await harness.app.inject({ method: 'POST', url: '/v1/contacts/import', headers: auth('sync'), payload: batch(...records) });
+    const response = await harness.app.inject({
+      method: 'POST',
+      url: '/v1/contacts/import',
+      headers: auth('sync'),
+      payload: batch(...records),
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().counts).toEqual({ imported: 1000 });
   });
@@ -68,7 +85,12 @@ describe('POST /v1/contacts/import with bad input', () => {
         method: 'POST',
         url: '/v1/contacts/import',
         headers: auth('sync'),
-        payload: batch({ sourceId: 'mixed-1', fields: { a: 1 } }, { sourceId: '', fields: {} }, { sourceId: 'mixed-2', version: -3, fields: {} }, { sourceId: 'mixed-3', updatedAt: '2026-12-01T10:00:00Z', fields: {} }),
+        payload: batch(
+          { sourceId: 'mixed-1', fields: { a: 1 } },
+          { sourceId: '', fields: {} },
+          { sourceId: 'mixed-2', version: -3, fields: {} },
+          { sourceId: 'mixed-3', updatedAt: '2026-12-01T10:00:00Z', fields: {} },
+        ),
       });
       expect(response.statusCode).toBe(200);
       expect(response.json().results).toEqual([
@@ -77,13 +99,20 @@ describe('POST /v1/contacts/import with bad input', () => {
         { sourceId: 'mixed-2', outcome: 'rejected', revision: null, reason: 'version must be a non-negative integer' },
         { sourceId: 'mixed-3', outcome: 'imported', revision: 0 },
       ]);
-      const written = await harness.runtime.pool.query(`SELECT stream_name FROM idem_events WHERE stream_name LIKE 'contact-crm.mixed-%' ORDER BY 1`);
+      const written = await harness.runtime.pool.query(
+        `SELECT stream_name FROM idem_events WHERE stream_name LIKE 'contact-crm.mixed-%' ORDER BY 1`,
+      );
       expect(written.rows.map((r) => r.stream_name)).toEqual(['contact-crm.mixed-1', 'contact-crm.mixed-3']);
     });
   });
 
   it('stays up and serves a valid request afterwards', async () => {
-    const response = await harness.app.inject({ method: 'POST', url: '/v1/contacts/import', headers: auth('sync'), payload: batch({ ...ok, sourceId: 'after' }) });
+    const response = await harness.app.inject({
+      method: 'POST',
+      url: '/v1/contacts/import',
+      headers: auth('sync'),
+      payload: batch({ ...ok, sourceId: 'after' }),
+    });
     expect(response.statusCode).toBe(200);
     expect((await harness.app.inject({ method: 'GET', url: '/health/ready' })).statusCode).toBe(200);
   });

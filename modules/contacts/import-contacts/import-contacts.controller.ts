@@ -80,7 +80,12 @@ export class ImportContactsController {
     const recorded = recordedPush(await this.store.readStream(stream));
     if (!recorded) return undefined;
     if (recorded.requestFingerprint !== fingerprint) {
-      throw new AppError('unprocessable', 'IDEMPOTENCY_KEY.REUSED', 'This Idempotency-Key was already used with a different request body', {});
+      throw new AppError(
+        'unprocessable',
+        'IDEMPOTENCY_KEY.REUSED',
+        'This Idempotency-Key was already used with a different request body',
+        {},
+      );
     }
     return recorded.answers;
   }

@@ -14,10 +14,26 @@ beforeAll(async () => {
 afterAll(() => harness.close());
 
 const push = (records: unknown[], headers: Record<string, string> = {}) =>
-  harness.app.inject({ method: 'POST', url: '/v1/contacts/import', headers: { ...auth('sync'), ...headers }, payload: { source: 'crm', records } });
+  harness.app.inject({
+    method: 'POST',
+    url: '/v1/contacts/import',
+    headers: { ...auth('sync'), ...headers },
+    payload: { source: 'crm', records },
+  });
 const streamsLike = async (prefix: string) =>
-  (await harness.runtime.pool.query(`SELECT stream_name, count(*)::int AS events FROM idem_events WHERE stream_name LIKE $1 GROUP BY 1 ORDER BY 1`, [`contact-crm.${prefix}%`])).rows as Array<{ stream_name: string; events: number }>;
-const batchOf = (prefix: string, n: number, version = 1) => Array.from({ length: n }, (_, i) => ({ sourceId: `${prefix}${i}`, version, eventId: `${prefix}${i}-v${version}`, fields: { name: `Customer ${i}`, v: version } }));
+  (
+    await harness.runtime.pool.query(
+      `SELECT stream_name, count(*)::int AS events FROM idem_events WHERE stream_name LIKE $1 GROUP BY 1 ORDER BY 1`,
+      [`contact-crm.${prefix}%`],
+    )
+  ).rows as Array<{ stream_name: string; events: number }>;
+const batchOf = (prefix: string, n: number, version = 1) =>
+  Array.from({ length: n }, (_, i) => ({
+    sourceId: `${prefix}${i}`,
+    version,
+    eventId: `${prefix}${i}-v${version}`,
+    fields: { name: `Customer ${i}`, v: version },
+  }));
 
 describe('POST /v1/contacts/import', () => {
   describe('when the same batch is posted three times', () => {
@@ -28,7 +44,12 @@ describe('POST /v1/contacts/import', () => {
       expect(answers[0].counts).toEqual({ imported: 50 });
       expect(answers[1].counts).toEqual({ duplicate: 50 });
       expect(answers[2].counts).toEqual({ duplicate: 50 });
-      expect(answers[2].results[7]).toEqual({ sourceId: records[7].sourceId, outcome: 'duplicate', revision: 0, reason: expect.stringContaining('already applied') });
+      expect(answers[2].results[7]).toEqual({
+        sourceId: records[7].sourceId,
+        outcome: 'duplicate',
+        revision: 0,
+        reason: expect.stringContaining('already applied'),
+      });
       const streams = await streamsLike(records[0].sourceId.replace(/0$/, ''));
       expect(streams).toHaveLength(50);
       expect(streams.every((s) => s.events === 1)).toBe(true);
@@ -75,7 +96,9 @@ describe('POST /v1/contacts/import', () => {
     it('answers four concurrent requests with one key with the same answers', async () => {
       const records = batchOf(`keyc-${randomUUID().slice(0, 8)}-`, 20);
       const key = { 'idempotency-key': randomUUID() };
-      const answers = (await Promise.all([push(records, key), push(records, key), push(records, key), push(records, key)])).map((r) => r.json());
+      const answers = (await Promise.all([push(records, key), push(records, key), push(records, key), push(records, key)])).map((r) =>
+        r.json(),
+      );
       for (const answer of answers) expect(answer).toEqual(answers[0]);
     });
   });
@@ -83,7 +106,13 @@ describe('POST /v1/contacts/import', () => {
   describe('when records arrive out of order', () => {
     it('skips the stale one (audited with what it lost to), refuses a contradiction, and a delete hides the contact until a fresher version', async () => {
       const id = `ooo-${randomUUID().slice(0, 8)}`;
-      const v = (version: number, extra: object = {}) => ({ sourceId: id, version, eventId: `${id}-${version}-${JSON.stringify(extra).length}`, fields: { v: version }, ...extra });
+      const v = (version: number, extra: object = {}) => ({
+        sourceId: id,
+        version,
+        eventId: `${id}-${version}-${JSON.stringify(extra).length}`,
+        fields: { v: version },
+        ...extra,
+      });
       const get = () => harness.app.inject({ method: 'GET', url: `/v1/contacts/crm/${id}`, headers: auth('support') });
       // Each push is its own run; the audit is read from those runs' streams, in the order they were pushed.
       const runIds: string[] = [];
@@ -94,11 +123,19 @@ describe('POST /v1/contacts/import', () => {
       };
       expect((await pushRun([v(3)])).json().results[0]).toMatchObject({ outcome: 'imported', revision: 0 });
       const stale = (await pushRun([v(2)])).json();
-      expect(stale.results[0]).toEqual({ sourceId: id, outcome: 'skipped_stale', revision: 0, reason: expect.stringContaining('lost to version 3') });
+      expect(stale.results[0]).toEqual({
+        sourceId: id,
+        outcome: 'skipped_stale',
+        revision: 0,
+        reason: expect.stringContaining('lost to version 3'),
+      });
       expect((await pushRun([v(3, { fields: { v: 'other' } })])).json().results[0].outcome).toBe('conflict');
       expect((await get()).json()).toMatchObject({ version: 3, fields: { v: 3 }, revision: 0 });
 
-      expect((await pushRun([v(4, { deleted: true, fields: undefined })])).json().results[0]).toMatchObject({ outcome: 'deleted', revision: 1 });
+      expect((await pushRun([v(4, { deleted: true, fields: undefined })])).json().results[0]).toMatchObject({
+        outcome: 'deleted',
+        revision: 1,
+      });
       expect((await get()).statusCode).toBe(404);
       expect((await pushRun([v(3, { eventId: 'late-3' })])).json().results[0].outcome).toBe('skipped_stale');
       expect((await get()).statusCode).toBe(404);
@@ -108,7 +145,11 @@ describe('POST /v1/contacts/import', () => {
       // Not readAll: the PostgreSQL store's $all holds back events above any transaction still open in the
       // cluster (the gap-free rule), and other test files write to the same cluster meanwhile.
       const runs = await Promise.all(runIds.map((runId) => harness.runtime.eventStore.readStream(importStream(runId))));
-      const audit = runs.flat().filter((e) => e.type === 'ImportRecordProcessed').map((e) => e.data).filter((d) => d.sourceId === id);
+      const audit = runs
+        .flat()
+        .filter((e) => e.type === 'ImportRecordProcessed')
+        .map((e) => e.data)
+        .filter((d) => d.sourceId === id);
       expect(audit.map((d) => d.outcome)).toEqual(['imported', 'skipped_stale', 'conflict', 'deleted', 'skipped_stale', 'updated']);
       expect(audit[1].reason).toContain('lost to version 3');
     });
@@ -123,7 +164,11 @@ describe('GET /v1/contacts/{source}/{sourceId}/events', () => {
     const seen = await harness.app.inject({ method: 'GET', url, headers: auth('auditor') });
     expect(seen.json().events).toEqual([expect.objectContaining({ revision: 0, type: 'ContactImported' })]);
     expect((await harness.app.inject({ method: 'GET', url, headers: auth('sync') })).statusCode).toBe(403);
-    expect((await harness.app.inject({ method: 'GET', url: '/v1/contacts/crm/nobody/events', headers: auth('support') })).statusCode).toBe(404);
-    expect((await harness.app.inject({ method: 'GET', url: `/v1/contacts/crm/${record.sourceId}`, headers: auth('storefront') })).statusCode).toBe(403);
+    expect((await harness.app.inject({ method: 'GET', url: '/v1/contacts/crm/nobody/events', headers: auth('support') })).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await harness.app.inject({ method: 'GET', url: `/v1/contacts/crm/${record.sourceId}`, headers: auth('storefront') })).statusCode,
+    ).toBe(403);
   });
 });

@@ -22,7 +22,8 @@ beforeAll(async () => {
 afterAll(() => pool.end());
 
 const metadata = { correlationId: 'c', causationId: 'c', actor: { role: 'sync', tokenId: 'test' } };
-const records = (n: number, version: number) => Array.from({ length: n }, (_, seq) => ({ seq, record: { sourceId: `g-${seq}`, version, fields: { version } } }));
+const records = (n: number, version: number) =>
+  Array.from({ length: n }, (_, seq) => ({ seq, record: { sourceId: `g-${seq}`, version, fields: { version } } }));
 const reads = () => counter.statements.filter((s) => /^SELECT .* FROM idem_events WHERE stream_name = ANY\(/s.test(s)).length;
 const singleReads = () => counter.statements.filter((s) => /^SELECT .* FROM idem_events WHERE stream_name = \$1/s.test(s)).length;
 const inserts = () => counter.statements.filter((s) => s.includes('INSERT INTO idem_events') || s.includes('idem_append')).length;

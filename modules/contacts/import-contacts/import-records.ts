@@ -13,7 +13,13 @@ import type { ImportOutcome } from '../contact.events';
 import { contactStream } from '../contact.events';
 import type { ContactRecord } from '../import-contact/contact-record';
 import type { BatchItem } from './import-request';
-import { importContactDecider, judgeContact, toNewEvents, type ContactVerdict, type ImportContact } from '../import-contact/import-contact.decision';
+import {
+  importContactDecider,
+  judgeContact,
+  toNewEvents,
+  type ContactVerdict,
+  type ImportContact,
+} from '../import-contact/import-contact.decision';
 
 export interface RecordResult {
   seq: number;
@@ -26,7 +32,13 @@ export interface RecordResult {
 }
 
 /** Imports the valid items; the invalid ones are answered `rejected` with their problems. In seq order. */
-export async function importItems(store: EventStore, source: string, runId: string, items: BatchItem[], metadata: CommandContext['metadata']): Promise<RecordResult[]> {
+export async function importItems(
+  store: EventStore,
+  source: string,
+  runId: string,
+  items: BatchItem[],
+  metadata: CommandContext['metadata'],
+): Promise<RecordResult[]> {
   const valid = items.flatMap((item) => (item.ok ? [{ seq: item.seq, record: item.record }] : []));
   const rejected = items.flatMap((item): RecordResult[] =>
     item.ok ? [] : [{ seq: item.seq, sourceId: item.sourceId, outcome: 'rejected', revision: null, reason: item.problems.join('; ') }],
@@ -62,7 +74,10 @@ async function importOne(store: EventStore, command: ImportContact, metadata: Co
     ...importContactDecider,
     decide: (c: ImportContact, state: Parameters<typeof judgeContact>[1]) => toNewEvents(c, (verdict = judgeContact(c, state))),
   };
-  const { revision } = await handleCommand(store, contactStream(command.source, command.record.sourceId), decider, command, { metadata, maxAttempts: MAX_ATTEMPTS });
+  const { revision } = await handleCommand(store, contactStream(command.source, command.record.sourceId), decider, command, {
+    metadata,
+    maxAttempts: MAX_ATTEMPTS,
+  });
   const { outcome, reason } = verdict!;
   return { seq: command.seq, sourceId: command.record.sourceId, outcome, revision, ...(reason ? { reason } : {}), record: command.record };
 }

@@ -11,7 +11,8 @@ import { checkRecord, type ContactRecord } from '../import-contact/contact-recor
 
 export const MAX_RECORDS = 1000;
 
-export type BatchItem = { seq: number; ok: true; record: ContactRecord } | { seq: number; ok: false; sourceId: string | null; problems: string[] };
+export type BatchItem =
+  { seq: number; ok: true; record: ContactRecord } | { seq: number; ok: false; sourceId: string | null; problems: string[] };
 
 export interface ImportRequest {
   source: string;
@@ -21,20 +22,26 @@ export interface ImportRequest {
 }
 
 export function parseImportRequest(body: unknown): ImportRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid([{ field: 'body', message: 'the body must be a JSON object {source, records}' }]);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw invalid([{ field: 'body', message: 'the body must be a JSON object {source, records}' }]);
   const { source, records, ...rest } = body as Record<string, unknown>;
   const problems: FieldProblem[] = Object.keys(rest).map((field) => ({ field, message: `${field} is not a known field` }));
   if (typeof source !== 'string') problems.push({ field: 'source', message: 'source must be a string' });
-  else if (!isKnownSource(source)) throw new AppError('unprocessable', 'CONTACTS.UNKNOWN_SOURCE', `No contact source is configured under the name ${source}`, { source });
+  else if (!isKnownSource(source))
+    throw new AppError('unprocessable', 'CONTACTS.UNKNOWN_SOURCE', `No contact source is configured under the name ${source}`, { source });
   if (!Array.isArray(records) || records.length === 0) problems.push({ field: 'records', message: 'records must be a non-empty array' });
-  else if (records.length > MAX_RECORDS) problems.push({ field: 'records', message: `at most ${MAX_RECORDS} records per request (got ${records.length})` });
+  else if (records.length > MAX_RECORDS)
+    problems.push({ field: 'records', message: `at most ${MAX_RECORDS} records per request (got ${records.length})` });
   if (problems.length) throw invalid(problems);
 
   const items = checkItems(records as unknown[]);
   if (!items.some((item) => item.ok)) {
     throw invalid(items.flatMap((item) => (item.ok ? [] : item.problems.map((message) => ({ field: `records[${item.seq}]`, message })))));
   }
-  const fingerprint = createHash('sha256').update(JSON.stringify([source, records])).digest('hex').slice(0, 32);
+  const fingerprint = createHash('sha256')
+    .update(JSON.stringify([source, records]))
+    .digest('hex')
+    .slice(0, 32);
   return { source: source as string, items, fingerprint };
 }
 

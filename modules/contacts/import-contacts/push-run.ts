@@ -23,9 +23,20 @@ export function pushRunId(tokenId: string, idempotencyKey: string | undefined): 
   return `push.${createHash('sha256').update(`${tokenId}\u0000${idempotencyKey}`).digest('hex').slice(0, 32)}`;
 }
 
-export const toAnswer = ({ sourceId, outcome, revision, reason }: RecordResult | RecordAnswer): RecordAnswer => ({ sourceId, outcome, revision, ...(reason ? { reason } : {}) });
+export const toAnswer = ({ sourceId, outcome, revision, reason }: RecordResult | RecordAnswer): RecordAnswer => ({
+  sourceId,
+  outcome,
+  revision,
+  ...(reason ? { reason } : {}),
+});
 
-export function pushRunEvents(runId: string, source: string, startedBy: string, requestFingerprint: string, results: RecordResult[]): ImportEvent[] {
+export function pushRunEvents(
+  runId: string,
+  source: string,
+  startedBy: string,
+  requestFingerprint: string,
+  results: RecordResult[],
+): ImportEvent[] {
   return [
     { type: 'ImportRunStarted', data: { runId, source, startedBy, kind: 'push', requestFingerprint } },
     ...results.map((result) => recordProcessed(runId, source, result)),
@@ -41,6 +52,13 @@ export function recordedPush(events: RecordedEvent[]): { requestFingerprint?: st
     .filter((e) => e.type === 'ImportRecordProcessed')
     .map((e) => e.data as ImportRecordProcessed['data'])
     .sort((a, b) => a.seq - b.seq)
-    .map((d) => toAnswer({ sourceId: d.outcome === 'rejected' && d.sourceId === '' ? null : d.sourceId, outcome: d.outcome, revision: d.revision, reason: d.reason }));
+    .map((d) =>
+      toAnswer({
+        sourceId: d.outcome === 'rejected' && d.sourceId === '' ? null : d.sourceId,
+        outcome: d.outcome,
+        revision: d.revision,
+        reason: d.reason,
+      }),
+    );
   return { requestFingerprint: started?.requestFingerprint, answers };
 }

@@ -42,7 +42,11 @@ function shuffledUpdates(random: () => number): Update[] {
     for (let version = 1; version <= VERSIONS; version++) {
       const sourceId = `s-${c}`;
       const eventId = `${sourceId}-v${version}`;
-      updates.push(random() < 0.1 ? { sourceId, version, eventId, deleted: true } : { sourceId, version, eventId, fields: { name: `Customer ${c}`, version } });
+      updates.push(
+        random() < 0.1
+          ? { sourceId, version, eventId, deleted: true }
+          : { sourceId, version, eventId, fields: { name: `Customer ${c}`, version } },
+      );
     }
   }
   for (let i = updates.length - 1; i > 0; i--) {
@@ -57,10 +61,15 @@ it('ends every contact at its freshest version, moves only forwards and answers 
   const answers = new Map<string, string[]>(); // eventId → outcomes of both deliveries
   for (let b = 0; b < updates.length; b += 1000) {
     const records = updates.slice(b, b + 1000);
-    const send = () => harness.app.inject({ method: 'POST', url: '/v1/contacts/import', headers: auth('sync'), payload: { source: 'crm', records } });
+    const send = () =>
+      harness.app.inject({ method: 'POST', url: '/v1/contacts/import', headers: auth('sync'), payload: { source: 'crm', records } });
     for (const response of await Promise.all([send(), send()])) {
       expect(response.statusCode).toBe(200);
-      response.json().results.forEach((r: { outcome: string }, i: number) => answers.set(records[i].eventId, [...(answers.get(records[i].eventId) ?? []), r.outcome]));
+      response
+        .json()
+        .results.forEach((r: { outcome: string }, i: number) =>
+          answers.set(records[i].eventId, [...(answers.get(records[i].eventId) ?? []), r.outcome]),
+        );
     }
   }
 
@@ -97,14 +106,26 @@ it('ends every contact at its freshest version, moves only forwards and answers 
   expect(audit.filter((e) => e.data.outcome === 'skipped_stale')).toHaveLength(stale);
 
   const store = harness.runtime.eventStore;
-  const running = await startProjections({ store, pool: harness.runtime.pool, readModels: [contactsReadModel, importEventsReadModel], reactors: [] });
+  const running = await startProjections({
+    store,
+    pool: harness.runtime.pool,
+    readModels: [contactsReadModel, importEventsReadModel],
+    reactors: [],
+  });
   try {
-    await waitUntilCaughtUp(store, harness.runtime.pool, [readModelProjection(contactsReadModel), readModelProjection(importEventsReadModel)], 120_000);
+    await waitUntilCaughtUp(
+      store,
+      harness.runtime.pool,
+      [readModelProjection(contactsReadModel), readModelProjection(importEventsReadModel)],
+      120_000,
+    );
   } finally {
     await running.stop();
   }
   const living = updates.filter((u) => u.version === VERSIONS && !u.deleted).length;
-  const { rows } = await harness.runtime.pool.query(`SELECT (SELECT count(*) FROM contacts)::int AS contacts, (SELECT count(*) FROM import_events)::int AS audit`);
+  const { rows } = await harness.runtime.pool.query(
+    `SELECT (SELECT count(*) FROM contacts)::int AS contacts, (SELECT count(*) FROM import_events)::int AS audit`,
+  );
   expect(rows[0]).toEqual({ contacts: living, audit: 2 * updates.length });
   expect((await verifyReadModel(store, harness.runtime.pool, contactsReadModel)).differences).toEqual([]);
 
@@ -112,6 +133,9 @@ it('ends every contact at its freshest version, moves only forwards and answers 
   const staleOne = updates.find((u) => answers.get(u.eventId)!.every((o) => o === 'skipped_stale'))!;
   const trail = await harness.app.inject({ method: 'GET', url: `/v1/contacts/crm/${staleOne.sourceId}/imports`, headers: auth('auditor') });
   const deliveries = trail.json().imports.filter((i: { eventId?: string }) => i.eventId === staleOne.eventId);
-  expect(deliveries).toEqual([expect.objectContaining({ outcome: 'skipped_stale', reason: expect.stringContaining('lost to version') }), expect.objectContaining({ outcome: 'skipped_stale' })]);
+  expect(deliveries).toEqual([
+    expect.objectContaining({ outcome: 'skipped_stale', reason: expect.stringContaining('lost to version') }),
+    expect.objectContaining({ outcome: 'skipped_stale' }),
+  ]);
   expect(trail.json().imports).toHaveLength(2 * VERSIONS);
 }, 300_000);

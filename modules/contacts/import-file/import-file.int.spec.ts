@@ -25,8 +25,12 @@ function ndjson(): string {
     const contact = (i * 7919) % 1000;
     const version = 1 + ((i * 31) % 5);
     if (i % 97 === 0) lines.push('{"sourceId": broken');
-    else if (i % 53 === 0) lines.push(JSON.stringify({ sourceId: `f${contact}`, version, eventId: `f${contact}-${version}`, deleted: true }));
-    else lines.push(JSON.stringify({ sourceId: `f${contact}`, version, eventId: `f${contact}-${version}`, fields: { name: `F ${contact}`, version } }));
+    else if (i % 53 === 0)
+      lines.push(JSON.stringify({ sourceId: `f${contact}`, version, eventId: `f${contact}-${version}`, deleted: true }));
+    else
+      lines.push(
+        JSON.stringify({ sourceId: `f${contact}`, version, eventId: `f${contact}-${version}`, fields: { name: `F ${contact}`, version } }),
+      );
   }
   return lines.join('\n') + '\n';
 }
@@ -93,7 +97,10 @@ describe('idem sync import', () => {
     it('imports its records, reports the run on stdout, and treats a changed file as a new run', async () => {
       const db = await openDb('file_import_csv');
       const file = join(dir, 'contacts.csv');
-      writeFileSync(file, 'sourceId,version,updatedAt,email,name\ncsv1,1,2026-12-01T10:00:00Z,a@x.example,"Ada, Countess"\ncsv2,2,,b@x.example,"Bob ""B"""\n,3,,c@x.example,no id\n');
+      writeFileSync(
+        file,
+        'sourceId,version,updatedAt,email,name\ncsv1,1,2026-12-01T10:00:00Z,a@x.example,"Ada, Countess"\ncsv2,2,,b@x.example,"Bob ""B"""\n,3,,c@x.example,no id\n',
+      );
       const cli = async (...args: string[]) => {
         let stdout = '';
         const context: CliContext = {
@@ -117,7 +124,11 @@ describe('idem sync import', () => {
         expect(first.code).toBe(0);
         expect(first.view).toMatchObject({ kind: 'file', status: 'completed', processed: 3, counts: { imported: 2, rejected: 1 } });
         const [contact] = await db.store.readStream('contact-crm.csv1');
-        expect(contact.data).toMatchObject({ sourceVersion: 1, sourceUpdatedAt: '2026-12-01T10:00:00Z', fields: { email: 'a@x.example', name: 'Ada, Countess' } });
+        expect(contact.data).toMatchObject({
+          sourceVersion: 1,
+          sourceUpdatedAt: '2026-12-01T10:00:00Z',
+          fields: { email: 'a@x.example', name: 'Ada, Countess' },
+        });
         expect((await db.store.readStream('contact-crm.csv2'))[0].data.fields).toEqual({ email: 'b@x.example', name: 'Bob "B"' });
 
         writeFileSync(file, 'sourceId,version,name\ncsv1,2,Ada L.\n');

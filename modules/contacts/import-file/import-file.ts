@@ -43,7 +43,12 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
   const runId = `file.${source}.${hash.slice(0, 40)}`;
   let run = await loadRun(store, runId);
   if (!run.exists) {
-    await startRun(store, { source, startedBy: metadata.actor.role, kind: 'file', contentHash: hash, file: basename(path) }, metadata, runId);
+    await startRun(
+      store,
+      { source, startedBy: metadata.actor.role, kind: 'file', contentHash: hash, file: basename(path) },
+      metadata,
+      runId,
+    );
     run = await loadRun(store, runId);
   }
   if (run.status !== 'running') return run;
@@ -53,7 +58,10 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
   const doneUpTo = Number(run.cursor ?? 0);
   let slice: FileRecord[] = [];
   const record = async (nextCursor: string | null) => {
-    const items = checkItems(slice.map((r) => r.raw), run.processed);
+    const items = checkItems(
+      slice.map((r) => r.raw),
+      run.processed,
+    );
     const results = await importItems(store, source, runId, items, { ...metadata, correlationId: runId });
     const events = decidePage(run, { cursor: run.cursor, nextCursor, results });
     await options.beforeRecordingSlice?.(run);

@@ -35,7 +35,10 @@ const driving = new Map<string, Promise<ImportRunState>>();
 
 export async function loadRun(store: EventStore, runId: string): Promise<ImportRunState> {
   const events = await store.readStream(importStream(runId));
-  return events.reduce((state, e) => evolveImportRun(state, e as unknown as ImportEvent & { metadata: { recordedAt: string } }), initialImportRunState());
+  return events.reduce(
+    (state, e) => evolveImportRun(state, e as unknown as ImportEvent & { metadata: { recordedAt: string } }),
+    initialImportRunState(),
+  );
 }
 
 export function driveRun(deps: RunDriverDeps, runId: string): Promise<ImportRunState> {
@@ -55,7 +58,8 @@ async function driveLoop(deps: RunDriverDeps, runId: string): Promise<ImportRunS
   for (;;) {
     if (!run.exists || run.status !== 'running' || run.kind !== 'pull' || deps.signal?.aborted) return run;
     const fetched = await fetchWithRetries(deps, run);
-    const events = 'page' in fetched ? await importPage(deps, run, fetched.page) : [decideFetchGaveUp(run, MAX_FETCH_ATTEMPTS, fetched.error)];
+    const events =
+      'page' in fetched ? await importPage(deps, run, fetched.page) : [decideFetchGaveUp(run, MAX_FETCH_ATTEMPTS, fetched.error)];
     await deps.beforeRecordingPage?.(run);
     const recorded = await appendRunEvents(deps, run, events);
     if (!recorded) return loadRun(deps.store, runId);
@@ -89,7 +93,11 @@ async function fetchWithRetries(deps: RunDriverDeps, run: ImportRunState): Promi
  * Appends at the run's revision and answers the run with `events` folded in (what the stream now
  * holds), or undefined when another driver recorded first (this one stops).
  */
-export async function appendRunEvents(deps: Pick<RunDriverDeps, 'store' | 'metadata'>, run: ImportRunState, events: ImportEvent[]): Promise<ImportRunState | undefined> {
+export async function appendRunEvents(
+  deps: Pick<RunDriverDeps, 'store' | 'metadata'>,
+  run: ImportRunState,
+  events: ImportEvent[],
+): Promise<ImportRunState | undefined> {
   const stream = importStream(run.runId);
   const recordedAt = new Date().toISOString();
   const toAppend = events.map((event, i) => ({

@@ -59,7 +59,11 @@ function driver(runId: string, env: Record<string, string>, until: (line: { even
 }
 
 it('ends with exactly 20,000 contacts, none revised twice, and run counts equal to the import_events rows', async () => {
-  const runId = await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, { correlationId: 't', causationId: 't', actor: { role: 'sync', tokenId: 't' } });
+  const runId = await startRun(
+    store,
+    { source: 'crm', startedBy: 'test', kind: 'pull' },
+    { correlationId: 't', causationId: 't', actor: { role: 'sync', tokenId: 't' } },
+  );
   const random = () => Math.random();
   for (let kill = 0; kill < 5; kill++) {
     const lines =
@@ -76,7 +80,9 @@ it('ends with exactly 20,000 contacts, none revised twice, and run counts equal 
   const last = await driver(runId, {}, () => false);
   expect(last.at(-1)).toMatchObject({ event: 'done', status: 'completed', processed: SIZE });
 
-  const { rows } = await pool.query(`SELECT count(DISTINCT stream_name)::int AS contacts, count(*)::int AS events FROM idem_events WHERE stream_name LIKE 'contact-crm.%'`);
+  const { rows } = await pool.query(
+    `SELECT count(DISTINCT stream_name)::int AS contacts, count(*)::int AS events FROM idem_events WHERE stream_name LIKE 'contact-crm.%'`,
+  );
   expect(rows[0]).toEqual({ contacts: SIZE, events: SIZE });
 
   const run = await loadRun(store, runId);

@@ -26,7 +26,13 @@ beforeAll(async () => {
   await store.migrate();
   sandbox = await createSandbox({ crm: { seed: 7, size: SIZE } });
   const crm = new SandboxCrmContactSource('crm', sandbox.url, 300);
-  deps = { store, sources: (name) => (name === 'crm' ? crm : undefined), pageSize: 200, backoffMs: 5, metadata: { correlationId: 'test', causationId: 'test', actor: { role: 'sync', tokenId: 'test' } } };
+  deps = {
+    store,
+    sources: (name) => (name === 'crm' ? crm : undefined),
+    pageSize: 200,
+    backoffMs: 5,
+    metadata: { correlationId: 'test', causationId: 'test', actor: { role: 'sync', tokenId: 'test' } },
+  };
 });
 afterAll(async () => {
   await sandbox.close();
@@ -39,12 +45,17 @@ beforeEach(async () => {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function control(method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${sandbox.url}${path}`, { method, ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}) });
+  const response = await fetch(`${sandbox.url}${path}`, {
+    method,
+    ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
+  });
   expect(response.ok).toBe(true);
   return response.json();
 }
-const contactEvents = async () => Number((await pool.query(`SELECT count(*) AS n FROM idem_events WHERE stream_name LIKE 'contact-crm.%'`)).rows[0].n);
-const contactStreams = async () => Number((await pool.query(`SELECT count(DISTINCT stream_name) AS n FROM idem_events WHERE stream_name LIKE 'contact-crm.%'`)).rows[0].n);
+const contactEvents = async () =>
+  Number((await pool.query(`SELECT count(*) AS n FROM idem_events WHERE stream_name LIKE 'contact-crm.%'`)).rows[0].n);
+const contactStreams = async () =>
+  Number((await pool.query(`SELECT count(DISTINCT stream_name) AS n FROM idem_events WHERE stream_name LIKE 'contact-crm.%'`)).rows[0].n);
 const run = async () => driveRun(deps, await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, deps.metadata));
 
 describe('a pull run', () => {
@@ -96,7 +107,12 @@ describe('a pull run', () => {
     it('stops as needs_review after five failures in a row, records nothing of that page, and finishes when resumed after the fault is lifted', async () => {
       await control('POST', '/crm/_control/faults', { page: 2, kind: 'error_500' });
       const stopped = await run();
-      expect(stopped).toMatchObject({ status: 'needs_review', pages: 1, processed: 200, reason: expect.stringContaining('failed 5 times in a row') });
+      expect(stopped).toMatchObject({
+        status: 'needs_review',
+        pages: 1,
+        processed: 200,
+        reason: expect.stringContaining('failed 5 times in a row'),
+      });
       expect((await control('GET', '/crm/_control/requests')).byPage['2']).toBe(5);
       // unfinishedRuns reads the settled global log (gap-free reads): wait for it instead of expecting it at once.
       await waitFor('the stopped run to leave the unfinished ones', async () => !(await unfinishedRuns(store)).includes(stopped.runId));
@@ -115,7 +131,11 @@ describe('a pull run', () => {
       const events = await contactEvents();
       for (const page of [2, 3, 4]) await control('POST', '/crm/_control/faults', { page, kind: 'contradictory' });
       const stopped = await run();
-      expect(stopped).toMatchObject({ status: 'needs_review', pages: 3, reason: expect.stringContaining('contradicted itself on 3 pages in a row') });
+      expect(stopped).toMatchObject({
+        status: 'needs_review',
+        pages: 3,
+        reason: expect.stringContaining('contradicted itself on 3 pages in a row'),
+      });
       // Earlier tests left some contacts at later versions: those records are stale, not contradictory.
       expect(stopped.counts.conflict).toBeGreaterThan(0);
       expect(stopped.processed).toBe(600);

@@ -30,11 +30,18 @@ export function decidePage(run: ImportRunState, page: ImportedPage): ImportEvent
   }
   const events: ImportEvent[] = page.results.map((result) => recordProcessed(run.runId, run.source, result));
   const firstSeq = run.processed;
-  events.push({ type: 'ImportPageFetched', data: { runId: run.runId, cursor: page.cursor, nextCursor: page.nextCursor, records: page.results.length, firstSeq, conflicts } });
-  if (page.nextCursor === null) events.push({ type: 'ImportRunCompleted', data: { runId: run.runId, counts: countOutcomes(page.results, run.counts) } });
+  events.push({
+    type: 'ImportPageFetched',
+    data: { runId: run.runId, cursor: page.cursor, nextCursor: page.nextCursor, records: page.results.length, firstSeq, conflicts },
+  });
+  if (page.nextCursor === null)
+    events.push({ type: 'ImportRunCompleted', data: { runId: run.runId, counts: countOutcomes(page.results, run.counts) } });
   return events;
 }
 
 export function decideFetchGaveUp(run: ImportRunState, attempts: number, lastError: string): ImportEvent {
-  return { type: 'ImportRunNeedsReview', data: { runId: run.runId, reason: `page at cursor ${run.cursor ?? '(start)'} failed ${attempts} times in a row: ${lastError}` } };
+  return {
+    type: 'ImportRunNeedsReview',
+    data: { runId: run.runId, reason: `page at cursor ${run.cursor ?? '(start)'} failed ${attempts} times in a row: ${lastError}` },
+  };
 }

@@ -12,16 +12,28 @@ const run = (overrides: Partial<ImportRunState> = {}): ImportRunState => ({
   cursor: 'c1',
   ...overrides,
 });
-const result = (seq: number, outcome: RecordResult['outcome']): RecordResult => ({ seq, sourceId: `s${seq}`, outcome, revision: outcome === 'imported' ? 0 : null });
+const result = (seq: number, outcome: RecordResult['outcome']): RecordResult => ({
+  seq,
+  sourceId: `s${seq}`,
+  outcome,
+  revision: outcome === 'imported' ? 0 : null,
+});
 
 describe('decidePage', () => {
   describe('when a middle page was imported', () => {
     it('records every outcome, then the page with its cursors, first sequence number and conflicts, and does not complete the run', () => {
-      const events = decidePage(run(), { cursor: 'c1', nextCursor: 'c2', results: [result(500, 'imported'), result(501, 'skipped_stale')] });
+      const events = decidePage(run(), {
+        cursor: 'c1',
+        nextCursor: 'c2',
+        results: [result(500, 'imported'), result(501, 'skipped_stale')],
+      });
       expect(events.map((e) => e.type)).toEqual(['ImportRecordProcessed', 'ImportRecordProcessed', 'ImportPageFetched']);
       expect(events[0].data).toMatchObject({ runId: 'r1', sourceId: 's500', outcome: 'imported' });
       expect(events[1].data).toMatchObject({ sourceId: 's501', outcome: 'skipped_stale' });
-      expect(events[2]).toStrictEqual({ type: 'ImportPageFetched', data: { runId: 'r1', cursor: 'c1', nextCursor: 'c2', records: 2, firstSeq: 500, conflicts: 0 } });
+      expect(events[2]).toStrictEqual({
+        type: 'ImportPageFetched',
+        data: { runId: 'r1', cursor: 'c1', nextCursor: 'c2', records: 2, firstSeq: 500, conflicts: 0 },
+      });
     });
   });
 
@@ -34,19 +46,34 @@ describe('decidePage', () => {
 
   describe('when the source contradicts itself', () => {
     it(`records a page with conflicts while fewer than ${MAX_CONFLICT_PAGES_IN_A_ROW} pages in a row had them`, () => {
-      const events = decidePage(run({ conflictPagesInARow: MAX_CONFLICT_PAGES_IN_A_ROW - 2 }), { cursor: 'c1', nextCursor: 'c2', results: [result(500, 'conflict')] });
+      const events = decidePage(run({ conflictPagesInARow: MAX_CONFLICT_PAGES_IN_A_ROW - 2 }), {
+        cursor: 'c1',
+        nextCursor: 'c2',
+        results: [result(500, 'conflict')],
+      });
       expect(events.at(-1)).toMatchObject({ type: 'ImportPageFetched', data: { conflicts: 1 } });
     });
 
     it(`stops the run for review on the ${MAX_CONFLICT_PAGES_IN_A_ROW}rd page in a row, recording nothing of that page`, () => {
-      const events = decidePage(run({ conflictPagesInARow: MAX_CONFLICT_PAGES_IN_A_ROW - 1 }), { cursor: null, nextCursor: 'c2', results: [result(0, 'conflict'), result(1, 'imported'), result(2, 'conflict')] });
+      const events = decidePage(run({ conflictPagesInARow: MAX_CONFLICT_PAGES_IN_A_ROW - 1 }), {
+        cursor: null,
+        nextCursor: 'c2',
+        results: [result(0, 'conflict'), result(1, 'imported'), result(2, 'conflict')],
+      });
       expect(events).toStrictEqual([
-        { type: 'ImportRunNeedsReview', data: { runId: 'r1', reason: 'the source contradicted itself on 3 pages in a row (the last at cursor (start): 2 records)' } },
+        {
+          type: 'ImportRunNeedsReview',
+          data: { runId: 'r1', reason: 'the source contradicted itself on 3 pages in a row (the last at cursor (start): 2 records)' },
+        },
       ]);
     });
 
     it('does not stop on a page without conflicts, whatever came before', () => {
-      const events = decidePage(run({ conflictPagesInARow: MAX_CONFLICT_PAGES_IN_A_ROW - 1 }), { cursor: 'c1', nextCursor: 'c2', results: [result(500, 'imported')] });
+      const events = decidePage(run({ conflictPagesInARow: MAX_CONFLICT_PAGES_IN_A_ROW - 1 }), {
+        cursor: 'c1',
+        nextCursor: 'c2',
+        results: [result(500, 'imported')],
+      });
       expect(events.map((e) => e.type)).toEqual(['ImportRecordProcessed', 'ImportPageFetched']);
     });
   });
@@ -58,6 +85,8 @@ describe('decideFetchGaveUp', () => {
       type: 'ImportRunNeedsReview',
       data: { runId: 'r1', reason: 'page at cursor (start) failed 5 times in a row: HTTP 500' },
     });
-    expect(decideFetchGaveUp(run(), 5, 'timeout')).toMatchObject({ data: { reason: 'page at cursor c1 failed 5 times in a row: timeout' } });
+    expect(decideFetchGaveUp(run(), 5, 'timeout')).toMatchObject({
+      data: { reason: 'page at cursor c1 failed 5 times in a row: timeout' },
+    });
   });
 });

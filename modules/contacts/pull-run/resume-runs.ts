@@ -31,6 +31,7 @@ export async function resumeUnfinishedRuns(deps: Omit<RunDriverDeps, 'signal'>):
 export function driveInBackground(deps: RunDriverDeps, runId: string): Promise<void> {
   return driveRun(deps, runId).then(
     (run) => logger.log(`import run ${runId}: ${run.status} after ${run.processed} records${run.reason ? ` (${run.reason})` : ''}`),
-    (error: unknown) => logger.error(`import run ${runId} stopped on an error; it resumes when a worker starts: ${(error as Error).message}`),
+    (error: unknown) =>
+      logger.error(`import run ${runId} stopped on an error; it resumes when a worker starts: ${(error as Error).message}`),
   );
 }

@@ -12,7 +12,12 @@ import { loadRun } from './drive-run';
 
 const LIFECYCLE = ['ImportRunStarted', 'ImportRunCompleted', 'ImportRunFailed', 'ImportRunNeedsReview', 'ImportRunResumed'];
 
-export async function startRun(store: EventStore, data: Omit<ImportRunStarted['data'], 'runId'>, metadata: CommandContext['metadata'], runId = `run.${randomUUID()}`): Promise<string> {
+export async function startRun(
+  store: EventStore,
+  data: Omit<ImportRunStarted['data'], 'runId'>,
+  metadata: CommandContext['metadata'],
+  runId = `run.${randomUUID()}`,
+): Promise<string> {
   await appendOne(store, runId, { type: 'ImportRunStarted', data: { runId, ...data } }, 'no_stream', metadata);
   return runId;
 }
@@ -46,8 +51,25 @@ export async function unfinishedRuns(store: EventStore, kind: 'pull' | 'file' = 
   return [...(await runsByStatus(store))].filter(([, r]) => r.kind === kind && r.status === 'running').map(([runId]) => runId);
 }
 
-async function appendOne(store: EventStore, runId: string, event: ImportEvent, expected: 'no_stream' | number, metadata: CommandContext['metadata']): Promise<void> {
+async function appendOne(
+  store: EventStore,
+  runId: string,
+  event: ImportEvent,
+  expected: 'no_stream' | number,
+  metadata: CommandContext['metadata'],
+): Promise<void> {
   const stream = importStream(runId);
   const id = deterministicEventId(stream, `${event.type}/${expected}`, event);
-  await store.append(stream, [{ id, type: event.type, data: event.data as Record<string, unknown>, metadata: { ...metadata, correlationId: runId, recordedAt: new Date().toISOString() } }], expected);
+  await store.append(
+    stream,
+    [
+      {
+        id,
+        type: event.type,
+        data: event.data as Record<string, unknown>,
+        metadata: { ...metadata, correlationId: runId, recordedAt: new Date().toISOString() },
+      },
+    ],
+    expected,
+  );
 }

@@ -33,8 +33,15 @@ export class SyncRunsController {
   @HttpCode(202)
   async start(@Body() body: unknown, @CommandMetadata() metadata: CommandContext['metadata']): Promise<RunView> {
     const { source, since } = parseStart(body);
-    if (!isKnownSource(source) || !this.sources(source)) throw new AppError('unprocessable', 'CONTACTS.UNKNOWN_SOURCE', `No contact source is configured under the name ${source}`, { source });
-    const runId = await startRun(this.store, { source, startedBy: metadata.actor.role, kind: 'pull', ...(since ? { since } : {}) }, metadata);
+    if (!isKnownSource(source) || !this.sources(source))
+      throw new AppError('unprocessable', 'CONTACTS.UNKNOWN_SOURCE', `No contact source is configured under the name ${source}`, {
+        source,
+      });
+    const runId = await startRun(
+      this.store,
+      { source, startedBy: metadata.actor.role, kind: 'pull', ...(since ? { since } : {}) },
+      metadata,
+    );
     void driveInBackground({ store: this.store, sources: this.sources, metadata }, runId);
     return toRunView(await loadRun(this.store, runId));
   }
@@ -52,9 +59,13 @@ export class SyncRunsController {
   @Roles('sync', 'support')
   async list(@Query('status') status?: string): Promise<{ runs: RunView[] }> {
     if (status !== undefined && !STATUSES.includes(status)) {
-      throw new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', { errors: [{ field: 'status', message: `status must be one of ${STATUSES.join(', ')}` }] });
+      throw new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', {
+        errors: [{ field: 'status', message: `status must be one of ${STATUSES.join(', ')}` }],
+      });
     }
-    const runs = [...(await runsByStatus(this.store))].filter(([, r]) => r.kind !== 'push' && (!status || r.status === status)).slice(-MAX_LISTED);
+    const runs = [...(await runsByStatus(this.store))]
+      .filter(([, r]) => r.kind !== 'push' && (!status || r.status === status))
+      .slice(-MAX_LISTED);
     return { runs: await Promise.all(runs.reverse().map(async ([runId]) => toRunView(await loadRun(this.store, runId)))) };
   }
 }
@@ -65,7 +76,8 @@ function parseStart(body: unknown): { source: string; since?: string } {
     .filter((k) => k !== 'source' && k !== 'since')
     .map((field) => ({ field, message: `${field} is not a known field` }));
   if (typeof b.source !== 'string') errors.push({ field: 'source', message: 'source must be a string' });
-  if (b.since !== undefined && !(typeof b.since === 'string' && ISO_8601.test(b.since))) errors.push({ field: 'since', message: 'since must be an ISO-8601 date-time' });
+  if (b.since !== undefined && !(typeof b.since === 'string' && ISO_8601.test(b.since)))
+    errors.push({ field: 'since', message: 'since must be an ISO-8601 date-time' });
   if (errors.length) throw new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', { errors });
   return { source: b.source as string, ...(b.since ? { since: b.since as string } : {}) };
 }

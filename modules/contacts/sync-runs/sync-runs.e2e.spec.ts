@@ -28,7 +28,8 @@ afterAll(async () => {
   await harness.close();
 });
 
-const post = (payload: unknown, role: 'sync' | 'support' = 'sync') => app.inject({ method: 'POST', url: '/v1/sync/runs', headers: auth(role), payload: payload as object });
+const post = (payload: unknown, role: 'sync' | 'support' = 'sync') =>
+  app.inject({ method: 'POST', url: '/v1/sync/runs', headers: auth(role), payload: payload as object });
 const get = (url: string, role: 'sync' | 'support' | 'auditor' = 'support') => app.inject({ method: 'GET', url, headers: auth(role) });
 
 describe('POST /v1/sync/runs', () => {
@@ -44,7 +45,8 @@ describe('POST /v1/sync/runs', () => {
     });
     expect(done).toMatchObject({ processed: 600, counts: { imported: 600, updated: 0, rejected: 0, conflict: 0 } });
     // The list reads the settled global log: wait for the completion to show there.
-    const listed = (status: string) => get(`/v1/sync/runs?status=${status}`, 'sync').then((r) => r.json().runs.map((run: { runId: string }) => run.runId) as string[]);
+    const listed = (status: string) =>
+      get(`/v1/sync/runs?status=${status}`, 'sync').then((r) => r.json().runs.map((run: { runId: string }) => run.runId) as string[]);
     await waitFor('the run to be listed as completed', async () => (await listed('completed')).includes(runId));
     expect(await listed('running')).not.toContain(runId);
     expect((await get('/v1/contacts/crm/c599', 'auditor')).json()).toMatchObject({ sourceId: 'c599', version: 1 });

@@ -16,11 +16,18 @@ import { resumeRun, runsByStatus, startRun } from '../pull-run/start-run';
 import { RunProgressBar, summary } from './run-progress';
 import { toRunView, type RunView } from './run.view';
 
-const cliMetadata = () => ({ correlationId: `cli-${process.pid}`, causationId: `cli-${process.pid}`, actor: { role: 'sync', tokenId: 'cli' } });
+const cliMetadata = () => ({
+  correlationId: `cli-${process.pid}`,
+  causationId: `cli-${process.pid}`,
+  actor: { role: 'sync', tokenId: 'cli' },
+});
 
 function report(context: CliContext, run: ImportRunState): void {
   println(context.stdout, JSON.stringify(toRunView(run)));
-  println(context.stderr, `${run.runId}: ${run.status} after ${run.processed} records (${summary(run)})${run.reason ? ` — ${run.reason}` : ''}`);
+  println(
+    context.stderr,
+    `${run.runId}: ${run.status} after ${run.processed} records (${summary(run)})${run.reason ? ` — ${run.reason}` : ''}`,
+  );
   if (run.status !== 'completed') context.exitCode = EXIT_CHECK_FAILED;
 }
 
@@ -48,7 +55,13 @@ export const syncCommand: CliCommand = (context) => {
       const { store } = await context.runtime();
       const bar = new RunProgressBar(context.stderr, 'bytes');
       try {
-        const run = await importFile({ store, source: options.source, path: file, metadata: cliMetadata(), onProgress: (p) => bar.update(p.bytes, p.totalBytes, p.run) });
+        const run = await importFile({
+          store,
+          source: options.source,
+          path: file,
+          metadata: cliMetadata(),
+          onProgress: (p) => bar.update(p.bytes, p.totalBytes, p.run),
+        });
         bar.stop();
         report(context, run);
       } finally {
@@ -63,7 +76,11 @@ export const syncCommand: CliCommand = (context) => {
     .option('--no-wait', 'start it and leave the driving to the workers')
     .action(async (options: { source: string; since?: string; wait: boolean }) => {
       const { store } = await context.runtime();
-      const runId = await startRun(store, { source: options.source, startedBy: 'sync', kind: 'pull', ...(options.since ? { since: options.since } : {}) }, cliMetadata());
+      const runId = await startRun(
+        store,
+        { source: options.source, startedBy: 'sync', kind: 'pull', ...(options.since ? { since: options.since } : {}) },
+        cliMetadata(),
+      );
       println(context.stderr, `started ${runId}`);
       if (options.wait) await drive(context, runId);
       else println(context.stdout, JSON.stringify(toRunView(await loadRun(store, runId))));
@@ -91,7 +108,9 @@ export const syncCommand: CliCommand = (context) => {
     .option('--status <status>', 'running, completed, failed or needs_review')
     .action(async (options: { status?: string }) => {
       const { store } = await context.runtime();
-      const runs = [...(await runsByStatus(store))].filter(([, r]) => r.kind !== 'push' && (!options.status || r.status === options.status)).reverse();
+      const runs = [...(await runsByStatus(store))]
+        .filter(([, r]) => r.kind !== 'push' && (!options.status || r.status === options.status))
+        .reverse();
       for (const [runId] of runs) {
         const view: RunView = toRunView(await loadRun(store, runId));
         println(context.stdout, `${view.runId}  ${view.kind}  ${view.status}  ${view.processed} records  ${view.reason ?? ''}`.trimEnd());
@@ -103,7 +122,10 @@ export const syncCommand: CliCommand = (context) => {
     .action(async (runId: string) => {
       const { store } = await context.runtime();
       const run = await loadRun(store, runId);
-      if (run.exists && run.kind === 'file') throw new Error(`${runId} is a file import: run \`idem sync import <file> --source ${run.source}\` with the same file to resume it`);
+      if (run.exists && run.kind === 'file')
+        throw new Error(
+          `${runId} is a file import: run \`idem sync import <file> --source ${run.source}\` with the same file to resume it`,
+        );
       await resumeRun(store, runId, 'cli', cliMetadata());
       await drive(context, runId);
     });

@@ -46,12 +46,22 @@ function failingOnce(inner: EventStore, type: string): EventStore {
 
 async function requested(): Promise<string> {
   const orderId = `o-${randomUUID()}`;
-  const response = await harness.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/charge`, headers: auth('storefront'), payload: { amount: 4200, currency: 'EUR', customerId: 'c1' } });
+  const response = await harness.app.inject({
+    method: 'POST',
+    url: `/v1/orders/${orderId}/charge`,
+    headers: auth('storefront'),
+    payload: { amount: 4200, currency: 'EUR', customerId: 'c1' },
+  });
   expect(response.statusCode).toBe(202);
   return orderId;
 }
 const jobOf = async (orderId: string) =>
-  (await harness.runtime.pool.query<{ attempts: number; last_error: string | null; running: boolean }>(`SELECT attempts, last_error, locked_at IS NOT NULL AS running FROM graphile_worker._private_jobs WHERE key = $1`, [`charge-order:${orderId}`])).rows[0];
+  (
+    await harness.runtime.pool.query<{ attempts: number; last_error: string | null; running: boolean }>(
+      `SELECT attempts, last_error, locked_at IS NOT NULL AS running FROM graphile_worker._private_jobs WHERE key = $1`,
+      [`charge-order:${orderId}`],
+    )
+  ).rows[0];
 const types = async (orderId: string) => (await harness.runtime.eventStore.readStream(orderStream(orderId))).map((e) => e.type);
 const quiet = new Logger(() => () => undefined);
 
@@ -60,12 +70,26 @@ describe('the charge-order job', () => {
     it('fails, and keeps failing while the attempt is inside its lease, until a retry records the outcome', async () => {
       const orderId = await requested();
       let clock = Date.now();
-      const deps: ChargeOrderDeps = { store: failingOnce(harness.runtime.eventStore, 'ChargeSucceeded'), gateway: harness.gateway, workerId: 'w1', now: () => new Date(clock), attemptLeaseMs: LEASE_MS };
-      await harness.runtime.pool.query(`SELECT graphile_worker.add_job('charge-order', json_build_object('orderId', $1::text), job_key => $2)`, [orderId, `charge-order:${orderId}`]);
-      const taskList = { 'charge-order': async (payload: unknown, helpers: { job: { id: string } }) => void (await runChargeOrderJob(deps, (payload as { orderId: string }).orderId, `job:${helpers.job.id}`)) };
+      const deps: ChargeOrderDeps = {
+        store: failingOnce(harness.runtime.eventStore, 'ChargeSucceeded'),
+        gateway: harness.gateway,
+        workerId: 'w1',
+        now: () => new Date(clock),
+        attemptLeaseMs: LEASE_MS,
+      };
+      await harness.runtime.pool.query(
+        `SELECT graphile_worker.add_job('charge-order', json_build_object('orderId', $1::text), job_key => $2)`,
+        [orderId, `charge-order:${orderId}`],
+      );
+      const taskList = {
+        'charge-order': async (payload: unknown, helpers: { job: { id: string } }) =>
+          void (await runChargeOrderJob(deps, (payload as { orderId: string }).orderId, `job:${helpers.job.id}`)),
+      };
       /** One run of the job by graphile-worker's runner, its retry pulled forward to now (no waiting). */
       const runNow = async () => {
-        await harness.runtime.pool.query(`UPDATE graphile_worker._private_jobs SET run_at = now() WHERE key = $1`, [`charge-order:${orderId}`]);
+        await harness.runtime.pool.query(`UPDATE graphile_worker._private_jobs SET run_at = now() WHERE key = $1`, [
+          `charge-order:${orderId}`,
+        ]);
         await runOnce({ pgPool: harness.runtime.pool, taskList: taskList as never, logger: quiet });
       };
 
@@ -98,7 +122,9 @@ describe('the charge-order job', () => {
         // The reactor enqueues the job; the worker runs it, the outcome append fails, graphile-worker
         // retries it about e¹ ≈ 2.7 s later (retention/retry-window.ts).
         const orderId = await requested();
-        await waitFor('the first run of the charge job to fail', async () => (await jobOf(orderId))?.last_error?.includes('Connection terminated'));
+        await waitFor('the first run of the charge job to fail', async () =>
+          (await jobOf(orderId))?.last_error?.includes('Connection terminated'),
+        );
         // graphile-worker counts an attempt when it takes the job and notes the error when the run ends.
         const afterRetry = await waitFor('the retry to end the job or fail', async () => {
           const job = await jobOf(orderId);

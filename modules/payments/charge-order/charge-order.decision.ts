@@ -29,7 +29,8 @@ export function decideNextStep(state: OrderState, now: Date, attemptLeaseMs: num
     return { kind: 'verify' };
   }
   if (state.status === 'unknown') {
-    if (state.consecutiveUnknown >= MAX_CONSECUTIVE_UNKNOWN) return { kind: 'review', event: needsReview(state, `${state.consecutiveUnknown} consecutive unknown outcomes`) };
+    if (state.consecutiveUnknown >= MAX_CONSECUTIVE_UNKNOWN)
+      return { kind: 'review', event: needsReview(state, `${state.consecutiveUnknown} consecutive unknown outcomes`) };
     return { kind: 'verify' };
   }
   return { kind: 'attempt', attempt: state.attempts + 1 };
@@ -49,7 +50,10 @@ export function decideOutcome(state: OrderState, attempt: number, outcome: Charg
       return contradiction ? needsReview(state, contradiction) : succeeded(state, outcome.payment, outcome.replayed);
     }
     case 'declined':
-      return { type: 'ChargeFailed', data: { orderId, attempt, declineCode: outcome.declineCode, reason: outcome.reason, paymentIntentId: outcome.paymentIntentId } };
+      return {
+        type: 'ChargeFailed',
+        data: { orderId, attempt, declineCode: outcome.declineCode, reason: outcome.reason, paymentIntentId: outcome.paymentIntentId },
+      };
     case 'action_required':
       return needsReview(state, `customer action required: ${outcome.reason}`);
     case 'rejected':
@@ -72,7 +76,10 @@ export function decideOutcome(state: OrderState, attempt: number, outcome: Charg
 export function decideVerification(state: OrderState, payments: ProviderPayment[]): OrderEvent | undefined {
   const succeededPayments = payments.filter((p) => p.status === 'succeeded');
   if (succeededPayments.length > 1) {
-    return needsReview(state, `provider holds ${succeededPayments.length} succeeded payments for one order: ${succeededPayments.map((p) => p.paymentIntentId).join(', ')}`);
+    return needsReview(
+      state,
+      `provider holds ${succeededPayments.length} succeeded payments for one order: ${succeededPayments.map((p) => p.paymentIntentId).join(', ')}`,
+    );
   }
   if (succeededPayments.length === 1) {
     const contradiction = contradictionOf(state, succeededPayments[0]);
@@ -80,11 +87,27 @@ export function decideVerification(state: OrderState, payments: ProviderPayment[
   }
   const pending = payments.find((p) => p.status === 'pending');
   if (pending) {
-    return { type: 'ChargeOutcomeUnknown', data: { orderId: state.orderId, attempt: state.attempts, error: `pending: payment intent ${pending.paymentIntentId} is not settled at the provider` } };
+    return {
+      type: 'ChargeOutcomeUnknown',
+      data: {
+        orderId: state.orderId,
+        attempt: state.attempts,
+        error: `pending: payment intent ${pending.paymentIntentId} is not settled at the provider`,
+      },
+    };
   }
   const declined = payments.find((p) => p.status === 'failed' && p.providerKey === state.providerKey);
   if (declined) {
-    return { type: 'ChargeFailed', data: { orderId: state.orderId, attempt: state.attempts, declineCode: declined.declineCode ?? 'card_declined', reason: 'declined (found by verification)', paymentIntentId: declined.paymentIntentId } };
+    return {
+      type: 'ChargeFailed',
+      data: {
+        orderId: state.orderId,
+        attempt: state.attempts,
+        declineCode: declined.declineCode ?? 'card_declined',
+        reason: 'declined (found by verification)',
+        paymentIntentId: declined.paymentIntentId,
+      },
+    };
   }
   return undefined;
 }
@@ -99,7 +122,14 @@ function contradictionOf(state: OrderState, payment: ProviderPayment): string | 
 function succeeded(state: OrderState, payment: ProviderPayment, recovered: boolean): ChargeSucceeded {
   return {
     type: 'ChargeSucceeded',
-    data: { orderId: state.orderId, paymentIntentId: payment.paymentIntentId, providerChargeId: payment.chargeId, amount: payment.amount, currency: payment.currency, recovered },
+    data: {
+      orderId: state.orderId,
+      paymentIntentId: payment.paymentIntentId,
+      providerChargeId: payment.chargeId,
+      amount: payment.amount,
+      currency: payment.currency,
+      recovered,
+    },
   };
 }
 

@@ -15,12 +15,24 @@ const state = (overrides: Partial<OrderState> = {}): OrderState => ({
   attempts: 1,
   ...overrides,
 });
-const payment = (overrides: Partial<ProviderPayment>): ProviderPayment => ({ paymentIntentId: 'pi_1', status: 'succeeded', amount: 4200, currency: 'EUR', orderId: 'o1', ...overrides });
+const payment = (overrides: Partial<ProviderPayment>): ProviderPayment => ({
+  paymentIntentId: 'pi_1',
+  status: 'succeeded',
+  amount: 4200,
+  currency: 'EUR',
+  orderId: 'o1',
+  ...overrides,
+});
 
 describe('decideVerification', () => {
   describe("when the only decline the provider holds is an earlier request's", () => {
     it('does not take it for this attempt: nothing is known about the current key, so a new attempt may go on', () => {
-      const earlier = payment({ paymentIntentId: 'pi_old', status: 'failed', providerKey: 'idem-order-o1-r1', declineCode: 'generic_decline' });
+      const earlier = payment({
+        paymentIntentId: 'pi_old',
+        status: 'failed',
+        providerKey: 'idem-order-o1-r1',
+        declineCode: 'generic_decline',
+      });
 
       expect(decideVerification(state(), [earlier])).toBeUndefined();
     });
@@ -28,41 +40,67 @@ describe('decideVerification', () => {
 
   describe("when the current key's payment was declined", () => {
     it('records the decline', () => {
-      const current = payment({ paymentIntentId: 'pi_new', status: 'failed', providerKey: 'idem-order-o1-r2', declineCode: 'insufficient_funds' });
+      const current = payment({
+        paymentIntentId: 'pi_new',
+        status: 'failed',
+        providerKey: 'idem-order-o1-r2',
+        declineCode: 'insufficient_funds',
+      });
 
-      expect(decideVerification(state(), [current])).toMatchObject({ type: 'ChargeFailed', data: { declineCode: 'insufficient_funds', paymentIntentId: 'pi_new' } });
+      expect(decideVerification(state(), [current])).toMatchObject({
+        type: 'ChargeFailed',
+        data: { declineCode: 'insufficient_funds', paymentIntentId: 'pi_new' },
+      });
     });
   });
 
   describe('when a payment of the order is still pending', () => {
     it('keeps the outcome unknown rather than allowing a new attempt beside it', () => {
-      expect(decideVerification(state(), [payment({ status: 'pending', providerKey: 'idem-order-o1-r2' })])).toMatchObject({ type: 'ChargeOutcomeUnknown' });
+      expect(decideVerification(state(), [payment({ status: 'pending', providerKey: 'idem-order-o1-r2' })])).toMatchObject({
+        type: 'ChargeOutcomeUnknown',
+      });
     });
   });
 
   describe('when the provider holds one succeeded payment', () => {
     it('records it as recovered', () => {
-      expect(decideVerification(state(), [payment({ providerKey: 'idem-order-o1-r2' })])).toMatchObject({ type: 'ChargeSucceeded', data: { recovered: true } });
+      expect(decideVerification(state(), [payment({ providerKey: 'idem-order-o1-r2' })])).toMatchObject({
+        type: 'ChargeSucceeded',
+        data: { recovered: true },
+      });
     });
   });
 });
 
 describe('decideOutcome', () => {
   it('sends a charge the customer must authenticate to review with the reason', () => {
-    const event = decideOutcome(state(), 2, { kind: 'action_required', paymentIntentId: 'pi_1', reason: 'authentication_required: the customer must authenticate' });
+    const event = decideOutcome(state(), 2, {
+      kind: 'action_required',
+      paymentIntentId: 'pi_1',
+      reason: 'authentication_required: the customer must authenticate',
+    });
 
     expect(event).toMatchObject({ type: 'ChargeNeedsReview', data: { reason: expect.stringContaining('authentication_required') } });
   });
 
   it('records a processing payment as an outcome still to be verified', () => {
-    expect(decideOutcome(state(), 2, { kind: 'pending', paymentIntentId: 'pi_1', reason: 'pi_1 is processing' })).toMatchObject({ type: 'ChargeOutcomeUnknown', data: { attempt: 2 } });
+    expect(decideOutcome(state(), 2, { kind: 'pending', paymentIntentId: 'pi_1', reason: 'pi_1 is processing' })).toMatchObject({
+      type: 'ChargeOutcomeUnknown',
+      data: { attempt: 2 },
+    });
   });
 
   it('records a replayed success as recovered and a fresh one as not', () => {
     const paid = payment({});
 
-    expect(decideOutcome(state(), 2, { kind: 'succeeded', payment: paid, replayed: true })).toMatchObject({ type: 'ChargeSucceeded', data: { recovered: true } });
-    expect(decideOutcome(state(), 2, { kind: 'succeeded', payment: paid, replayed: false })).toMatchObject({ type: 'ChargeSucceeded', data: { recovered: false } });
+    expect(decideOutcome(state(), 2, { kind: 'succeeded', payment: paid, replayed: true })).toMatchObject({
+      type: 'ChargeSucceeded',
+      data: { recovered: true },
+    });
+    expect(decideOutcome(state(), 2, { kind: 'succeeded', payment: paid, replayed: false })).toMatchObject({
+      type: 'ChargeSucceeded',
+      data: { recovered: false },
+    });
   });
 });
 
@@ -79,13 +117,25 @@ describe('decideNextStep', () => {
     ['in review', { status: 'needs_review' }, { kind: 'nothing', reason: 'order is needs_review' }],
     ['pending after 1 attempt', { status: 'pending', attempts: 1 }, { kind: 'attempt', attempt: 2 }],
     ['pending, never attempted', { status: 'pending', attempts: 0 }, { kind: 'attempt', attempt: 1 }],
-    ['processing, attempt started 1 ms inside the lease', { status: 'processing', lastAttemptAt: startedAgo(LEASE_MS - 1) }, { kind: 'leave_to_other_worker' }],
+    [
+      'processing, attempt started 1 ms inside the lease',
+      { status: 'processing', lastAttemptAt: startedAgo(LEASE_MS - 1) },
+      { kind: 'leave_to_other_worker' },
+    ],
     ['processing, attempt started exactly a lease ago', { status: 'processing', lastAttemptAt: startedAgo(LEASE_MS) }, { kind: 'verify' }],
     ['processing, no attempt time recorded', { status: 'processing', lastAttemptAt: undefined }, { kind: 'verify' }],
     ['unknown once', { status: 'unknown', consecutiveUnknown: 1 }, { kind: 'verify' }],
     ['unknown four times in a row', { status: 'unknown', consecutiveUnknown: 4 }, { kind: 'verify' }],
-    ['unknown five times in a row', { status: 'unknown', consecutiveUnknown: 5 }, { kind: 'review', event: { type: 'ChargeNeedsReview', data: { orderId: 'o1', reason: '5 consecutive unknown outcomes' } } }],
-    ['unknown six times in a row', { status: 'unknown', consecutiveUnknown: 6 }, { kind: 'review', event: { type: 'ChargeNeedsReview', data: { orderId: 'o1', reason: '6 consecutive unknown outcomes' } } }],
+    [
+      'unknown five times in a row',
+      { status: 'unknown', consecutiveUnknown: 5 },
+      { kind: 'review', event: { type: 'ChargeNeedsReview', data: { orderId: 'o1', reason: '5 consecutive unknown outcomes' } } },
+    ],
+    [
+      'unknown six times in a row',
+      { status: 'unknown', consecutiveUnknown: 6 },
+      { kind: 'review', event: { type: 'ChargeNeedsReview', data: { orderId: 'o1', reason: '6 consecutive unknown outcomes' } } },
+    ],
   ])('%s → %j', (_label, overrides, expected) => {
     expect(decideNextStep(state(overrides), now, LEASE_MS)).toStrictEqual(expected);
   });
@@ -97,9 +147,22 @@ describe('decideNextStep', () => {
 
 describe('decideOutcome, every kind of provider answer', () => {
   it('records a decline with its code, reason and intent', () => {
-    expect(decideOutcome(state(), 2, { kind: 'declined', declineCode: 'insufficient_funds', reason: 'Your card has insufficient funds.', paymentIntentId: 'pi_9' })).toStrictEqual({
+    expect(
+      decideOutcome(state(), 2, {
+        kind: 'declined',
+        declineCode: 'insufficient_funds',
+        reason: 'Your card has insufficient funds.',
+        paymentIntentId: 'pi_9',
+      }),
+    ).toStrictEqual({
       type: 'ChargeFailed',
-      data: { orderId: 'o1', attempt: 2, declineCode: 'insufficient_funds', reason: 'Your card has insufficient funds.', paymentIntentId: 'pi_9' },
+      data: {
+        orderId: 'o1',
+        attempt: 2,
+        declineCode: 'insufficient_funds',
+        reason: 'Your card has insufficient funds.',
+        paymentIntentId: 'pi_9',
+      },
     });
   });
 
@@ -114,7 +177,10 @@ describe('decideOutcome, every kind of provider answer', () => {
     ['another amount', { amount: 999 }, 'provider payment pi_1 is 999 EUR, the order is 4200 EUR'],
     ['another currency', { currency: 'USD' }, 'provider payment pi_1 is 4200 USD, the order is 4200 EUR'],
   ])('sends a success for %s to review (contradictory provider data)', (_label, change, reason) => {
-    expect(decideOutcome(state(), 2, { kind: 'succeeded', payment: payment(change), replayed: false })).toStrictEqual({ type: 'ChargeNeedsReview', data: { orderId: 'o1', reason } });
+    expect(decideOutcome(state(), 2, { kind: 'succeeded', payment: payment(change), replayed: false })).toStrictEqual({
+      type: 'ChargeNeedsReview',
+      data: { orderId: 'o1', reason },
+    });
   });
 
   it('words the review reasons for customer action and provider refusals', () => {
@@ -133,7 +199,10 @@ describe('decideOutcome, every kind of provider answer', () => {
       type: 'ChargeOutcomeUnknown',
       data: { orderId: 'o1', attempt: 3, error: 'pending: pi_1 is processing' },
     });
-    expect(decideOutcome(state(), 3, { kind: 'unknown', error: 'ETIMEDOUT' })).toStrictEqual({ type: 'ChargeOutcomeUnknown', data: { orderId: 'o1', attempt: 3, error: 'ETIMEDOUT' } });
+    expect(decideOutcome(state(), 3, { kind: 'unknown', error: 'ETIMEDOUT' })).toStrictEqual({
+      type: 'ChargeOutcomeUnknown',
+      data: { orderId: 'o1', attempt: 3, error: 'ETIMEDOUT' },
+    });
   });
 });
 
@@ -145,14 +214,25 @@ describe('decideVerification, what the provider holds decides', () => {
   });
 
   it('sends two succeeded payments for one order to review, naming both', () => {
-    expect(decideVerification(state(), [payment({ paymentIntentId: 'pi_a' }), payment({ paymentIntentId: 'pi_b' }), payment({ paymentIntentId: 'pi_c', status: 'failed' })])).toStrictEqual({
+    expect(
+      decideVerification(state(), [
+        payment({ paymentIntentId: 'pi_a' }),
+        payment({ paymentIntentId: 'pi_b' }),
+        payment({ paymentIntentId: 'pi_c', status: 'failed' }),
+      ]),
+    ).toStrictEqual({
       type: 'ChargeNeedsReview',
       data: { orderId: 'o1', reason: 'provider holds 2 succeeded payments for one order: pi_a, pi_b' },
     });
   });
 
   it('records the one succeeded payment as recovered, whatever else failed', () => {
-    expect(decideVerification(state(), [payment({ status: 'failed', paymentIntentId: 'pi_0', ...current }), payment({ chargeId: 'ch_1', ...current })])).toStrictEqual({
+    expect(
+      decideVerification(state(), [
+        payment({ status: 'failed', paymentIntentId: 'pi_0', ...current }),
+        payment({ chargeId: 'ch_1', ...current }),
+      ]),
+    ).toStrictEqual({
       type: 'ChargeSucceeded',
       data: { orderId: 'o1', paymentIntentId: 'pi_1', providerChargeId: 'ch_1', amount: 4200, currency: 'EUR', recovered: true },
     });
@@ -166,7 +246,9 @@ describe('decideVerification, what the provider holds decides', () => {
   });
 
   it('keeps a pending payment unknown, naming it, even beside a decline of this key', () => {
-    expect(decideVerification(state(), [payment({ status: 'failed', ...current }), payment({ status: 'pending', paymentIntentId: 'pi_p' })])).toStrictEqual({
+    expect(
+      decideVerification(state(), [payment({ status: 'failed', ...current }), payment({ status: 'pending', paymentIntentId: 'pi_p' })]),
+    ).toStrictEqual({
       type: 'ChargeOutcomeUnknown',
       data: { orderId: 'o1', attempt: 1, error: 'pending: payment intent pi_p is not settled at the provider' },
     });
@@ -175,7 +257,13 @@ describe('decideVerification, what the provider holds decides', () => {
   it('records a decline of this key found by verification, card_declined when it carries no code', () => {
     expect(decideVerification(state(), [payment({ status: 'failed', paymentIntentId: 'pi_d', ...current })])).toStrictEqual({
       type: 'ChargeFailed',
-      data: { orderId: 'o1', attempt: 1, declineCode: 'card_declined', reason: 'declined (found by verification)', paymentIntentId: 'pi_d' },
+      data: {
+        orderId: 'o1',
+        attempt: 1,
+        declineCode: 'card_declined',
+        reason: 'declined (found by verification)',
+        paymentIntentId: 'pi_d',
+      },
     });
   });
 });

@@ -20,7 +20,11 @@ beforeAll(async () => {
   store = new PostgresEventStore(pool);
   await store.migrate();
   sandbox = await createSandbox();
-  deps = { store, workerId: 'w1', gateway: new StripePaymentGateway({ secretKey: 'sk_test_idem', baseUrl: sandbox.url, maxNetworkRetries: 0, timeoutMs: 2000 }) };
+  deps = {
+    store,
+    workerId: 'w1',
+    gateway: new StripePaymentGateway({ secretKey: 'sk_test_idem', baseUrl: sandbox.url, maxNetworkRetries: 0, timeoutMs: 2000 }),
+  };
 });
 afterAll(async () => {
   await sandbox.close();
@@ -34,7 +38,8 @@ async function requestCharge(amount = 4200): Promise<string> {
   await orderCommands.handle(store, orderId, (order) => decideRequestCharge(command, order), { metadata });
   return orderId;
 }
-const fault = (body: object) => fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const fault = (body: object) =>
+  fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const chargeAttemptsAtProvider = (orderId: string) => sandbox.charges({ orderId }).filter(isSucceededCharge);
 const types = async (orderId: string) => (await store.readStream(orderStream(orderId))).map((e) => e.type);
 
@@ -53,7 +58,10 @@ describe('chargeOrder', () => {
   it('records a decline as ChargeFailed (money did not move)', async () => {
     const orderId = await requestCharge(1002);
     await chargeOrder(deps, orderId);
-    expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'failed', lastError: expect.stringContaining('generic_decline') });
+    expect((await loadOrder(store, orderId)).state).toMatchObject({
+      status: 'failed',
+      lastError: expect.stringContaining('generic_decline'),
+    });
     expect(chargeAttemptsAtProvider(orderId)).toHaveLength(0);
   });
 
@@ -66,15 +74,18 @@ describe('chargeOrder', () => {
   });
 
   describe('when the answer is lost after the provider committed', () => {
-    it.each(['drop_after_commit', 'reset_after_commit'])('%s: records unknown, then verifies and records the charge as recovered', async (kind) => {
-      const orderId = await requestCharge();
-      await fault({ kind, orderId, times: 2 });
-      await expect(chargeOrder(deps, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
-      expect((await loadOrder(store, orderId)).state.status).toBe('unknown');
-      expect(await chargeOrder(deps, orderId)).toBe('settled');
-      expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'paid', recovered: true });
-      expect(chargeAttemptsAtProvider(orderId)).toHaveLength(1);
-    });
+    it.each(['drop_after_commit', 'reset_after_commit'])(
+      '%s: records unknown, then verifies and records the charge as recovered',
+      async (kind) => {
+        const orderId = await requestCharge();
+        await fault({ kind, orderId, times: 2 });
+        await expect(chargeOrder(deps, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
+        expect((await loadOrder(store, orderId)).state.status).toBe('unknown');
+        expect(await chargeOrder(deps, orderId)).toBe('settled');
+        expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'paid', recovered: true });
+        expect(chargeAttemptsAtProvider(orderId)).toHaveLength(1);
+      },
+    );
   });
 
   it('treats a 500 as unknown and, after five in a row, stops and asks for review', async () => {
@@ -113,14 +124,25 @@ describe('chargeOrder', () => {
     } finally {
       sandbox.setSearchLag(60_000);
     }
-    expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'needs_review', lastError: expect.stringContaining('2 succeeded payments') });
+    expect((await loadOrder(store, orderId)).state).toMatchObject({
+      status: 'needs_review',
+      lastError: expect.stringContaining('2 succeeded payments'),
+    });
   });
 
   it('asks for review when the provider rejects the request itself (a missing customer or payment method record)', async () => {
     const orderId = await requestCharge();
-    const rejecting = new StripePaymentGateway({ secretKey: 'sk_test_idem', baseUrl: sandbox.url, maxNetworkRetries: 0, paymentMethod: 'card_that_does_not_exist' });
+    const rejecting = new StripePaymentGateway({
+      secretKey: 'sk_test_idem',
+      baseUrl: sandbox.url,
+      maxNetworkRetries: 0,
+      paymentMethod: 'card_that_does_not_exist',
+    });
     expect(await chargeOrder({ ...deps, gateway: rejecting }, orderId)).toBe('settled');
-    expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'needs_review', lastError: expect.stringContaining('provider rejected the request') });
+    expect((await loadOrder(store, orderId)).state).toMatchObject({
+      status: 'needs_review',
+      lastError: expect.stringContaining('provider rejected the request'),
+    });
     expect(chargeAttemptsAtProvider(orderId)).toHaveLength(0);
   });
 });

@@ -30,7 +30,10 @@ export type ChargeOrderResult = 'settled' | 'nothing_to_do' | 'left_to_other_wor
 
 /** Thrown after an unknown outcome is recorded: the queue retries the job later, which verifies first. */
 export class ChargeOutcomeStillUnknown extends Error {
-  constructor(readonly orderId: string, reason: string) {
+  constructor(
+    readonly orderId: string,
+    reason: string,
+  ) {
     super(`Outcome of the charge for order ${orderId} is unknown (${reason}); it will be verified and retried`);
   }
 }
@@ -45,9 +48,14 @@ const logger = new Logger('ChargeOrder');
  * it. The job therefore fails and the queue retries it; once the lease has passed, a retry verifies
  * with the provider and records what it finds.
  */
-export async function runChargeOrderJob(deps: ChargeOrderDeps, orderId: string, jobId: string): Promise<Exclude<ChargeOrderResult, 'left_to_other_worker'>> {
+export async function runChargeOrderJob(
+  deps: ChargeOrderDeps,
+  orderId: string,
+  jobId: string,
+): Promise<Exclude<ChargeOrderResult, 'left_to_other_worker'>> {
   const result = await chargeOrder(deps, orderId, jobId);
-  if (result === 'left_to_other_worker') throw new ChargeOutcomeStillUnknown(orderId, 'an attempt without a recorded outcome is still inside its lease');
+  if (result === 'left_to_other_worker')
+    throw new ChargeOutcomeStillUnknown(orderId, 'an attempt without a recorded outcome is still inside its lease');
   return result;
 }
 
@@ -88,7 +96,9 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
         // Within the key window the attempt below is the verification: the same create under the same
         // key and parameters is answered with what happened (stripe: a stored answer is replayed). Only
         // a key that may have expired is verified by search, which could otherwise lag behind.
-        const verified = (await keyMayHaveExpired(deps.store, orderId, state.providerKey, now())) ? decideVerification(state, await deps.gateway.findPayments(orderId)) : undefined;
+        const verified = (await keyMayHaveExpired(deps.store, orderId, state.providerKey, now()))
+          ? decideVerification(state, await deps.gateway.findPayments(orderId))
+          : undefined;
         if (verified) {
           await record(loaded, verified, `verified/${r}/${state.attempts}/${claim}`);
           if (verified.type === 'ChargeNeedsReview') reportNeedsReview(orderId, verified.data.reason);

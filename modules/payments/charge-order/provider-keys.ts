@@ -37,7 +37,14 @@ export function providerKeyUses(history: RecordedEvent[]): ProviderKeyUse[] {
       const request = requests.get(providerKey);
       if (!request || uses.has(providerKey)) continue;
       uses.set(providerKey, {
-        instruction: { orderId: request.orderId, amount: request.amount, currency: request.currency, customerId: request.customerId, description: request.description, idempotencyKey: providerKey },
+        instruction: {
+          orderId: request.orderId,
+          amount: request.amount,
+          currency: request.currency,
+          customerId: request.customerId,
+          description: request.description,
+          idempotencyKey: providerKey,
+        },
         firstUsedAt: new Date(event.metadata.recordedAt),
       });
     }

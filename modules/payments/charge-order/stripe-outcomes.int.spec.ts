@@ -18,7 +18,13 @@ let pool: Pool;
 let store: PostgresEventStore;
 let sandbox: Sandbox;
 const gatewayWith = (paymentMethod?: string) =>
-  new StripePaymentGateway({ secretKey: 'sk_test_idem', baseUrl: sandbox.url, maxNetworkRetries: 0, timeoutMs: 2000, ...(paymentMethod && { paymentMethod }) });
+  new StripePaymentGateway({
+    secretKey: 'sk_test_idem',
+    baseUrl: sandbox.url,
+    maxNetworkRetries: 0,
+    timeoutMs: 2000,
+    ...(paymentMethod && { paymentMethod }),
+  });
 const depsWith = (paymentMethod?: string): ChargeOrderDeps => ({ store, workerId: 'w1', gateway: gatewayWith(paymentMethod) });
 
 beforeAll(async () => {
@@ -39,7 +45,8 @@ async function requestCharge(): Promise<string> {
   await orderCommands.handle(store, orderId, (order) => decideRequestCharge(command, order), { metadata });
   return orderId;
 }
-const fault = (body: object) => fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const fault = (body: object) =>
+  fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const calls = (orderId: string) => sandbox.requests({ orderId }).map((r) => `${r.method} ${r.path}${r.replayed ? ' (replayed)' : ''}`);
 
 describe('chargeOrder against Stripe-shaped answers', () => {
@@ -50,7 +57,12 @@ describe('chargeOrder against Stripe-shaped answers', () => {
 
     // The sandbox refuses a confirm without return_url or an exemption: success means off_session was sent.
     const [intent] = sandbox.charges({ orderId });
-    expect(intent).toMatchObject({ status: 'succeeded', customer: 'cus_1', payment_method: 'pm_card_visa', metadata: { order_id: orderId } });
+    expect(intent).toMatchObject({
+      status: 'succeeded',
+      customer: 'cus_1',
+      payment_method: 'pm_card_visa',
+      metadata: { order_id: orderId },
+    });
     expect(sandbox.requests({ orderId })[0].idempotencyKey).toBe(`idem-order-${orderId}-r1`);
   });
 
@@ -62,7 +74,10 @@ describe('chargeOrder against Stripe-shaped answers', () => {
       expect(await chargeOrder(deps, orderId)).toBe('settled');
       expect(await chargeOrder(deps, orderId)).toBe('nothing_to_do');
 
-      expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'needs_review', lastError: expect.stringContaining('authentication_required') });
+      expect((await loadOrder(store, orderId)).state).toMatchObject({
+        status: 'needs_review',
+        lastError: expect.stringContaining('authentication_required'),
+      });
       expect(calls(orderId)).toEqual(['POST /v1/payment_intents']);
     });
   });
@@ -73,13 +88,20 @@ describe('chargeOrder against Stripe-shaped answers', () => {
       const deps = depsWith('pm_sandbox_processing');
 
       await expect(chargeOrder(deps, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
-      expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'unknown', lastError: expect.stringContaining('processing') });
+      expect((await loadOrder(store, orderId)).state).toMatchObject({
+        status: 'unknown',
+        lastError: expect.stringContaining('processing'),
+      });
       sandbox.settle(sandbox.charges({ orderId })[0].id, 'succeeded');
       expect(await chargeOrder(deps, orderId)).toBe('settled');
 
       expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'paid', recovered: true });
       // The replay answers "processing" as first stored; the intent itself is read by id.
-      expect(calls(orderId)).toEqual(['POST /v1/payment_intents', 'POST /v1/payment_intents (replayed)', 'GET /v1/payment_intents/' + sandbox.charges({ orderId })[0].id]);
+      expect(calls(orderId)).toEqual([
+        'POST /v1/payment_intents',
+        'POST /v1/payment_intents (replayed)',
+        'GET /v1/payment_intents/' + sandbox.charges({ orderId })[0].id,
+      ]);
       expect(sandbox.charges({ orderId })).toHaveLength(1);
     });
   });

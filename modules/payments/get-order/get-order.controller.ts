@@ -44,7 +44,15 @@ export class GetOrderController {
     if (events.length === 0) throw orderNotFound(orderId);
     return {
       orderId,
-      events: events.map((e) => ({ revision: e.revision, position: e.position, id: e.id, type: e.type, data: e.data, metadata: e.metadata, created: e.created })),
+      events: events.map((e) => ({
+        revision: e.revision,
+        position: e.position,
+        id: e.id,
+        type: e.type,
+        data: e.data,
+        metadata: e.metadata,
+        created: e.created,
+      })),
     };
   }
 }
@@ -52,7 +60,9 @@ export class GetOrderController {
 function parseMinRevision(raw: string | undefined): number {
   if (raw === undefined) return -1;
   if (!/^\d{1,15}$/.test(raw)) {
-    throw new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', { errors: [{ field: 'minRevision', message: 'minRevision must be a non-negative integer' }] });
+    throw new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', {
+      errors: [{ field: 'minRevision', message: 'minRevision must be a non-negative integer' }],
+    });
   }
   return Number(raw);
 }

@@ -12,7 +12,11 @@ export function classifyStripeError(error: unknown): ChargeOutcome {
   if (error instanceof Stripe.errors.StripeCardError) {
     const paymentIntentId = (error.payment_intent as { id?: string } | undefined)?.id;
     if (error.code === 'authentication_required' && paymentIntentId) {
-      return { kind: 'action_required', paymentIntentId, reason: `authentication_required: the customer must authenticate (3-D Secure) on session; payment intent ${paymentIntentId}: ${error.message}` };
+      return {
+        kind: 'action_required',
+        paymentIntentId,
+        reason: `authentication_required: the customer must authenticate (3-D Secure) on session; payment intent ${paymentIntentId}: ${error.message}`,
+      };
     }
     return { kind: 'declined', declineCode: error.decline_code ?? error.code ?? 'card_declined', reason: error.message, paymentIntentId };
   }

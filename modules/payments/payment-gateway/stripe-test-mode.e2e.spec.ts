@@ -20,13 +20,18 @@ const aimsAtStripe = payments.stripeApiBase === undefined || /^https:\/\/api\.st
 function whyNotLive(): string | undefined {
   if (!key.startsWith('sk_test_') || key === SANDBOX_DEFAULT_KEY) return 'STRIPE_SECRET_KEY is not a real sk_test_ key';
   if (!aimsAtStripe) return `STRIPE_API_BASE points at ${payments.stripeApiBase}, not api.stripe.com`;
-  const probe = spawnSync(process.execPath, ['-e', "fetch('https://api.stripe.com/healthcheck').then(r => process.exit(r.status < 500 ? 0 : 1), () => process.exit(1))"], { timeout: 10_000 });
+  const probe = spawnSync(
+    process.execPath,
+    ['-e', "fetch('https://api.stripe.com/healthcheck').then(r => process.exit(r.status < 500 ? 0 : 1), () => process.exit(1))"],
+    { timeout: 10_000 },
+  );
   if (probe.status !== 0) return 'api.stripe.com cannot be reached from this machine';
   return undefined;
 }
 
 const skipReason = whyNotLive();
-if (skipReason) console.warn(`Stripe test-mode contract skipped: ${skipReason}. See README "Payments: running the gateway against Stripe test mode".`);
+if (skipReason)
+  console.warn(`Stripe test-mode contract skipped: ${skipReason}. See README "Payments: running the gateway against Stripe test mode".`);
 const describeLive = skipReason ? describe.skip : describe;
 
 describeLive('StripePaymentGateway against Stripe test mode', () => {
@@ -54,22 +59,33 @@ describeLive('StripePaymentGateway against Stripe test mode', () => {
 
     expect(first).toMatchObject({ kind: 'succeeded', replayed: false });
     expect(again).toMatchObject({ kind: 'succeeded', replayed: true });
-    expect(again.kind === 'succeeded' && first.kind === 'succeeded' && again.payment.paymentIntentId).toBe(first.kind === 'succeeded' && first.payment.paymentIntentId);
+    expect(again.kind === 'succeeded' && first.kind === 'succeeded' && again.payment.paymentIntentId).toBe(
+      first.kind === 'succeeded' && first.payment.paymentIntentId,
+    );
   });
 
   it('is refused without return_url when the confirm is on-session with automatic payment methods', async () => {
     const paymentMethod = await savedCard('pm_card_visa');
 
-    const refused = await stripe.paymentIntents.create({ amount: 4200, currency: 'eur', customer, payment_method: paymentMethod, confirm: true }).catch((error: unknown) => error);
+    const refused = await stripe.paymentIntents
+      .create({ amount: 4200, currency: 'eur', customer, payment_method: paymentMethod, confirm: true })
+      .catch((error: unknown) => error);
 
     expect(refused).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
     expect(refused).toMatchObject({ statusCode: 400, param: 'return_url' });
   });
 
   it('answers a card that needs 3-D Secure off-session as action required (402 authentication_required)', async () => {
-    const gateway = new StripePaymentGateway({ secretKey: key, paymentMethod: await savedCard('pm_card_authenticationRequired'), maxNetworkRetries: 0 });
+    const gateway = new StripePaymentGateway({
+      secretKey: key,
+      paymentMethod: await savedCard('pm_card_authenticationRequired'),
+      maxNetworkRetries: 0,
+    });
 
-    expect(await gateway.charge(instruction())).toMatchObject({ kind: 'action_required', reason: expect.stringContaining('authentication_required') });
+    expect(await gateway.charge(instruction())).toMatchObject({
+      kind: 'action_required',
+      reason: expect.stringContaining('authentication_required'),
+    });
   });
 
   it('finds a charge by metadata.order_id through search only after a lag, and by id at once', async () => {

@@ -31,7 +31,13 @@ export class StripePaymentGateway implements PaymentGateway {
   constructor(options: StripeGatewayOptions) {
     const url = options.baseUrl ? new URL(options.baseUrl) : undefined;
     this.stripe = new Stripe(options.secretKey, {
-      ...(url ? { host: url.hostname, port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)), protocol: url.protocol.replace(':', '') as 'http' | 'https' } : {}),
+      ...(url
+        ? {
+            host: url.hostname,
+            port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+            protocol: url.protocol.replace(':', '') as 'http' | 'https',
+          }
+        : {}),
       timeout: options.timeoutMs ?? 10_000,
       maxNetworkRetries: options.maxNetworkRetries ?? 1,
     });
@@ -40,7 +46,9 @@ export class StripePaymentGateway implements PaymentGateway {
 
   async charge(instruction: ChargeInstruction): Promise<ChargeOutcome> {
     try {
-      const intent = await this.stripe.paymentIntents.create(createParams(instruction, this.paymentMethod), { idempotencyKey: instruction.idempotencyKey });
+      const intent = await this.stripe.paymentIntents.create(createParams(instruction, this.paymentMethod), {
+        idempotencyKey: instruction.idempotencyKey,
+      });
       const replayed = intent.lastResponse?.headers?.['idempotent-replayed'] === 'true';
       // A replay is the answer as it was first given: a payment pending then may have settled since.
       const current = replayed && !isFinal(intent.status) ? await this.stripe.paymentIntents.retrieve(intent.id) : intent;
@@ -55,7 +63,11 @@ export class StripePaymentGateway implements PaymentGateway {
     const found: ProviderPayment[] = [];
     let page: string | undefined;
     do {
-      const result = await this.stripe.paymentIntents.search({ query: `metadata['order_id']:'${escaped}'`, limit: SEARCH_PAGE_LIMIT, ...(page && { page }) });
+      const result = await this.stripe.paymentIntents.search({
+        query: `metadata['order_id']:'${escaped}'`,
+        limit: SEARCH_PAGE_LIMIT,
+        ...(page && { page }),
+      });
       found.push(...result.data.map(toProviderPayment));
       page = result.has_more && result.next_page ? result.next_page : undefined;
     } while (page);
@@ -92,18 +104,29 @@ function createParams(instruction: ChargeInstruction, paymentMethod: string): St
   };
 }
 
-const isFinal = (status: Stripe.PaymentIntent.Status) => status === 'succeeded' || status === 'requires_payment_method' || status === 'canceled';
+const isFinal = (status: Stripe.PaymentIntent.Status) =>
+  status === 'succeeded' || status === 'requires_payment_method' || status === 'canceled';
 
 function outcomeOf(intent: Stripe.PaymentIntent, replayed: boolean): ChargeOutcome {
   const payment = toProviderPayment(intent);
   if (intent.status === 'succeeded') return { kind: 'succeeded', payment, replayed };
-  if (intent.status === 'processing') return { kind: 'pending', paymentIntentId: intent.id, reason: `payment intent ${intent.id} is processing at the provider` };
+  if (intent.status === 'processing')
+    return { kind: 'pending', paymentIntentId: intent.id, reason: `payment intent ${intent.id} is processing at the provider` };
   if (intent.status === 'requires_action') {
-    return { kind: 'action_required', paymentIntentId: intent.id, reason: `payment intent ${intent.id} requires action from the customer (${intent.next_action?.type ?? 'authentication'})` };
+    return {
+      kind: 'action_required',
+      paymentIntentId: intent.id,
+      reason: `payment intent ${intent.id} requires action from the customer (${intent.next_action?.type ?? 'authentication'})`,
+    };
   }
   if (intent.status === 'requires_payment_method' || intent.status === 'canceled') {
     const error = intent.last_payment_error;
-    return { kind: 'declined', declineCode: error?.decline_code ?? error?.code ?? intent.status, reason: error?.message ?? `payment intent ${intent.id} is ${intent.status}`, paymentIntentId: intent.id };
+    return {
+      kind: 'declined',
+      declineCode: error?.decline_code ?? error?.code ?? intent.status,
+      reason: error?.message ?? `payment intent ${intent.id} is ${intent.status}`,
+      paymentIntentId: intent.id,
+    };
   }
   return { kind: 'unknown', error: `payment intent ${intent.id} is ${intent.status}` };
 }

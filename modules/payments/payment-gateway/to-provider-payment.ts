@@ -3,7 +3,12 @@ import type { ProviderPayment } from './payment-gateway.port';
 
 /** Our view of a Stripe PaymentIntent (also used for the intents inside webhook events). */
 export function toProviderPayment(intent: Stripe.PaymentIntent): ProviderPayment {
-  const status = intent.status === 'succeeded' ? 'succeeded' : intent.status === 'requires_payment_method' || intent.status === 'canceled' ? 'failed' : 'pending';
+  const status =
+    intent.status === 'succeeded'
+      ? 'succeeded'
+      : intent.status === 'requires_payment_method' || intent.status === 'canceled'
+        ? 'failed'
+        : 'pending';
   return {
     paymentIntentId: intent.id,
     chargeId: typeof intent.latest_charge === 'string' ? intent.latest_charge : intent.latest_charge?.id,

@@ -25,11 +25,17 @@ afterAll(() => harness.close());
 
 async function requestedOrder(amount = 4200): Promise<string> {
   const orderId = `o-${randomUUID()}`;
-  const response = await harness.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/charge`, headers: auth('storefront'), payload: { amount, currency: 'EUR', customerId: 'c1' } });
+  const response = await harness.app.inject({
+    method: 'POST',
+    url: `/v1/orders/${orderId}/charge`,
+    headers: auth('storefront'),
+    payload: { amount, currency: 'EUR', customerId: 'c1' },
+  });
   expect(response.statusCode).toBe(202);
   return orderId;
 }
-const control = (path: string, body: object) => fetch(`${sandbox.url}/_sandbox/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const control = (path: string, body: object) =>
+  fetch(`${sandbox.url}/_sandbox/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const orderTypes = async (orderId: string) => (await harness.runtime.eventStore.readStream(orderStream(orderId))).map((e) => e.type);
 const postSigned = (payload: string, header: string) =>
   fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': header }, body: payload });
@@ -42,7 +48,9 @@ describe('POST /v1/webhooks/payments', () => {
     sandbox.configureWebhook(undefined);
     await expect(chargeOrder(deps, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
     sandbox.configureWebhook({ url: webhookUrl, secret: SECRET });
-    const { data } = (await (await fetch(`${sandbox.url}/_sandbox/webhooks/events`)).json()) as { data: Array<{ event: { id: string; data: { object: { metadata: { order_id: string } } } } }> };
+    const { data } = (await (await fetch(`${sandbox.url}/_sandbox/webhooks/events`)).json()) as {
+      data: Array<{ event: { id: string; data: { object: { metadata: { order_id: string } } } } }>;
+    };
     const { event } = data.find((record) => record.event.data.object.metadata.order_id === orderId)!;
     expect((await control('webhooks/resend', { eventId: event.id })).status).toBeLessThan(300);
     await sandbox.webhooksIdle();
@@ -68,8 +76,22 @@ describe('POST /v1/webhooks/payments', () => {
   it('never moves a paid order back when a failure for another request arrives late', async () => {
     const orderId = await requestedOrder();
     await chargeOrder(deps, orderId);
-    const intent = { id: 'pi_late', object: 'payment_intent', amount: 4200, currency: 'eur', status: 'requires_payment_method', metadata: { order_id: orderId, provider_key: 'an-older-key' }, latest_charge: null, last_payment_error: { decline_code: 'generic_decline' } };
-    const payload = JSON.stringify({ id: `evt_${randomUUID()}`, object: 'event', type: 'payment_intent.payment_failed', data: { object: intent } });
+    const intent = {
+      id: 'pi_late',
+      object: 'payment_intent',
+      amount: 4200,
+      currency: 'eur',
+      status: 'requires_payment_method',
+      metadata: { order_id: orderId, provider_key: 'an-older-key' },
+      latest_charge: null,
+      last_payment_error: { decline_code: 'generic_decline' },
+    };
+    const payload = JSON.stringify({
+      id: `evt_${randomUUID()}`,
+      object: 'event',
+      type: 'payment_intent.payment_failed',
+      data: { object: intent },
+    });
     const response = await postSigned(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }));
     expect(response.status).toBe(200);
     expect((await loadOrder(harness.runtime.eventStore, orderId)).state.status).toBe('paid');
@@ -94,12 +116,15 @@ describe('POST /v1/webhooks/payments', () => {
     await sandbox.webhooksIdle();
     expect(await orderTypes(orderId)).toEqual(before.types);
     expect(secondChargeCount()).toBe(before.alerts + 1);
-    const deliveries = await harness.runtime.pool.query('SELECT outcome FROM payment_webhook_deliveries WHERE order_id = $1 ORDER BY received_at', [orderId]);
+    const deliveries = await harness.runtime.pool.query(
+      'SELECT outcome FROM payment_webhook_deliveries WHERE order_id = $1 ORDER BY received_at',
+      [orderId],
+    );
     expect(deliveries.rows.map((row: { outcome: string }) => row.outcome)).toEqual(['unchanged_paid', 'second_charge_alerted']);
     expect((await loadOrder(harness.runtime.eventStore, orderId)).state.paymentIntentId).not.toBe(second.id);
   });
 
-  describe('when a decline under the order\'s own key arrives after the order settled', () => {
+  describe("when a decline under the order's own key arrives after the order settled", () => {
     it.each([
       ['paid', 4200],
       ['failed', 1002],
@@ -109,8 +134,22 @@ describe('POST /v1/webhooks/payments', () => {
       await sandbox.webhooksIdle();
       const before = await orderTypes(orderId);
       expect((await loadOrder(harness.runtime.eventStore, orderId)).state.status).toBe(status);
-      const intent = { id: 'pi_same_key', object: 'payment_intent', amount, currency: 'eur', status: 'requires_payment_method', metadata: { order_id: orderId, provider_key: `idem-order-${orderId}-r1` }, latest_charge: null, last_payment_error: { decline_code: 'generic_decline' } };
-      const payload = JSON.stringify({ id: `evt_${randomUUID()}`, object: 'event', type: 'payment_intent.payment_failed', data: { object: intent } });
+      const intent = {
+        id: 'pi_same_key',
+        object: 'payment_intent',
+        amount,
+        currency: 'eur',
+        status: 'requires_payment_method',
+        metadata: { order_id: orderId, provider_key: `idem-order-${orderId}-r1` },
+        latest_charge: null,
+        last_payment_error: { decline_code: 'generic_decline' },
+      };
+      const payload = JSON.stringify({
+        id: `evt_${randomUUID()}`,
+        object: 'event',
+        type: 'payment_intent.payment_failed',
+        data: { object: intent },
+      });
       const response = await postSigned(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }));
       expect(response.status).toBe(200);
       expect(await response.json()).toMatchObject({ outcome: `unchanged_${status}` });
@@ -120,11 +159,20 @@ describe('POST /v1/webhooks/payments', () => {
 
   describe('refuses and records nothing for', () => {
     const payloadFor = (orderId: string) =>
-      JSON.stringify({ id: `evt_${randomUUID()}`, object: 'event', type: 'payment_intent.succeeded', data: { object: { id: 'pi_forged', amount: 4200, currency: 'eur', status: 'succeeded', metadata: { order_id: orderId } } } });
+      JSON.stringify({
+        id: `evt_${randomUUID()}`,
+        object: 'event',
+        type: 'payment_intent.succeeded',
+        data: { object: { id: 'pi_forged', amount: 4200, currency: 'eur', status: 'succeeded', metadata: { order_id: orderId } } },
+      });
 
     it.each([
       ['a forged signature', (payload: string) => Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_wrong' })],
-      ['a stale timestamp (> 300 s)', (payload: string) => Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET, timestamp: Math.floor(Date.now() / 1000) - 301 })],
+      [
+        'a stale timestamp (> 300 s)',
+        (payload: string) =>
+          Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET, timestamp: Math.floor(Date.now() / 1000) - 301 }),
+      ],
       ['a signature of another body', () => Stripe.webhooks.generateTestHeaderString({ payload: '{}', secret: SECRET })],
       ['no signature', () => ''],
     ])('%s', async (_label, sign) => {

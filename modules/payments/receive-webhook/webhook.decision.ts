@@ -13,10 +13,20 @@ import type { ProviderPayment } from '../payment-gateway/payment-gateway.port';
 export function decideWebhook(state: OrderState, payment: ProviderPayment): OrderEvent | undefined {
   if (!state.exists) return undefined;
   if (payment.status === 'succeeded') return decideSucceeded(state, payment);
-  if (payment.status === 'failed' && payment.providerKey === state.providerKey && (state.status === 'processing' || state.status === 'unknown')) {
+  if (
+    payment.status === 'failed' &&
+    payment.providerKey === state.providerKey &&
+    (state.status === 'processing' || state.status === 'unknown')
+  ) {
     return {
       type: 'ChargeFailed',
-      data: { orderId: state.orderId, attempt: state.attempts, declineCode: payment.declineCode ?? 'card_declined', reason: 'declined (provider webhook)', paymentIntentId: payment.paymentIntentId },
+      data: {
+        orderId: state.orderId,
+        attempt: state.attempts,
+        declineCode: payment.declineCode ?? 'card_declined',
+        reason: 'declined (provider webhook)',
+        paymentIntentId: payment.paymentIntentId,
+      },
     };
   }
   return undefined;
@@ -27,19 +37,37 @@ function decideSucceeded(state: OrderState, payment: ProviderPayment): OrderEven
   const intent = payment.paymentIntentId;
   if (state.status === 'failed') return review(state, `provider reports payment ${intent} succeeded, but the order is recorded as failed`);
   if (payment.orderId !== state.orderId || payment.providerKey !== state.providerKey) {
-    const madeUnder = payment.providerKey ? `under key ${payment.providerKey}` : 'without an Idem provider key (a charge made outside Idem)';
-    return review(state, `provider reports payment ${intent} for order ${payment.orderId ?? '(none)'} succeeded ${madeUnder}; the order's current request uses key ${state.providerKey}`);
+    const madeUnder = payment.providerKey
+      ? `under key ${payment.providerKey}`
+      : 'without an Idem provider key (a charge made outside Idem)';
+    return review(
+      state,
+      `provider reports payment ${intent} for order ${payment.orderId ?? '(none)'} succeeded ${madeUnder}; the order's current request uses key ${state.providerKey}`,
+    );
   }
   if (payment.amount !== state.amount || payment.currency !== state.currency) {
-    return review(state, `provider payment ${intent} is ${payment.amount} ${payment.currency}, the order is ${state.amount} ${state.currency}`);
+    return review(
+      state,
+      `provider payment ${intent} is ${payment.amount} ${payment.currency}, the order is ${state.amount} ${state.currency}`,
+    );
   }
   return {
     type: 'ChargeSucceeded',
-    data: { orderId: state.orderId, paymentIntentId: intent, providerChargeId: payment.chargeId, amount: payment.amount, currency: payment.currency, recovered: true },
+    data: {
+      orderId: state.orderId,
+      paymentIntentId: intent,
+      providerChargeId: payment.chargeId,
+      amount: payment.amount,
+      currency: payment.currency,
+      recovered: true,
+    },
   };
 }
 
-const review = (state: OrderState, reason: string): ChargeNeedsReview => ({ type: 'ChargeNeedsReview', data: { orderId: state.orderId, reason } });
+const review = (state: OrderState, reason: string): ChargeNeedsReview => ({
+  type: 'ChargeNeedsReview',
+  data: { orderId: state.orderId, reason },
+});
 
 /**
  * A succeeded payment under another intent than the one a paid order recorded: money moved twice for

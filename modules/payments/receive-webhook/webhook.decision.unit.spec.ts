@@ -7,22 +7,57 @@ const orderId = '481';
 const key = (request: number) => `idem-order-${orderId}-r${request}`;
 const requested = (request: number): OrderEvent => ({
   type: 'ChargeRequested',
-  data: { orderId, amount: 4200, currency: 'EUR', customerId: 'c1', requestFingerprint: 'f', providerKey: key(request), requestNumber: request },
+  data: {
+    orderId,
+    amount: 4200,
+    currency: 'EUR',
+    customerId: 'c1',
+    requestFingerprint: 'f',
+    providerKey: key(request),
+    requestNumber: request,
+  },
 });
-const started = (request: number): OrderEvent => ({ type: 'ChargeAttemptStarted', data: { orderId, attempt: 1, workerId: 'w', providerKey: key(request) } });
+const started = (request: number): OrderEvent => ({
+  type: 'ChargeAttemptStarted',
+  data: { orderId, attempt: 1, workerId: 'w', providerKey: key(request) },
+});
 const fold = (...events: OrderEvent[]): OrderState => events.reduce(evolveOrder, initialOrderState());
 
 const states = {
   pending: fold(requested(1)),
   processing: fold(requested(1), started(1)),
   unknown: fold(requested(1), started(1), { type: 'ChargeOutcomeUnknown', data: { orderId, attempt: 1, error: 'timeout' } }),
-  paid: fold(requested(1), started(1), { type: 'ChargeSucceeded', data: { orderId, paymentIntentId: 'pi_ours', amount: 4200, currency: 'EUR', recovered: false } }),
-  failed: fold(requested(1), started(1), { type: 'ChargeFailed', data: { orderId, attempt: 1, declineCode: 'generic_decline', reason: 'declined' } }),
+  paid: fold(requested(1), started(1), {
+    type: 'ChargeSucceeded',
+    data: { orderId, paymentIntentId: 'pi_ours', amount: 4200, currency: 'EUR', recovered: false },
+  }),
+  failed: fold(requested(1), started(1), {
+    type: 'ChargeFailed',
+    data: { orderId, attempt: 1, declineCode: 'generic_decline', reason: 'declined' },
+  }),
   needs_review: fold(requested(1), started(1), { type: 'ChargeNeedsReview', data: { orderId, reason: '5 consecutive unknown outcomes' } }),
 };
 
-const succeeded = (overrides: Partial<ProviderPayment> = {}): ProviderPayment => ({ paymentIntentId: 'pi_x', chargeId: 'ch_x', status: 'succeeded', amount: 4200, currency: 'EUR', orderId, providerKey: key(1), ...overrides });
-const declined = (overrides: Partial<ProviderPayment> = {}): ProviderPayment => ({ paymentIntentId: 'pi_d', status: 'failed', amount: 4200, currency: 'EUR', orderId, providerKey: key(1), declineCode: 'generic_decline', ...overrides });
+const succeeded = (overrides: Partial<ProviderPayment> = {}): ProviderPayment => ({
+  paymentIntentId: 'pi_x',
+  chargeId: 'ch_x',
+  status: 'succeeded',
+  amount: 4200,
+  currency: 'EUR',
+  orderId,
+  providerKey: key(1),
+  ...overrides,
+});
+const declined = (overrides: Partial<ProviderPayment> = {}): ProviderPayment => ({
+  paymentIntentId: 'pi_d',
+  status: 'failed',
+  amount: 4200,
+  currency: 'EUR',
+  orderId,
+  providerKey: key(1),
+  declineCode: 'generic_decline',
+  ...overrides,
+});
 
 describe('decideWebhook', () => {
   describe('when a payment succeeded under the order id and its current provider key', () => {
@@ -35,10 +70,13 @@ describe('decideWebhook', () => {
   });
 
   describe('when a payment succeeded that Idem did not ask for', () => {
-    it.each(['pending', 'processing', 'unknown'] as const)('hands a charge made outside Idem (no provider key) on a %s order to review', (status) => {
-      const event = decideWebhook(states[status], succeeded({ providerKey: undefined }));
-      expect(event).toMatchObject({ type: 'ChargeNeedsReview', data: { orderId, reason: expect.stringContaining('outside Idem') } });
-    });
+    it.each(['pending', 'processing', 'unknown'] as const)(
+      'hands a charge made outside Idem (no provider key) on a %s order to review',
+      (status) => {
+        const event = decideWebhook(states[status], succeeded({ providerKey: undefined }));
+        expect(event).toMatchObject({ type: 'ChargeNeedsReview', data: { orderId, reason: expect.stringContaining('outside Idem') } });
+      },
+    );
 
     it('hands a charge under another key to review, never marking the order paid under it', () => {
       const event = decideWebhook(states.processing, succeeded({ providerKey: 'someone-elses-key' }));
@@ -59,21 +97,33 @@ describe('decideWebhook', () => {
         started(2),
       );
       const event = decideWebhook(resolvedFailedThenRequestedAgain, succeeded({ providerKey: key(1) }));
-      expect(event).toMatchObject({ type: 'ChargeNeedsReview', data: { reason: expect.stringContaining(`current request uses key ${key(2)}`) } });
+      expect(event).toMatchObject({
+        type: 'ChargeNeedsReview',
+        data: { reason: expect.stringContaining(`current request uses key ${key(2)}`) },
+      });
     });
 
     it('hands a success on an order recorded as failed to review', () => {
-      expect(decideWebhook(states.failed, succeeded())).toMatchObject({ type: 'ChargeNeedsReview', data: { reason: expect.stringContaining('recorded as failed') } });
+      expect(decideWebhook(states.failed, succeeded())).toMatchObject({
+        type: 'ChargeNeedsReview',
+        data: { reason: expect.stringContaining('recorded as failed') },
+      });
     });
 
     it('hands a success with another amount to review', () => {
-      expect(decideWebhook(states.unknown, succeeded({ amount: 999 }))).toMatchObject({ type: 'ChargeNeedsReview', data: { reason: expect.stringContaining('999 EUR') } });
+      expect(decideWebhook(states.unknown, succeeded({ amount: 999 }))).toMatchObject({
+        type: 'ChargeNeedsReview',
+        data: { reason: expect.stringContaining('999 EUR') },
+      });
     });
   });
 
   describe('when a decline under the current key arrives', () => {
     it.each(['processing', 'unknown'] as const)('records ChargeFailed on a %s order', (status) => {
-      expect(decideWebhook(states[status], declined())).toMatchObject({ type: 'ChargeFailed', data: { orderId, declineCode: 'generic_decline', paymentIntentId: 'pi_d' } });
+      expect(decideWebhook(states[status], declined())).toMatchObject({
+        type: 'ChargeFailed',
+        data: { orderId, declineCode: 'generic_decline', paymentIntentId: 'pi_d' },
+      });
     });
 
     it.each(['failed', 'paid', 'needs_review'] as const)('appends nothing to an order already %s (forward only)', (status) => {

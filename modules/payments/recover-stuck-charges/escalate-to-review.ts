@@ -23,7 +23,11 @@ export interface EscalateOptions {
   now: Date;
 }
 
-export async function escalateToReview(deps: { store: EventStore; pool: Pool; workerId: string }, orderId: string, options: EscalateOptions): Promise<ReconcileResult> {
+export async function escalateToReview(
+  deps: { store: EventStore; pool: Pool; workerId: string },
+  orderId: string,
+  options: EscalateOptions,
+): Promise<ReconcileResult> {
   const loaded = await orderCommands.load(deps.store, orderId);
   const { state } = loaded;
   const oldStatus = state.exists ? state.status : 'none';
@@ -36,9 +40,16 @@ export async function escalateToReview(deps: { store: EventStore; pool: Pool; wo
   const review: ChargeNeedsReview = {
     type: 'ChargeNeedsReview',
     // Only facts of the stream and the setting: two sweeps escalating one state write the same event.
-    data: { orderId, reason: `still ${state.status} with no outcome recorded since ${state.updatedAt ?? 'the request'}: it left the ${hours} h recovery window unresolved (last error: ${state.lastError ?? 'none'})` },
+    data: {
+      orderId,
+      reason: `still ${state.status} with no outcome recorded since ${state.updatedAt ?? 'the request'}: it left the ${hours} h recovery window unresolved (last error: ${state.lastError ?? 'none'})`,
+    },
   };
-  const metadata = { correlationId: orderId, causationId: `recovery:${options.trigger}`, actor: { role: 'worker', tokenId: deps.workerId } };
+  const metadata = {
+    correlationId: orderId,
+    causationId: `recovery:${options.trigger}`,
+    actor: { role: 'worker', tokenId: deps.workerId },
+  };
   const step = `review/left-window/r${state.requestNumber}/${state.attempts}/${state.consecutiveUnknown}`;
   try {
     // Decided on the loaded state: appended at exactly its revision; a conflict is left to the next sweep.
@@ -49,6 +60,13 @@ export async function escalateToReview(deps: { store: EventStore; pool: Pool; wo
     return { orderId, oldStatus, newStatus: oldStatus, reason: 'changed while being escalated; the next sweep looks again' };
   }
   reportNeedsReview(orderId, review.data.reason);
-  await writeRecoveryLine(deps.pool, { orderId, providerKey: state.providerKey, oldStatus, newStatus: 'needs_review', reason: review.data.reason, trigger: options.trigger });
+  await writeRecoveryLine(deps.pool, {
+    orderId,
+    providerKey: state.providerKey,
+    oldStatus,
+    newStatus: 'needs_review',
+    reason: review.data.reason,
+    trigger: options.trigger,
+  });
   return { orderId, oldStatus, newStatus: 'needs_review', reason: review.data.reason };
 }

@@ -28,7 +28,12 @@ export async function reconcileOrder(
   let reason: string;
   try {
     const result = await chargeOrder({ ...deps, attemptLeaseMs: options.staleAfterMs }, orderId, `recovery:${options.trigger}`);
-    reason = result === 'nothing_to_do' ? `nothing to recover (${oldStatus})` : result === 'left_to_other_worker' ? 'an attempt is still in flight' : 'verified with the provider';
+    reason =
+      result === 'nothing_to_do'
+        ? `nothing to recover (${oldStatus})`
+        : result === 'left_to_other_worker'
+          ? 'an attempt is still in flight'
+          : 'verified with the provider';
   } catch (error) {
     if (!(error instanceof ChargeOutcomeStillUnknown)) throw error;
     reason = `still unknown: ${error.message}`;
@@ -36,7 +41,14 @@ export async function reconcileOrder(
   const after = await loadOrder(deps.store, orderId);
   const newStatus = after.state.exists ? after.state.status : 'none';
   if (before.state.exists) {
-    await writeRecoveryLine(deps.pool, { orderId, providerKey: before.state.providerKey, oldStatus, newStatus, reason, trigger: options.trigger });
+    await writeRecoveryLine(deps.pool, {
+      orderId,
+      providerKey: before.state.providerKey,
+      oldStatus,
+      newStatus,
+      reason,
+      trigger: options.trigger,
+    });
   }
   return { orderId, oldStatus, newStatus, reason };
 }

@@ -32,7 +32,12 @@ beforeAll(async () => {
   harness = await startTestApp('recovery_sweep');
   readModels = await openReadModels(harness.runtime, harness.features, 2);
   orders = new OrderQueries(readModels.dataSource);
-  projections = await startProjections({ store: harness.runtime.eventStore, pool: harness.runtime.pool, readModels: [ordersReadModel], reactors: [] });
+  projections = await startProjections({
+    store: harness.runtime.eventStore,
+    pool: harness.runtime.pool,
+    readModels: [ordersReadModel],
+    reactors: [],
+  });
 });
 afterAll(async () => {
   await projections.stop();
@@ -60,7 +65,12 @@ function refusingCallsAbout(orderIds: Set<string>): PaymentGateway {
 
 async function requested(): Promise<string> {
   const orderId = `o-${randomUUID()}`;
-  const response = await harness.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/charge`, headers: auth('storefront'), payload: { amount: 4200, currency: 'EUR', customerId: 'c1' } });
+  const response = await harness.app.inject({
+    method: 'POST',
+    url: `/v1/orders/${orderId}/charge`,
+    headers: auth('storefront'),
+    payload: { amount: 4200, currency: 'EUR', customerId: 'c1' },
+  });
   expect(response.statusCode).toBe(202);
   return orderId;
 }
@@ -68,8 +78,14 @@ async function requested(): Promise<string> {
 /** An attempt whose answer was lost after the provider charged: the order is `unknown` since `at`. */
 async function unknownSince(at: Date): Promise<string> {
   const orderId = await requested();
-  await fetch(`${harness.sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'drop_after_commit', orderId, times: 2 }) });
-  await expect(chargeOrder({ store: store(), gateway: harness.gateway, workerId: 'w', now: () => at }, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
+  await fetch(`${harness.sandbox.url}/_sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ kind: 'drop_after_commit', orderId, times: 2 }),
+  });
+  await expect(chargeOrder({ store: store(), gateway: harness.gateway, workerId: 'w', now: () => at }, orderId)).rejects.toBeInstanceOf(
+    ChargeOutcomeStillUnknown,
+  );
   return orderId;
 }
 
@@ -84,14 +100,17 @@ async function processingSince(at: Date): Promise<string> {
     findPayments: (id) => harness.gateway.findPayments(id),
     retrievePayment: (id) => harness.gateway.retrievePayment(id),
   };
-  await expect(chargeOrder({ store: store(), gateway: crashing, workerId: 'w', now: () => at }, orderId)).rejects.toBeInstanceOf(WorkerCrashed);
+  await expect(chargeOrder({ store: store(), gateway: crashing, workerId: 'w', now: () => at }, orderId)).rejects.toBeInstanceOf(
+    WorkerCrashed,
+  );
   return orderId;
 }
 
 /** The real read model's answer, narrowed to this test's orders (other tests' orders share the table). */
 function finderFor(orderIds: string[]): FindStuckOrders {
   const mine = new Set(orderIds);
-  return async (statuses, after, before, limit) => (await orders.findStuckOrders(statuses, after, before, limit)).filter((o) => mine.has(o.orderId));
+  return async (statuses, after, before, limit) =>
+    (await orders.findStuckOrders(statuses, after, before, limit)).filter((o) => mine.has(o.orderId));
 }
 
 async function readModelShows(orderIds: string[], status: string): Promise<void> {
@@ -102,7 +121,12 @@ async function readModelShows(orderIds: string[], status: string): Promise<void>
 }
 
 const sweep = (orderIds: string[], now: Date, gateway: PaymentGateway = harness.gateway) =>
-  recoverStuckCharges({ store: store(), gateway, workerId: 'sweeper', pool: harness.runtime.pool, now: () => now }, finderFor(orderIds), { thresholdMs: THRESHOLD_MS, windowMs: WINDOW_MS, trigger: 'schedule', now });
+  recoverStuckCharges({ store: store(), gateway, workerId: 'sweeper', pool: harness.runtime.pool, now: () => now }, finderFor(orderIds), {
+    thresholdMs: THRESHOLD_MS,
+    windowMs: WINDOW_MS,
+    trigger: 'schedule',
+    now,
+  });
 const statusOf = async (orderId: string) => (await loadOrder(store(), orderId)).state;
 
 describe('recoverStuckCharges', () => {
@@ -133,7 +157,12 @@ describe('recoverStuckCharges', () => {
 
       expect(results.map((r) => r.orderId)).toEqual([poisoned, unknown, processing]);
       expect(results.filter((r) => r.error !== undefined)).toEqual([
-        expect.objectContaining({ orderId: poisoned, oldStatus: 'unknown', newStatus: 'unknown', error: expect.stringContaining('refused the request') }),
+        expect.objectContaining({
+          orderId: poisoned,
+          oldStatus: 'unknown',
+          newStatus: 'unknown',
+          error: expect.stringContaining('refused the request'),
+        }),
       ]);
       // Its verification (the create sent again under its key) was recorded as an attempt before the
       // refused call, so it is still stuck — processing, for the next sweep — and not settled.
@@ -158,10 +187,16 @@ describe('recoverStuckCharges', () => {
       expect(await statusOf(atEdge)).toMatchObject({ status: 'unknown' });
       expect(results.find((r) => r.orderId === atEdge)).toMatchObject({ error: expect.stringContaining('refused the request') });
       const escalated = await statusOf(leftWindow);
-      expect(escalated).toMatchObject({ status: 'needs_review', lastError: expect.stringContaining('left the 24 h recovery window unresolved') });
+      expect(escalated).toMatchObject({
+        status: 'needs_review',
+        lastError: expect.stringContaining('left the 24 h recovery window unresolved'),
+      });
       expect(results.find((r) => r.orderId === leftWindow)).toMatchObject({ oldStatus: 'unknown', newStatus: 'needs_review' });
       expect(needsReviewCount()).toBe(alertsBefore + 1);
-      const { rows } = await harness.runtime.pool.query('SELECT old_status, new_status, trigger FROM payment_recovery_log WHERE order_id = $1', [leftWindow]);
+      const { rows } = await harness.runtime.pool.query(
+        'SELECT old_status, new_status, trigger FROM payment_recovery_log WHERE order_id = $1',
+        [leftWindow],
+      );
       expect(rows).toEqual([{ old_status: 'unknown', new_status: 'needs_review', trigger: 'schedule' }]);
     });
 

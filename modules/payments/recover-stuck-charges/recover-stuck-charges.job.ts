@@ -14,7 +14,12 @@ import { reconcileOrder, type ReconcileResult } from './reconcile-order';
 import type { RecoveryLine } from './recovery-log';
 
 /** Where the stuck orders come from (the orders read model), oldest change first; injected by the composition root. */
-export type FindStuckOrders = (statuses: Array<'processing' | 'unknown'>, updatedAfter: Date, updatedBefore: Date, limit: number) => Promise<Array<{ orderId: string; status: OrderStatus }>>;
+export type FindStuckOrders = (
+  statuses: Array<'processing' | 'unknown'>,
+  updatedAfter: Date,
+  updatedBefore: Date,
+  limit: number,
+) => Promise<Array<{ orderId: string; status: OrderStatus }>>;
 
 export interface RecoverStuckChargesOptions {
   thresholdMs: number;
@@ -28,20 +33,33 @@ const STUCK: Array<'processing' | 'unknown'> = ['processing', 'unknown'];
 const logger = new Logger('Recovery');
 
 /** Every order the sweep looked at; those whose recovery failed carry `error` and stay stuck for the next sweep. */
-export async function recoverStuckCharges(deps: ChargeOrderDeps & { pool: Pool }, findStuckOrders: FindStuckOrders, options: RecoverStuckChargesOptions): Promise<ReconcileResult[]> {
+export async function recoverStuckCharges(
+  deps: ChargeOrderDeps & { pool: Pool },
+  findStuckOrders: FindStuckOrders,
+  options: RecoverStuckChargesOptions,
+): Promise<ReconcileResult[]> {
   const now = options.now ?? new Date();
   const before = new Date(now.getTime() - options.thresholdMs);
   const windowStart = new Date(before.getTime() - options.windowMs);
   const limit = options.limit ?? 500;
   const results: ReconcileResult[] = [];
   for (const order of await findStuckOrders(STUCK, new Date(0), windowStart, limit)) {
-    results.push(await isolated(order, () => escalateToReview(deps, order.orderId, { windowStart, windowMs: options.windowMs, trigger: options.trigger, now })));
+    results.push(
+      await isolated(order, () =>
+        escalateToReview(deps, order.orderId, { windowStart, windowMs: options.windowMs, trigger: options.trigger, now }),
+      ),
+    );
   }
   for (const order of await findStuckOrders(STUCK, windowStart, before, limit)) {
-    results.push(await isolated(order, () => reconcileOrder(deps, order.orderId, { staleAfterMs: options.thresholdMs, trigger: options.trigger })));
+    results.push(
+      await isolated(order, () => reconcileOrder(deps, order.orderId, { staleAfterMs: options.thresholdMs, trigger: options.trigger })),
+    );
   }
   const failed = results.filter((r) => r.error !== undefined);
-  if (failed.length) logger.error(`recovery sweep: ${failed.length} of ${results.length} order(s) could not be recovered and stay stuck: ${failed.map((r) => `${r.orderId} (${r.error})`).join('; ')}`);
+  if (failed.length)
+    logger.error(
+      `recovery sweep: ${failed.length} of ${results.length} order(s) could not be recovered and stay stuck: ${failed.map((r) => `${r.orderId} (${r.error})`).join('; ')}`,
+    );
   return results;
 }
 
@@ -51,11 +69,20 @@ export async function recoverStuckCharges(deps: ChargeOrderDeps & { pool: Pool }
  * kept with its result and logged; it stays stuck, the next sweep tries again, and once it leaves the
  * window it goes to review.
  */
-async function isolated(order: { orderId: string; status: OrderStatus }, recover: () => Promise<ReconcileResult>): Promise<ReconcileResult> {
+async function isolated(
+  order: { orderId: string; status: OrderStatus },
+  recover: () => Promise<ReconcileResult>,
+): Promise<ReconcileResult> {
   try {
     return await recover();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { orderId: order.orderId, oldStatus: order.status, newStatus: order.status, reason: `recovery failed: ${message}`, error: message };
+    return {
+      orderId: order.orderId,
+      oldStatus: order.status,
+      newStatus: order.status,
+      reason: `recovery failed: ${message}`,
+      error: message,
+    };
   }
 }

@@ -22,7 +22,9 @@ const duration = (raw: string) => {
 
 export const recoverCommand: CliCommand = (context) =>
   new Command('recover')
-    .description('verify stuck charges with the provider now and record their outcome (one order, or every order stuck longer than --older-than)')
+    .description(
+      'verify stuck charges with the provider now and record their outcome (one order, or every order stuck longer than --older-than)',
+    )
     .option('--order <orderId>', 'recover this order only')
     .option('--older-than <duration>', 'how long an order must have been silent (default: IDEM_RECOVERY_THRESHOLD)', duration)
     .option('--window <duration>', 'how far behind --older-than the sweep looks (default: IDEM_RECOVERY_WINDOW)', duration)

@@ -10,9 +10,15 @@ afterAll(() => harness.close());
 
 const valid = { amount: 1250, currency: 'EUR', customerId: 'cus_42' };
 /** Every order event written, settled or not (readAll only shows settled history). */
-const orderEventCount = async () => Number((await harness.runtime.pool.query(`SELECT count(*) AS n FROM idem_events WHERE stream_name LIKE 'order-%'`)).rows[0].n);
+const orderEventCount = async () =>
+  Number((await harness.runtime.pool.query(`SELECT count(*) AS n FROM idem_events WHERE stream_name LIKE 'order-%'`)).rows[0].n);
 
-type Case = [label: string, request: { url?: string; payload?: unknown; body?: string; headers?: Record<string, string> }, status: number, code: string];
+type Case = [
+  label: string,
+  request: { url?: string; payload?: unknown; body?: string; headers?: Record<string, string> },
+  status: number,
+  code: string,
+];
 
 const cases: Case[] = [
   ['a missing amount', { payload: { currency: 'EUR', customerId: 'c' } }, 400, 'REQUEST.INVALID'],
@@ -58,7 +64,12 @@ describe('POST /v1/orders/{orderId}/charge with bad input', () => {
   });
 
   it('stays up and serves a valid request afterwards', async () => {
-    const ok = await harness.app.inject({ method: 'POST', url: `/v1/orders/o-${randomUUID()}/charge`, headers: auth('storefront'), payload: valid });
+    const ok = await harness.app.inject({
+      method: 'POST',
+      url: `/v1/orders/o-${randomUUID()}/charge`,
+      headers: auth('storefront'),
+      payload: valid,
+    });
     expect(ok.statusCode).toBe(202);
     expect((await harness.app.inject({ method: 'GET', url: '/health/ready' })).statusCode).toBe(200);
   });

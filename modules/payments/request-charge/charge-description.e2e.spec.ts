@@ -12,7 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-const charge = (orderId: string, body: object) => harness.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/charge`, headers: auth('storefront'), payload: body });
+const charge = (orderId: string, body: object) =>
+  harness.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/charge`, headers: auth('storefront'), payload: body });
 const eventsOf = (orderId: string) => harness.runtime.eventStore.readStream(orderStream(orderId));
 const body = { amount: 1250, currency: 'EUR', customerId: 'cus_42' };
 

@@ -42,10 +42,15 @@ export function decideRequestCharge(command: RequestCharge, state: OrderState): 
   if (keyFingerprint === fingerprint) return [];
   if (state.exists && state.status !== 'failed') {
     if (state.requestFingerprint !== fingerprint) {
-      throw new AppError('unprocessable', 'ORDER.CHARGE_MISMATCH', 'This order already has a charge with a different amount, currency, customer or description', {
-        orderId: command.orderId,
-        recorded: { amount: state.amount, currency: state.currency, customerId: state.customerId },
-      });
+      throw new AppError(
+        'unprocessable',
+        'ORDER.CHARGE_MISMATCH',
+        'This order already has a charge with a different amount, currency, customer or description',
+        {
+          orderId: command.orderId,
+          recorded: { amount: state.amount, currency: state.currency, customerId: state.customerId },
+        },
+      );
     }
     return [];
   }

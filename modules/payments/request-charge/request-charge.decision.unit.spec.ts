@@ -11,10 +11,28 @@ const requested = (command: RequestCharge, n = 1): ChargeRequested => {
   const { orderId, amount, currency, customerId, description, idempotencyKey } = command;
   const optional = Object.entries({ description, idempotencyKey }).filter(([, value]) => value !== undefined);
   const requestFingerprint = chargeFingerprint(command);
-  return { type: 'ChargeRequested', data: { orderId, amount, currency, customerId, requestFingerprint, providerKey: `idem-order-${orderId}-r${n}`, requestNumber: n, ...Object.fromEntries(optional) } };
+  return {
+    type: 'ChargeRequested',
+    data: {
+      orderId,
+      amount,
+      currency,
+      customerId,
+      requestFingerprint,
+      providerKey: `idem-order-${orderId}-r${n}`,
+      requestNumber: n,
+      ...Object.fromEntries(optional),
+    },
+  };
 };
-const declined: ChargeFailed = { type: 'ChargeFailed', data: { orderId: '481', attempt: 1, declineCode: 'card_declined', reason: 'declined' } };
-const paid: ChargeSucceeded = { type: 'ChargeSucceeded', data: { orderId: '481', paymentIntentId: 'pi_1', amount: 1250, currency: 'EUR', recovered: false } };
+const declined: ChargeFailed = {
+  type: 'ChargeFailed',
+  data: { orderId: '481', attempt: 1, declineCode: 'card_declined', reason: 'declined' },
+};
+const paid: ChargeSucceeded = {
+  type: 'ChargeSucceeded',
+  data: { orderId: '481', paymentIntentId: 'pi_1', amount: 1250, currency: 'EUR', recovered: false },
+};
 
 describe('chargeFingerprint', () => {
   it('is 32 hex characters, the same for the same charge, different when any charge-defining field differs', () => {
@@ -29,12 +47,18 @@ describe('chargeFingerprint', () => {
 describe('RequestCharge', () => {
   describe('when the order has no charge yet', () => {
     it('requests the charge as request 1 under the provider key of request 1', () => {
-      spec.given([]).when(pay).then([requested(pay, 1)]);
+      spec
+        .given([])
+        .when(pay)
+        .then([requested(pay, 1)]);
     });
 
     it('keeps the Idempotency-Key and the description with the request', () => {
       const command = { ...pay, idempotencyKey: 'key-1', description: 'two books' };
-      spec.given([]).when(command).then([requested(command, 1)]);
+      spec
+        .given([])
+        .when(command)
+        .then([requested(command, 1)]);
     });
 
     it('names the step with the request number and the request id, so two requests never share an event id', () => {
@@ -48,7 +72,10 @@ describe('RequestCharge', () => {
       ['pending', [requested(pay)]],
       ['paid', [requested(pay), paid]],
     ])('decides nothing while it is %s (a duplicate is answered from the stream)', (_status, history) => {
-      spec.given(history).when({ ...pay, requestId: 'req-2' }).thenNothing();
+      spec
+        .given(history)
+        .when({ ...pay, requestId: 'req-2' })
+        .thenNothing();
     });
   });
 
@@ -70,7 +97,10 @@ describe('RequestCharge', () => {
     });
 
     it('refuses a mismatch on a paid order too', () => {
-      spec.given([requested(pay), paid]).when({ ...pay, amount: 1 }).thenRefuses('ORDER.CHARGE_MISMATCH');
+      spec
+        .given([requested(pay), paid])
+        .when({ ...pay, amount: 1 })
+        .thenRefuses('ORDER.CHARGE_MISMATCH');
     });
   });
 
@@ -81,22 +111,35 @@ describe('RequestCharge', () => {
       spec
         .given([requested(keyed), declined])
         .when({ ...keyed, amount: 99 })
-        .thenRefuses('IDEMPOTENCY_KEY.REUSED', { kind: 'unprocessable', message: expect.stringContaining('different request body'), details: { orderId: '481' } });
+        .thenRefuses('IDEMPOTENCY_KEY.REUSED', {
+          kind: 'unprocessable',
+          message: expect.stringContaining('different request body'),
+          details: { orderId: '481' },
+        });
     });
 
     it('answers the same body with what that request led to, even a decline (no new request)', () => {
-      spec.given([requested(keyed), declined]).when(keyed).thenNothing();
+      spec
+        .given([requested(keyed), declined])
+        .when(keyed)
+        .thenNothing();
     });
   });
 
   describe('when the last request was declined', () => {
     it('requests again as the next request number under a new provider key', () => {
-      spec.given([requested(pay), declined]).when(pay).then([requested(pay, 2)]);
+      spec
+        .given([requested(pay), declined])
+        .when(pay)
+        .then([requested(pay, 2)]);
     });
 
     it('takes another amount then: a decline ends the earlier request', () => {
       const other = { ...pay, amount: 999 };
-      spec.given([requested(pay), declined]).when(other).then([requested(other, 2)]);
+      spec
+        .given([requested(pay), declined])
+        .when(other)
+        .then([requested(other, 2)]);
     });
   });
 });

@@ -9,7 +9,12 @@ beforeAll(async () => {
 afterAll(() => harness.close());
 
 const charge = (orderId: string, body: unknown, headers: Record<string, string> = {}, query = '') =>
-  harness.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/charge${query}`, headers: { ...auth('storefront'), ...headers }, payload: body as object });
+  harness.app.inject({
+    method: 'POST',
+    url: `/v1/orders/${orderId}/charge${query}`,
+    headers: { ...auth('storefront'), ...headers },
+    payload: body as object,
+  });
 const eventsOf = (orderId: string) => harness.runtime.eventStore.readStream(orderStream(orderId));
 const body = { amount: 1250, currency: 'EUR', customerId: 'cus_42' };
 
@@ -20,7 +25,15 @@ describe('POST /v1/orders/{orderId}/charge', () => {
     expect(response.statusCode).toBe(202);
     expect(response.headers.location).toBe(`/v1/orders/${orderId}`);
     expect(response.headers['idempotent-replayed']).toBeUndefined();
-    expect(response.json()).toMatchObject({ orderId, status: 'pending', amount: 1250, currency: 'EUR', customerId: 'cus_42', attempts: 0, revision: 0 });
+    expect(response.json()).toMatchObject({
+      orderId,
+      status: 'pending',
+      amount: 1250,
+      currency: 'EUR',
+      customerId: 'cus_42',
+      attempts: 0,
+      revision: 0,
+    });
     const events = await eventsOf(orderId);
     expect(events.map((e) => e.type)).toEqual(['ChargeRequested']);
     expect(events[0].data).toMatchObject({ providerKey: `idem-order-${orderId}-r1`, requestNumber: 1 });
@@ -40,7 +53,9 @@ describe('POST /v1/orders/{orderId}/charge', () => {
 
     it('records one ChargeRequested when 8 duplicates arrive at once', async () => {
       const orderId = `o-${randomUUID()}`;
-      const responses = await Promise.all(Array.from({ length: 8 }, (_, i) => charge(orderId, body, i % 2 ? { 'idempotency-key': 'k1' } : {})));
+      const responses = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => charge(orderId, body, i % 2 ? { 'idempotency-key': 'k1' } : {})),
+      );
       expect(responses.map((r) => r.statusCode)).toEqual(Array(8).fill(202));
       expect(responses.filter((r) => r.headers['idempotent-replayed'] !== 'true')).toHaveLength(1);
       expect(await eventsOf(orderId)).toHaveLength(1);
@@ -111,7 +126,12 @@ describe('GET /v1/orders/{orderId}', () => {
     const events = await harness.app.inject({ method: 'GET', url: `/v1/orders/${orderId}/events`, headers: auth('auditor') });
     expect(events.statusCode).toBe(200);
     expect(events.json().events).toEqual([
-      expect.objectContaining({ revision: 0, type: 'ChargeRequested', position: expect.stringMatching(/^\d+\/\d+$/), metadata: expect.objectContaining({ correlationId: expect.any(String) }) }),
+      expect.objectContaining({
+        revision: 0,
+        type: 'ChargeRequested',
+        position: expect.stringMatching(/^\d+\/\d+$/),
+        metadata: expect.objectContaining({ correlationId: expect.any(String) }),
+      }),
     ]);
     const storefront = await harness.app.inject({ method: 'GET', url: `/v1/orders/${orderId}/events`, headers: auth('storefront') });
     expect(storefront.statusCode).toBe(403);

@@ -19,7 +19,12 @@ export interface ProviderCheck {
   unanswered: string[];
 }
 
-export async function checkProviderForOrder(gateway: PaymentGateway, store: EventStore, orderId: string, now: Date): Promise<ProviderCheck> {
+export async function checkProviderForOrder(
+  gateway: PaymentGateway,
+  store: EventStore,
+  orderId: string,
+  now: Date,
+): Promise<ProviderCheck> {
   const history = await store.readStream(orderStream(orderId));
   const check: ProviderCheck = { succeeded: [], pending: [], unanswered: [] };
   const found = new Map<string, ProviderPayment>();

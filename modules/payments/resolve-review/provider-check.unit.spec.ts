@@ -6,9 +6,24 @@ const HOUR = 3600_000;
 const t0 = Date.UTC(2026, 0, 10, 12);
 let revision = 0;
 const event = (type: string, data: Record<string, unknown>, at: number): RecordedEvent =>
-  ({ id: `e${revision}`, stream: 'order-o1', revision: revision++, position: '0/0', type, data, metadata: { recordedAt: new Date(at).toISOString() }, created: new Date(at) }) as unknown as RecordedEvent;
-const request = (n: number, at: number) => event('ChargeRequested', { orderId: 'o1', amount: 4200, currency: 'EUR', customerId: 'cus_1', providerKey: `k${n}`, requestNumber: n, requestFingerprint: 'f' }, at);
-const attempt = (n: number, at: number) => event('ChargeAttemptStarted', { orderId: 'o1', attempt: 1, workerId: 'w', providerKey: `k${n}` }, at);
+  ({
+    id: `e${revision}`,
+    stream: 'order-o1',
+    revision: revision++,
+    position: '0/0',
+    type,
+    data,
+    metadata: { recordedAt: new Date(at).toISOString() },
+    created: new Date(at),
+  }) as unknown as RecordedEvent;
+const request = (n: number, at: number) =>
+  event(
+    'ChargeRequested',
+    { orderId: 'o1', amount: 4200, currency: 'EUR', customerId: 'cus_1', providerKey: `k${n}`, requestNumber: n, requestFingerprint: 'f' },
+    at,
+  );
+const attempt = (n: number, at: number) =>
+  event('ChargeAttemptStarted', { orderId: 'o1', attempt: 1, workerId: 'w', providerKey: `k${n}` }, at);
 const paid = (id: string): ProviderPayment => ({ paymentIntentId: id, status: 'succeeded', amount: 4200, currency: 'EUR' });
 
 function gatewayFake(search: ProviderPayment[], byId: Record<string, ProviderPayment>) {
@@ -53,7 +68,12 @@ describe('checkProviderForOrder', () => {
 
       const recent = [request(1, t0), attempt(1, t0), request(2, t0 + HOUR), attempt(2, t0 + HOUR)];
 
-      const check = await checkProviderForOrder(gateway, { readStream: async () => recent } as unknown as EventStore, 'o1', new Date(t0 + 2 * HOUR));
+      const check = await checkProviderForOrder(
+        gateway,
+        { readStream: async () => recent } as unknown as EventStore,
+        'o1',
+        new Date(t0 + 2 * HOUR),
+      );
 
       expect(replayed).toEqual(['k1', 'k2']);
       expect(check.succeeded).toEqual([]);

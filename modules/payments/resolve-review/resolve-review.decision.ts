@@ -22,12 +22,17 @@ export interface ResolveReview {
 export function decideResolveReview(command: ResolveReview, state: OrderState): NewEvent<OrderEvent>[] {
   if (!state.exists) throw new AppError('not_found', 'ORDER.NOT_FOUND', `No charge was ever requested for order ${command.orderId}`);
   if (state.status !== 'needs_review') {
-    throw new AppError('unprocessable', 'ORDER.NOT_IN_REVIEW', `Order ${command.orderId} is ${state.status}, not waiting for review`, { orderStatus: state.status });
+    throw new AppError('unprocessable', 'ORDER.NOT_IN_REVIEW', `Order ${command.orderId} is ${state.status}, not waiting for review`, {
+      orderStatus: state.status,
+    });
   }
   if (command.resolution === 'failed') refuseWhileMoneyMayHaveMoved(command);
   return [
     {
-      event: { type: 'ChargeReviewResolved', data: { orderId: command.orderId, actor: command.actor, note: command.note, resolution: command.resolution } },
+      event: {
+        type: 'ChargeReviewResolved',
+        data: { orderId: command.orderId, actor: command.actor, note: command.note, resolution: command.resolution },
+      },
       // With the request id in the event id, a second resolution decided on the same state is a
       // conflict (its author re-reads and is told the case is closed) rather than an idempotent
       // re-append of the first, which would answer 200 with a decision the stream does not hold.
@@ -43,12 +48,23 @@ export function decideResolveReview(command: ResolveReview, state: OrderState): 
 function refuseWhileMoneyMayHaveMoved(command: ResolveReview): void {
   const check = command.providerCheck;
   // The order went into review after the caller looked: ask again.
-  if (!check) throw new AppError('conflict', 'ORDER.PROVIDER_CHECK_STALE', `Order ${command.orderId} changed while it was being checked; try again`);
+  if (!check)
+    throw new AppError('conflict', 'ORDER.PROVIDER_CHECK_STALE', `Order ${command.orderId} changed while it was being checked; try again`);
   if (check.succeeded.length > 0 || check.pending.length > 0) {
     const intents = [...check.succeeded, ...check.pending];
-    throw new AppError('unprocessable', 'ORDER.PROVIDER_HOLDS_CHARGE', `The provider holds ${check.succeeded.length ? 'a succeeded' : 'a pending'} payment for order ${command.orderId} (${intents.join(', ')}): it cannot be resolved as failed`, { succeeded: check.succeeded, pending: check.pending });
+    throw new AppError(
+      'unprocessable',
+      'ORDER.PROVIDER_HOLDS_CHARGE',
+      `The provider holds ${check.succeeded.length ? 'a succeeded' : 'a pending'} payment for order ${command.orderId} (${intents.join(', ')}): it cannot be resolved as failed`,
+      { succeeded: check.succeeded, pending: check.pending },
+    );
   }
   if (check.unanswered.length > 0) {
-    throw new AppError('unavailable', 'ORDER.PROVIDER_UNVERIFIED', `The provider could not confirm the outcome under ${check.unanswered.join(', ')}; try again later`, { keys: check.unanswered });
+    throw new AppError(
+      'unavailable',
+      'ORDER.PROVIDER_UNVERIFIED',
+      `The provider could not confirm the outcome under ${check.unanswered.join(', ')}; try again later`,
+      { keys: check.unanswered },
+    );
   }
 }

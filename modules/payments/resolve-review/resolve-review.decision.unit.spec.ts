@@ -8,11 +8,27 @@ const spec = deciderSpec(orderCommands, decideResolveReview);
 const orderId = '481';
 const requested: OrderEvent = {
   type: 'ChargeRequested',
-  data: { orderId, amount: 4200, currency: 'EUR', customerId: 'c1', requestFingerprint: 'f', providerKey: 'idem-order-481-r1', requestNumber: 1 },
+  data: {
+    orderId,
+    amount: 4200,
+    currency: 'EUR',
+    customerId: 'c1',
+    requestFingerprint: 'f',
+    providerKey: 'idem-order-481-r1',
+    requestNumber: 1,
+  },
 };
-const started: OrderEvent = { type: 'ChargeAttemptStarted', data: { orderId, attempt: 1, workerId: 'w', providerKey: 'idem-order-481-r1' } };
+const started: OrderEvent = {
+  type: 'ChargeAttemptStarted',
+  data: { orderId, attempt: 1, workerId: 'w', providerKey: 'idem-order-481-r1' },
+};
 const unknown: OrderEvent = { type: 'ChargeOutcomeUnknown', data: { orderId, attempt: 1, error: 'timeout' } };
-const inReview: OrderEvent[] = [requested, started, unknown, { type: 'ChargeNeedsReview', data: { orderId, reason: 'contradictory provider data' } }];
+const inReview: OrderEvent[] = [
+  requested,
+  started,
+  unknown,
+  { type: 'ChargeNeedsReview', data: { orderId, reason: 'contradictory provider data' } },
+];
 
 const nothingHeld: ProviderCheck = { succeeded: [], pending: [], unanswered: [] };
 const resolve = (resolution: 'paid' | 'failed', providerCheck?: ProviderCheck): ResolveReview => ({
@@ -23,16 +39,25 @@ const resolve = (resolution: 'paid' | 'failed', providerCheck?: ProviderCheck): 
   requestId: 'req-9',
   ...(providerCheck ? { providerCheck } : {}),
 });
-const resolved = (resolution: 'paid' | 'failed'): OrderEvent => ({ type: 'ChargeReviewResolved', data: { orderId, actor: 'support:t1', note: 'checked the dashboard', resolution } });
+const resolved = (resolution: 'paid' | 'failed'): OrderEvent => ({
+  type: 'ChargeReviewResolved',
+  data: { orderId, actor: 'support:t1', note: 'checked the dashboard', resolution },
+});
 
 describe('ResolveReview', () => {
   describe('when the order waits for review', () => {
     it('records a resolution as paid with the actor and the note', () => {
-      spec.given(inReview).when(resolve('paid')).then([resolved('paid')]);
+      spec
+        .given(inReview)
+        .when(resolve('paid'))
+        .then([resolved('paid')]);
     });
 
     it('records a resolution as failed once the provider holds nothing under any key', () => {
-      spec.given(inReview).when(resolve('failed', nothingHeld)).then([resolved('failed')]);
+      spec
+        .given(inReview)
+        .when(resolve('failed', nothingHeld))
+        .then([resolved('failed')]);
     });
 
     it('names the step with the request, the attempt, the unknowns in a row and the request id', () => {
@@ -54,14 +79,19 @@ describe('ResolveReview', () => {
     });
 
     it('refuses while the provider holds a succeeded payment alone', () => {
-      spec.given(inReview).when(resolve('failed', { succeeded: ['pi_1'], pending: [], unanswered: [] })).thenRefuses('ORDER.PROVIDER_HOLDS_CHARGE', { details: { succeeded: ['pi_1'], pending: [] } });
+      spec
+        .given(inReview)
+        .when(resolve('failed', { succeeded: ['pi_1'], pending: [], unanswered: [] }))
+        .thenRefuses('ORDER.PROVIDER_HOLDS_CHARGE', { details: { succeeded: ['pi_1'], pending: [] } });
     });
 
     it('refuses while a payment is still pending', () => {
       spec
         .given(inReview)
         .when(resolve('failed', { succeeded: [], pending: ['pi_2'], unanswered: [] }))
-        .thenRefuses('ORDER.PROVIDER_HOLDS_CHARGE', { message: 'The provider holds a pending payment for order 481 (pi_2): it cannot be resolved as failed' });
+        .thenRefuses('ORDER.PROVIDER_HOLDS_CHARGE', {
+          message: 'The provider holds a pending payment for order 481 (pi_2): it cannot be resolved as failed',
+        });
     });
 
     it('refuses (try later) while a key could not be answered', () => {
@@ -76,7 +106,10 @@ describe('ResolveReview', () => {
     });
 
     it('asks to try again when no provider check came with the command (the order entered review meanwhile)', () => {
-      spec.given(inReview).when(resolve('failed')).thenRefuses('ORDER.PROVIDER_CHECK_STALE', { kind: 'conflict', message: 'Order 481 changed while it was being checked; try again' });
+      spec.given(inReview).when(resolve('failed')).thenRefuses('ORDER.PROVIDER_CHECK_STALE', {
+        kind: 'conflict',
+        message: 'Order 481 changed while it was being checked; try again',
+      });
     });
   });
 
@@ -90,11 +123,18 @@ describe('ResolveReview', () => {
       spec
         .given(history)
         .when(resolve('paid'))
-        .thenRefuses('ORDER.NOT_IN_REVIEW', { kind: 'unprocessable', message: `Order 481 is ${status}, not waiting for review`, details: { orderStatus: status } });
+        .thenRefuses('ORDER.NOT_IN_REVIEW', {
+          kind: 'unprocessable',
+          message: `Order 481 is ${status}, not waiting for review`,
+          details: { orderStatus: status },
+        });
     });
 
     it('refuses an order that was never requested with ORDER.NOT_FOUND', () => {
-      spec.given([]).when(resolve('paid')).thenRefuses('ORDER.NOT_FOUND', { kind: 'not_found', message: 'No charge was ever requested for order 481' });
+      spec
+        .given([])
+        .when(resolve('paid'))
+        .thenRefuses('ORDER.NOT_FOUND', { kind: 'not_found', message: 'No charge was ever requested for order 481' });
     });
   });
 });

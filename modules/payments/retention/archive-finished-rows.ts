@@ -16,9 +16,14 @@ export interface ArchiveResult {
 export async function archiveFinishedRows(pool: Pool, options: { olderThanMs: number; now?: Date }): Promise<ArchiveResult> {
   const minimum = longestRetryWindowMs();
   if (options.olderThanMs < minimum) {
-    throw new AppError('validation', 'RETENTION.WINDOW_TOO_SHORT', `Refusing to archive rows younger than the longest retry window (${Math.ceil(minimum / 3_600_000)} h): a retry could still need them`, {
-      minimumMs: minimum,
-    });
+    throw new AppError(
+      'validation',
+      'RETENTION.WINDOW_TOO_SHORT',
+      `Refusing to archive rows younger than the longest retry window (${Math.ceil(minimum / 3_600_000)} h): a retry could still need them`,
+      {
+        minimumMs: minimum,
+      },
+    );
   }
   const cutoff = new Date((options.now ?? new Date()).getTime() - options.olderThanMs);
   const client = await pool.connect();

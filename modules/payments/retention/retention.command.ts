@@ -21,7 +21,10 @@ export const retentionCommand: CliCommand = (context) => {
       const runtime = await context.runtime();
       try {
         const result = await archiveFinishedRows(runtime.pool, { olderThanMs: options.olderThan ?? 30 * 86_400_000 });
-        println(context.stdout, `archived ${result.jobs} job row(s) and ${result.webhookDeliveries} webhook dedupe row(s) older than ${result.cutoff}`);
+        println(
+          context.stdout,
+          `archived ${result.jobs} job row(s) and ${result.webhookDeliveries} webhook dedupe row(s) older than ${result.cutoff}`,
+        );
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         println(context.stderr, `idem: ${error.message}`);

@@ -40,7 +40,13 @@ async function failUntilExhausted(task: string): Promise<Measured> {
   } finally {
     client.release();
   }
-  const job = () => pool.query<{ attempts: number; max_attempts: number; run_at: Date }>(`SELECT attempts, max_attempts, run_at FROM graphile_worker._private_jobs WHERE key = $1`, [`${task}:o-1`]).then((r) => r.rows[0]);
+  const job = () =>
+    pool
+      .query<{ attempts: number; max_attempts: number; run_at: Date }>(
+        `SELECT attempts, max_attempts, run_at FROM graphile_worker._private_jobs WHERE key = $1`,
+        [`${task}:o-1`],
+      )
+      .then((r) => r.rows[0]);
   const measured: Measured = { runs: 0, atLeastMs: 0, atMostMs: 0 };
   const taskList = { [task]: async () => Promise.reject(new Error('provider still unreachable')) };
   for (;;) {
@@ -76,12 +82,17 @@ describe('longestRetryWindowMs', () => {
 
 describe('archiveFinishedRows at the retry window', () => {
   const deliveryAged = async (id: string, ageMs: number) =>
-    pool.query(`INSERT INTO payment_webhook_deliveries (provider_event_id, event_type, outcome, received_at) VALUES ($1, 't', 'o', now() - $2 * interval '1 millisecond')`, [id, ageMs]);
+    pool.query(
+      `INSERT INTO payment_webhook_deliveries (provider_event_id, event_type, outcome, received_at) VALUES ($1, 't', 'o', now() - $2 * interval '1 millisecond')`,
+      [id, ageMs],
+    );
 
   describe('when the window is one millisecond shorter than the longest retry window', () => {
     it('refuses and moves nothing', async () => {
       await deliveryAged('evt_inside', longestRetryWindowMs() + HOUR);
-      await expect(archiveFinishedRows(pool, { olderThanMs: longestRetryWindowMs() - 1 })).rejects.toMatchObject({ code: 'RETENTION.WINDOW_TOO_SHORT' });
+      await expect(archiveFinishedRows(pool, { olderThanMs: longestRetryWindowMs() - 1 })).rejects.toMatchObject({
+        code: 'RETENTION.WINDOW_TOO_SHORT',
+      });
       expect((await pool.query(`SELECT 1 FROM payment_webhook_deliveries WHERE provider_event_id = 'evt_inside'`)).rowCount).toBe(1);
     });
   });

@@ -17,9 +17,23 @@ afterEach(() => t.sandbox.close());
 
 const form = (params: Record<string, string>) => new URLSearchParams(params).toString();
 const base = (orderId: string, extra: Record<string, string> = {}) =>
-  form({ amount: '4200', currency: 'eur', customer: 'cus_1', payment_method: 'pm_card_visa', confirm: 'true', off_session: 'true', 'metadata[order_id]': orderId, ...extra });
+  form({
+    amount: '4200',
+    currency: 'eur',
+    customer: 'cus_1',
+    payment_method: 'pm_card_visa',
+    confirm: 'true',
+    off_session: 'true',
+    'metadata[order_id]': orderId,
+    ...extra,
+  });
 
-async function send(method: 'GET' | 'POST', path: string, body?: string, headers: Record<string, string> = {}): Promise<{ status: number; json: unknown }> {
+async function send(
+  method: 'GET' | 'POST',
+  path: string,
+  body?: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: unknown }> {
   const response = await fetch(`${t.sandbox.url}${path}`, {
     method,
     headers: { authorization: 'Bearer sk_test_schema', ...(body && { 'content-type': 'application/x-www-form-urlencoded' }), ...headers },
@@ -38,7 +52,17 @@ describe("sandbox answers against Stripe's OpenAPI schemas", () => {
   it.each([
     ['a succeeded charge', base('s1')],
     ['a processing payment', base('s2', { payment_method: 'pm_sandbox_processing' })],
-    ['an on-session charge that requires action', form({ amount: '4200', currency: 'eur', payment_method: 'pm_card_authenticationRequired', confirm: 'true', return_url: 'https://shop.example/r', 'metadata[order_id]': 's3' })],
+    [
+      'an on-session charge that requires action',
+      form({
+        amount: '4200',
+        currency: 'eur',
+        payment_method: 'pm_card_authenticationRequired',
+        confirm: 'true',
+        return_url: 'https://shop.example/r',
+        'metadata[order_id]': 's3',
+      }),
+    ],
   ])('200 for %s is a PaymentIntent', async (_label, body) => {
     const { status, json } = await send('POST', '/v1/payment_intents', body);
 
@@ -50,7 +74,11 @@ describe("sandbox answers against Stripe's OpenAPI schemas", () => {
     ['a decline', 402, base('e1', { payment_method: 'pm_card_chargeDeclined' })],
     ['authentication_required off-session', 402, base('e2', { payment_method: 'pm_card_authenticationRequired' })],
     ['a missing parameter', 400, form({ currency: 'eur', confirm: 'true' })],
-    ['a confirm without return_url or exemption', 400, form({ amount: '4200', currency: 'eur', payment_method: 'pm_card_visa', confirm: 'true' })],
+    [
+      'a confirm without return_url or exemption',
+      400,
+      form({ amount: '4200', currency: 'eur', payment_method: 'pm_card_visa', confirm: 'true' }),
+    ],
   ])('%s is an error (%i)', async (_label, expectedStatus, body) => {
     const { status, json } = await send('POST', '/v1/payment_intents', body);
 

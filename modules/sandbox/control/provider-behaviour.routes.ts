@@ -15,11 +15,14 @@ export function registerProviderBehaviour(app: FastifyInstance, state: SandboxSt
   app.get('/_sandbox/search', async () => ({ lagMs: state.intents.searchLagMs }));
 
   /** `{status: 'succeeded' | 'failed'}`: a `processing` intent reaches its final status. */
-  app.post<{ Params: { id: string }; Body: { status?: unknown } | undefined }>('/_sandbox/payment_intents/:id/settle', async (request, reply) => {
-    const status = request.body?.status;
-    if (status !== 'succeeded' && status !== 'failed') return reply.code(400).send({ error: 'status must be "succeeded" or "failed"' });
-    const settled = settleProcessing(state, request.params.id, status);
-    if ('error' in settled) return reply.code(409).send(settled);
-    return settled;
-  });
+  app.post<{ Params: { id: string }; Body: { status?: unknown } | undefined }>(
+    '/_sandbox/payment_intents/:id/settle',
+    async (request, reply) => {
+      const status = request.body?.status;
+      if (status !== 'succeeded' && status !== 'failed') return reply.code(400).send({ error: 'status must be "succeeded" or "failed"' });
+      const settled = settleProcessing(state, request.params.id, status);
+      if ('error' in settled) return reply.code(409).send(settled);
+      return settled;
+    },
+  );
 }

@@ -36,7 +36,12 @@ export class CrmData {
     const updatedAt = new Date(EPOCH + index * 1000 + version * 86_400_000).toISOString();
     if (this.deletedAt.get(index) === version) return { sourceId, version, updatedAt, deleted: true };
     const pick = seededRandom(this.seed * 31 + index * 7 + version)();
-    const fields = { name: `Contact ${index}`, email: `c${index}.v${version}@crm.example`, tier: TIERS[Math.floor(pick * TIERS.length)], version };
+    const fields = {
+      name: `Contact ${index}`,
+      email: `c${index}.v${version}@crm.example`,
+      tier: TIERS[Math.floor(pick * TIERS.length)],
+      version,
+    };
     return { sourceId, version, updatedAt, fields };
   }
 

@@ -20,8 +20,14 @@ export function parseCrmFault(body: unknown): CrmFault | string {
   if (!Number.isInteger(b.page) || (b.page as number) < 1) return 'page must be an integer >= 1';
   if (!CRM_FAULT_KINDS.includes(b.kind as CrmFaultKind)) return `kind must be one of ${CRM_FAULT_KINDS.join(', ')}`;
   if (b.times !== undefined && !(Number.isInteger(b.times) && (b.times as number) >= 1)) return 'times must be an integer >= 1';
-  if (b.ms !== undefined && !(Number.isInteger(b.ms) && (b.ms as number) >= 0 && (b.ms as number) <= 120_000)) return 'ms must be an integer in 0..120000';
-  return { page: b.page as number, kind: b.kind as CrmFaultKind, ...(b.times !== undefined ? { times: b.times as number } : {}), ...(b.ms !== undefined ? { ms: b.ms as number } : {}) };
+  if (b.ms !== undefined && !(Number.isInteger(b.ms) && (b.ms as number) >= 0 && (b.ms as number) <= 120_000))
+    return 'ms must be an integer in 0..120000';
+  return {
+    page: b.page as number,
+    kind: b.kind as CrmFaultKind,
+    ...(b.times !== undefined ? { times: b.times as number } : {}),
+    ...(b.ms !== undefined ? { ms: b.ms as number } : {}),
+  };
 }
 
 export class CrmFaults {

@@ -31,7 +31,8 @@ export function registerSandboxCrm(app: FastifyInstance, options: CrmOptions = {
   app.get<{ Querystring: { cursor?: string; limit?: string } }>('/crm/contacts', async (request, reply) => {
     const limit = Number(request.query.limit ?? 100);
     const offset = request.query.cursor ? Number(/^o(\d{1,9})$/.exec(request.query.cursor)?.[1] ?? NaN) : 0;
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) return reply.code(400).send({ error: `limit must be an integer in 1..${MAX_LIMIT}` });
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+      return reply.code(400).send({ error: `limit must be an integer in 1..${MAX_LIMIT}` });
     if (!Number.isInteger(offset)) return reply.code(400).send({ error: 'unknown cursor' });
     const page = Math.floor(offset / limit) + 1;
     requestsByPage.set(page, (requestsByPage.get(page) ?? 0) + 1);
@@ -57,7 +58,8 @@ export function registerSandboxCrm(app: FastifyInstance, options: CrmOptions = {
     if (fault?.kind === 'contradictory')
       for (const c of contacts) if (c.fields) c.fields = { ...c.fields, name: `${String(c.fields.name)} (contradicted)` };
     if (behaviour.duplicates && offset > 0) contacts.unshift(data.contact(offset - 1));
-    if (behaviour.outOfOrder && offset > 0 && data.versionOf(offset - 1) > 1) contacts.push(data.contact(offset - 1, data.versionOf(offset - 1) - 1));
+    if (behaviour.outOfOrder && offset > 0 && data.versionOf(offset - 1) > 1)
+      contacts.push(data.contact(offset - 1, data.versionOf(offset - 1) - 1));
     return { contacts, nextCursor: end < data.size ? `o${end}` : null };
   });
 
@@ -71,7 +73,9 @@ export function registerSandboxCrm(app: FastifyInstance, options: CrmOptions = {
     faults.clear();
     return { faults: [] };
   });
-  app.post<{ Body: { count?: number; deletes?: number } }>('/crm/_control/mutate', async (request) => ({ touched: data.mutate(request.body?.count ?? 1, request.body?.deletes ?? 0) }));
+  app.post<{ Body: { count?: number; deletes?: number } }>('/crm/_control/mutate', async (request) => ({
+    touched: data.mutate(request.body?.count ?? 1, request.body?.deletes ?? 0),
+  }));
   app.post<{ Body: { duplicates?: boolean; outOfOrder?: boolean } }>('/crm/_control/behaviour', async (request) => {
     Object.assign(behaviour, { duplicates: request.body?.duplicates === true, outOfOrder: request.body?.outOfOrder === true });
     return behaviour;

@@ -26,7 +26,9 @@ describe('faults that strike before execution (latency, error_500, timeout)', ()
       await injectFault(t.sandbox, { kind: 'latency', ms: 400 });
       const committed = nextSignal(t.sandbox, 'intent-committed');
 
-      const error = await failureOf(stripeFor(t.sandbox, { timeout: 100 }).paymentIntents.create(chargeParams('1b'), { idempotencyKey: 'k1b' }));
+      const error = await failureOf(
+        stripeFor(t.sandbox, { timeout: 100 }).paymentIntents.create(chargeParams('1b'), { idempotencyKey: 'k1b' }),
+      );
 
       expect(error).toBeInstanceOf(Stripe.errors.StripeConnectionError);
       expect((await committed).metadata).toEqual({ order_id: '1b' });

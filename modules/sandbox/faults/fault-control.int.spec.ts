@@ -25,7 +25,12 @@ describe('arming and targeting faults', () => {
 
       const outcomes = [];
       for (let i = 0; i < 3; i++) {
-        outcomes.push(await t.stripe.paymentIntents.create(chargeParams(`n${i}`)).then(() => 200, (error: Stripe.errors.StripeError) => error.statusCode));
+        outcomes.push(
+          await t.stripe.paymentIntents.create(chargeParams(`n${i}`)).then(
+            () => 200,
+            (error: Stripe.errors.StripeError) => error.statusCode,
+          ),
+        );
       }
 
       expect(outcomes).toEqual([500, 500, 200]);
@@ -38,7 +43,10 @@ describe('arming and targeting faults', () => {
           await control(run.sandbox, 'POST', '/_sandbox/faults', { kind: 'error_500', probability: 0.5, seed: 42 });
           const hits: boolean[] = [];
           for (let i = 0; i < 20; i++) {
-            const outcome = await run.stripe.paymentIntents.create(chargeParams(`p${i}`)).then(() => false, () => true);
+            const outcome = await run.stripe.paymentIntents.create(chargeParams(`p${i}`)).then(
+              () => false,
+              () => true,
+            );
             hits.push(outcome);
           }
           return hits;

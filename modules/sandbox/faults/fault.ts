@@ -5,14 +5,7 @@
  * - after commit (the intent exists and its answer is stored under the key): `drop_after_commit`
  *   (destroy the socket), `reset_after_commit` (TCP RST), `hold_after_commit` (answer only on release).
  */
-export const FAULT_KINDS = [
-  'latency',
-  'error_500',
-  'timeout',
-  'drop_after_commit',
-  'reset_after_commit',
-  'hold_after_commit',
-] as const;
+export const FAULT_KINDS = ['latency', 'error_500', 'timeout', 'drop_after_commit', 'reset_after_commit', 'hold_after_commit'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSpec {

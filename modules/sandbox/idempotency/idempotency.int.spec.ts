@@ -85,7 +85,11 @@ describe("Stripe's idempotency layer", () => {
 
       const conflict = await failureOf(t.stripe.paymentIntents.create(chargeParams('484b'), { idempotencyKey: 'order-484b' }));
 
-      expect(conflict.headers).toMatchObject({ 'stripe-should-retry': 'true', 'idempotency-key': 'order-484b', 'original-request': requestId });
+      expect(conflict.headers).toMatchObject({
+        'stripe-should-retry': 'true',
+        'idempotency-key': 'order-484b',
+        'original-request': requestId,
+      });
       await first;
     });
   });
@@ -105,7 +109,9 @@ describe("Stripe's idempotency layer", () => {
 
   describe('when the first request failed validation', () => {
     it('did not store that failure, so the corrected request with the same key executes', async () => {
-      const invalid = await failureOf(t.stripe.paymentIntents.create(chargeParams('486', { currency: 'euro' }), { idempotencyKey: 'order-486' }));
+      const invalid = await failureOf(
+        t.stripe.paymentIntents.create(chargeParams('486', { currency: 'euro' }), { idempotencyKey: 'order-486' }),
+      );
       const valid = await t.stripe.paymentIntents.create(chargeParams('486'), { idempotencyKey: 'order-486' });
 
       expect(invalid).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
@@ -157,8 +163,16 @@ describe("Stripe's idempotency layer", () => {
 
     it('accepts a charge made outside the API (POST /_sandbox/charges) whatever the order holds, for stop-rule tests', async () => {
       await t.stripe.paymentIntents.create(chargeParams('490x'));
-      const { status, body } = await control<PaymentIntent>(t.sandbox, 'POST', '/_sandbox/charges', { orderId: '490x', amount: 999, currency: 'EUR' });
-      const invalid = await control<{ error: string }>(t.sandbox, 'POST', '/_sandbox/charges', { orderId: '490x', amount: -1, currency: 'EUR' });
+      const { status, body } = await control<PaymentIntent>(t.sandbox, 'POST', '/_sandbox/charges', {
+        orderId: '490x',
+        amount: 999,
+        currency: 'EUR',
+      });
+      const invalid = await control<{ error: string }>(t.sandbox, 'POST', '/_sandbox/charges', {
+        orderId: '490x',
+        amount: -1,
+        currency: 'EUR',
+      });
 
       expect(status).toBe(201);
       expect(body).toMatchObject({ status: 'succeeded', amount: 999, currency: 'eur', metadata: { order_id: '490x' } });

@@ -30,15 +30,26 @@ describe('IdempotencyStore', () => {
     keys.release(b);
 
     expect(keys.claim('acct_1', 'a', print('1'), 'req_first').kind).toBe('claimed');
-    expect(keys.claim('acct_1', 'b', print('1'), 'req_first')).toEqual({ kind: 'replay', response: { status: 200, body: '{}', originalRequestId: 'req_1' } });
+    expect(keys.claim('acct_1', 'b', print('1'), 'req_first')).toEqual({
+      kind: 'replay',
+      response: { status: 200, body: '{}', originalRequestId: 'req_1' },
+    });
   });
 
   it('tells another endpoint apart from other parameters', () => {
     const keys = store();
     keys.claim('acct_1', 'k', print('1'), 'req_first');
 
-    expect(keys.claim('acct_1', 'k', print('2'), 'req_first')).toEqual({ kind: 'mismatch', reason: 'parameters', originalRequestId: 'req_first' });
-    expect(keys.claim('acct_1', 'k', fingerprintOf('POST', '/v1/refunds', { amount: '1' }), 'req_first')).toEqual({ kind: 'mismatch', reason: 'endpoint', originalRequestId: 'req_first' });
+    expect(keys.claim('acct_1', 'k', print('2'), 'req_first')).toEqual({
+      kind: 'mismatch',
+      reason: 'parameters',
+      originalRequestId: 'req_first',
+    });
+    expect(keys.claim('acct_1', 'k', fingerprintOf('POST', '/v1/refunds', { amount: '1' }), 'req_first')).toEqual({
+      kind: 'mismatch',
+      reason: 'endpoint',
+      originalRequestId: 'req_first',
+    });
   });
 
   it('ignores a ticket from before clear(), so an old request cannot answer for a newer one', () => {

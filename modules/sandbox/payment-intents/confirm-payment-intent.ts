@@ -20,7 +20,8 @@ export interface Confirmation {
 export function confirmPaymentIntent(request: CreateIntentRequest, nowSeconds: number): Confirmation {
   const id = newPaymentIntentId();
   const result = confirmationResultFor(request);
-  const charged = result.kind === 'succeeded' || result.kind === 'processing' || (result.kind === 'declined' && result.code === 'card_declined');
+  const charged =
+    result.kind === 'succeeded' || result.kind === 'processing' || (result.kind === 'declined' && result.code === 'card_declined');
   const chargeId = charged ? newChargeId() : null;
   const base: PaymentIntent = {
     id,
@@ -64,7 +65,8 @@ export function confirmPaymentIntent(request: CreateIntentRequest, nowSeconds: n
   };
   if (result.kind === 'succeeded') return { intent: base, status: 200, body: base };
   if (result.kind === 'processing') return answered({ ...base, status: 'processing' });
-  if (result.kind === 'requires_action') return answered({ ...base, status: 'requires_action', next_action: nextActionFor(id, request.returnUrl) });
+  if (result.kind === 'requires_action')
+    return answered({ ...base, status: 'requires_action', next_action: nextActionFor(id, request.returnUrl) });
 
   const lastPaymentError = {
     type: 'card_error' as const,
@@ -87,7 +89,13 @@ function answered(intent: PaymentIntent): Confirmation {
 /** spec3.json `payment_intent_next_action`: a redirect when the caller gave a `return_url`, else Stripe.js. */
 function nextActionFor(intentId: string, returnUrl: string | null): NextAction {
   if (returnUrl !== null) {
-    return { type: 'redirect_to_url', redirect_to_url: { return_url: returnUrl, url: `https://hooks.stripe.com/3d_secure_2/hosted?payment_intent=${intentId}` } };
+    return {
+      type: 'redirect_to_url',
+      redirect_to_url: { return_url: returnUrl, url: `https://hooks.stripe.com/3d_secure_2/hosted?payment_intent=${intentId}` },
+    };
   }
-  return { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect', stripe_js: `https://hooks.stripe.com/redirect/authenticate/${intentId}` } };
+  return {
+    type: 'use_stripe_sdk',
+    use_stripe_sdk: { type: 'three_d_secure_redirect', stripe_js: `https://hooks.stripe.com/redirect/authenticate/${intentId}` },
+  };
 }

@@ -24,7 +24,10 @@ describe('confirming a PaymentIntent as Stripe does', () => {
       ['off_session=true', { off_session: true }],
       ['a return_url', { return_url: 'https://shop.example/return' }],
       ['payment_method_types', { payment_method_types: ['card'] }],
-      ['automatic_payment_methods[allow_redirects]=never', { automatic_payment_methods: { enabled: true, allow_redirects: 'never' as const } }],
+      [
+        'automatic_payment_methods[allow_redirects]=never',
+        { automatic_payment_methods: { enabled: true, allow_redirects: 'never' as const } },
+      ],
     ])('accepts it with %s', async (_label, exemption) => {
       const { off_session: _offSession, ...onSession } = chargeParams('r2');
 
@@ -35,7 +38,9 @@ describe('confirming a PaymentIntent as Stripe does', () => {
   });
 
   it('accepts real create parameters such as setup_future_usage and payment_method_options', async () => {
-    const intent = await t.stripe.paymentIntents.create(chargeParams('r3', { setup_future_usage: 'off_session', payment_method_options: { card: { request_three_d_secure: 'automatic' } } }));
+    const intent = await t.stripe.paymentIntents.create(
+      chargeParams('r3', { setup_future_usage: 'off_session', payment_method_options: { card: { request_three_d_secure: 'automatic' } } }),
+    );
 
     expect(intent.status).toBe('succeeded');
   });
@@ -48,7 +53,10 @@ describe('confirming a PaymentIntent as Stripe does', () => {
 
         expect(error).toBeInstanceOf(Stripe.errors.StripeCardError);
         expect(error).toMatchObject({ statusCode: 402, code: 'authentication_required', decline_code: 'authentication_required' });
-        expect(error.payment_intent).toMatchObject({ status: 'requires_payment_method', last_payment_error: { code: 'authentication_required' } });
+        expect(error.payment_intent).toMatchObject({
+          status: 'requires_payment_method',
+          last_payment_error: { code: 'authentication_required' },
+        });
       },
     );
 
@@ -57,7 +65,11 @@ describe('confirming a PaymentIntent as Stripe does', () => {
 
       const intent = await t.stripe.paymentIntents.create({ ...onSession, return_url: 'https://shop.example/return' });
 
-      expect(intent).toMatchObject({ status: 'requires_action', amount_received: 0, next_action: { type: 'redirect_to_url', redirect_to_url: { return_url: 'https://shop.example/return' } } });
+      expect(intent).toMatchObject({
+        status: 'requires_action',
+        amount_received: 0,
+        next_action: { type: 'redirect_to_url', redirect_to_url: { return_url: 'https://shop.example/return' } },
+      });
     });
   });
 
@@ -66,8 +78,12 @@ describe('confirming a PaymentIntent as Stripe does', () => {
       const intent = await t.stripe.paymentIntents.create(chargeParams('p1', { payment_method: 'pm_sandbox_processing' }));
       expect(intent.status).toBe('processing');
 
-      const settled = await control<PaymentIntent>(t.sandbox, 'POST', `/_sandbox/payment_intents/${intent.id}/settle`, { status: 'succeeded' });
-      const again = await control<{ error: string }>(t.sandbox, 'POST', `/_sandbox/payment_intents/${intent.id}/settle`, { status: 'failed' });
+      const settled = await control<PaymentIntent>(t.sandbox, 'POST', `/_sandbox/payment_intents/${intent.id}/settle`, {
+        status: 'succeeded',
+      });
+      const again = await control<{ error: string }>(t.sandbox, 'POST', `/_sandbox/payment_intents/${intent.id}/settle`, {
+        status: 'failed',
+      });
 
       expect(settled).toMatchObject({ status: 200, body: { status: 'succeeded', amount_received: 4200 } });
       expect(again.status).toBe(409);

@@ -50,7 +50,12 @@ export function confirmationResultFor(request: { amount: number; paymentMethod: 
   if (AUTHENTICATION_PAYMENT_METHODS.has(request.paymentMethod)) {
     if (!request.offSession) return { kind: 'requires_action' };
     // Stripe's off-session answer: code and decline_code both `authentication_required`.
-    return { kind: 'declined', code: 'authentication_required', declineCode: 'authentication_required', message: 'Your card was declined. This transaction requires authentication.' };
+    return {
+      kind: 'declined',
+      code: 'authentication_required',
+      declineCode: 'authentication_required',
+      message: 'Your card was declined. This transaction requires authentication.',
+    };
   }
   if (request.paymentMethod === PROCESSING_PAYMENT_METHOD) return { kind: 'processing' };
   const byPaymentMethod = DECLINING_PAYMENT_METHODS[request.paymentMethod];

@@ -148,13 +148,18 @@ function parseBoolean(value: FormValue | undefined, param: string): boolean | Pa
  * `automatic_payment_methods.allow_redirects` ("…redirect-based payment methods … will require your
  * customer to be redirected … `return_url` … when confirming"). Message modelled on Stripe's.
  */
-function redirectProblem(request: { offSession: boolean; returnUrl: string | null; paymentMethodTypes: string[] | undefined; automatic: FormValue | undefined }): StripeErrorResponse | undefined {
+function redirectProblem(request: {
+  offSession: boolean;
+  returnUrl: string | null;
+  paymentMethodTypes: string[] | undefined;
+  automatic: FormValue | undefined;
+}): StripeErrorResponse | undefined {
   if (request.returnUrl !== null || request.offSession || request.paymentMethodTypes !== undefined) return undefined;
   const automatic = request.automatic;
   if (typeof automatic === 'object' && !Array.isArray(automatic) && automatic.allow_redirects === 'never') return undefined;
   return invalidRequest(
     'This PaymentIntent is configured to accept payment methods enabled in your Dashboard. Because some of these payment ' +
-      'methods might redirect your customer off of your page, you must provide a `return_url`. If you don\'t want to accept ' +
+      "methods might redirect your customer off of your page, you must provide a `return_url`. If you don't want to accept " +
       'redirect-based payment methods, set `automatic_payment_methods[enabled]` to `true` and ' +
       '`automatic_payment_methods[allow_redirects]` to `never` when creating Setup Intents and Payment Intents.',
     'return_url',

@@ -84,7 +84,12 @@ describe('POST /v1/payment_intents (confirm=true)', () => {
   describe('when the request is invalid', () => {
     it('answers 400 invalid_request_error naming the parameter and creates nothing', async () => {
       const error = await failureOf(
-        t.stripe.paymentIntents.create({ currency: 'eur', payment_method: 'pm_card_visa', confirm: true, metadata: { order_id: '488' } } as never),
+        t.stripe.paymentIntents.create({
+          currency: 'eur',
+          payment_method: 'pm_card_visa',
+          confirm: true,
+          metadata: { order_id: '488' },
+        } as never),
       );
 
       expect(error).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);

@@ -38,9 +38,14 @@ export function registerCreatePaymentIntent(app: FastifyInstance, state: Sandbox
     const claim = state.idempotency.claim(accountOf(request), key, fingerprintOf('POST', PATH, form), exchange.requestId);
     // Real Stripe echoes the key and the request holding it on these answers too, and marks the 409
     // retryable (captured responses; stripe-node RequestSender `_shouldRetry` obeys Stripe-Should-Retry).
-    const echoed = { 'Idempotency-Key': key, 'Original-Request': claim.kind === 'in_flight' || claim.kind === 'mismatch' ? claim.originalRequestId : '' };
-    if (claim.kind === 'in_flight') return answer(state, request, reply, 409, idempotencyKeyInUse(key).body, { ...echoed, 'Stripe-Should-Retry': 'true' });
-    if (claim.kind === 'mismatch') return answer(state, request, reply, 400, idempotencyMismatch(key, claim.reason).body, { ...echoed, 'Stripe-Should-Retry': 'false' });
+    const echoed = {
+      'Idempotency-Key': key,
+      'Original-Request': claim.kind === 'in_flight' || claim.kind === 'mismatch' ? claim.originalRequestId : '',
+    };
+    if (claim.kind === 'in_flight')
+      return answer(state, request, reply, 409, idempotencyKeyInUse(key).body, { ...echoed, 'Stripe-Should-Retry': 'true' });
+    if (claim.kind === 'mismatch')
+      return answer(state, request, reply, 400, idempotencyMismatch(key, claim.reason).body, { ...echoed, 'Stripe-Should-Retry': 'false' });
     if (claim.kind === 'replay') return execute(state, request, reply, parsed.value, undefined, claim.response);
     try {
       return await execute(state, request, reply, parsed.value, claim.ticket, undefined);

@@ -24,7 +24,10 @@ export class IntentsStore {
   private readonly searchIndex = new Map<string, IndexedVersion[]>();
   searchLagMs: number;
 
-  constructor(private readonly clock: () => number, searchLagMs = DEFAULT_SEARCH_LAG_MS) {
+  constructor(
+    private readonly clock: () => number,
+    searchLagMs = DEFAULT_SEARCH_LAG_MS,
+  ) {
     this.searchLagMs = searchLagMs;
   }
 

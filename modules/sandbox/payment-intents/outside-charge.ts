@@ -45,7 +45,16 @@ export function parseOutsideCharge(body: unknown): { ok: true; charge: OutsideCh
   const b = (body ?? {}) as Record<string, unknown>;
   if (typeof b.orderId !== 'string' || b.orderId.length === 0) return { ok: false, message: 'orderId must be a non-empty string' };
   if (!Number.isSafeInteger(b.amount) || (b.amount as number) <= 0) return { ok: false, message: 'amount must be a positive integer' };
-  if (typeof b.currency !== 'string' || !/^[A-Za-z]{3}$/.test(b.currency)) return { ok: false, message: 'currency must be a 3-letter code' };
+  if (typeof b.currency !== 'string' || !/^[A-Za-z]{3}$/.test(b.currency))
+    return { ok: false, message: 'currency must be a 3-letter code' };
   if (b.customer !== undefined && typeof b.customer !== 'string') return { ok: false, message: 'customer must be a string' };
-  return { ok: true, charge: { orderId: b.orderId, amount: b.amount as number, currency: b.currency, ...(b.customer !== undefined && { customer: b.customer as string }) } };
+  return {
+    ok: true,
+    charge: {
+      orderId: b.orderId,
+      amount: b.amount as number,
+      currency: b.currency,
+      ...(b.customer !== undefined && { customer: b.customer as string }),
+    },
+  };
 }

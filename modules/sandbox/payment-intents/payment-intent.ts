@@ -65,7 +65,13 @@ export interface LastPaymentError {
 export interface PaymentMethodObject {
   id: string;
   object: 'payment_method';
-  billing_details: { address: Record<'city' | 'country' | 'line1' | 'line2' | 'postal_code' | 'state', null>; email: null; name: null; phone: null; tax_id: null };
+  billing_details: {
+    address: Record<'city' | 'country' | 'line1' | 'line2' | 'postal_code' | 'state', null>;
+    email: null;
+    name: null;
+    phone: null;
+    tax_id: null;
+  };
   card: {
     brand: string;
     checks: { address_line1_check: null; address_postal_code_check: null; cvc_check: null };

@@ -10,7 +10,13 @@ export function paymentMethodObject(id: string, customer: string | null, nowSeco
   return {
     id,
     object: 'payment_method',
-    billing_details: { address: { city: null, country: null, line1: null, line2: null, postal_code: null, state: null }, email: null, name: null, phone: null, tax_id: null },
+    billing_details: {
+      address: { city: null, country: null, line1: null, line2: null, postal_code: null, state: null },
+      email: null,
+      name: null,
+      phone: null,
+      tax_id: null,
+    },
     card: {
       brand: 'visa',
       checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: null },

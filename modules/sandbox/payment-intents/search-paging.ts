@@ -18,7 +18,10 @@ export function parsePaging(limit: unknown, page: unknown): { ok: true; value: P
   if (limit !== undefined) {
     parsedLimit = typeof limit === 'string' && /^\d+$/.test(limit) ? Number(limit) : NaN;
     if (!(parsedLimit >= 1 && parsedLimit <= MAX_LIMIT)) {
-      return { ok: false, error: invalidRequest(`Invalid limit: must be an integer between 1 and ${MAX_LIMIT}`, 'limit', 'parameter_invalid_integer') };
+      return {
+        ok: false,
+        error: invalidRequest(`Invalid limit: must be an integer between 1 and ${MAX_LIMIT}`, 'limit', 'parameter_invalid_integer'),
+      };
     }
   }
   let offset = 0;

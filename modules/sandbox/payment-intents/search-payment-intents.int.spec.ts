@@ -96,7 +96,8 @@ describe('GET /v1/payment_intents/search lag', () => {
     const intent = await t.stripe.paymentIntents.create(chargeParams('lag2', { payment_method: 'pm_sandbox_processing' }));
     now += 1000;
     t.sandbox.settle(intent.id, 'succeeded');
-    const statuses = async () => (await t.stripe.paymentIntents.search({ query: "metadata['order_id']:'lag2'" })).data.map((found) => found.status);
+    const statuses = async () =>
+      (await t.stripe.paymentIntents.search({ query: "metadata['order_id']:'lag2'" })).data.map((found) => found.status);
 
     expect(await statuses()).toEqual(['processing']);
     now += 1000;

@@ -9,10 +9,12 @@ describe('parseSearchQuery', () => {
     expect(parseSearchQuery(query)).toEqual(expected);
   });
 
-  it.each([["metadata['order_id']:481"], ["metadata['order_id']:'1' OR metadata['order_id']:'2'"], ["status:'succeeded'"], ["metadata['order_id']:\"1'"]])(
-    'refuses %s',
-    (query) => {
-      expect(parseSearchQuery(query)).toBeUndefined();
-    },
-  );
+  it.each([
+    ["metadata['order_id']:481"],
+    ["metadata['order_id']:'1' OR metadata['order_id']:'2'"],
+    ["status:'succeeded'"],
+    ["metadata['order_id']:\"1'"],
+  ])('refuses %s', (query) => {
+    expect(parseSearchQuery(query)).toBeUndefined();
+  });
 });

@@ -18,7 +18,8 @@ describe('signed webhooks', () => {
     await receiver.close();
   });
 
-  const verified = (delivery: ReceivedWebhook): Stripe.Event => stripe.webhooks.constructEvent(delivery.payload, delivery.signature, SECRET);
+  const verified = (delivery: ReceivedWebhook): Stripe.Event =>
+    stripe.webhooks.constructEvent(delivery.payload, delivery.signature, SECRET);
 
   it('sends payment_intent.succeeded with the intent, signed so that constructEvent accepts it', async () => {
     const intent = await stripe.paymentIntents.create(chargeParams('481'), { idempotencyKey: 'order-481' });
@@ -62,7 +63,9 @@ describe('signed webhooks', () => {
 
     await sandbox.webhooksIdle();
 
-    expect(receiver.received.map((delivery) => (verified(delivery).data.object as Stripe.PaymentIntent).metadata.order_id)).toEqual(['484']);
+    expect(receiver.received.map((delivery) => (verified(delivery).data.object as Stripe.PaymentIntent).metadata.order_id)).toEqual([
+      '484',
+    ]);
   });
 
   it('sends the event even when the API answer was dropped after commit', async () => {

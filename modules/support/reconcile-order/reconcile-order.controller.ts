@@ -25,7 +25,10 @@ export class ReconcileOrderController {
   async reconcile(@Param('orderId') orderId: string) {
     assertBusinessKey('orderId', orderId);
     // Support asks for it now: any silent attempt is verified at once, not after the usual threshold.
-    const result = await reconcileOrder({ store: this.store, pool: this.pool, gateway: this.gateway, workerId: 'support' }, orderId, { staleAfterMs: 0, trigger: 'support' });
+    const result = await reconcileOrder({ store: this.store, pool: this.pool, gateway: this.gateway, workerId: 'support' }, orderId, {
+      staleAfterMs: 0,
+      trigger: 'support',
+    });
     const { state, revision } = await loadOrder(this.store, orderId);
     return { ...result, order: state.exists ? toOrderView(state, revision) : null };
   }

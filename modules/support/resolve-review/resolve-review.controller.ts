@@ -27,13 +27,18 @@ export class ResolveReviewController {
   @Post(':orderId/resolve')
   @Roles('support')
   @HttpCode(200)
-  async resolve(@Param('orderId') orderId: string, @Body() body: ResolveReviewBody, @CommandMetadata() metadata: CommandContext['metadata']) {
+  async resolve(
+    @Param('orderId') orderId: string,
+    @Body() body: ResolveReviewBody,
+    @CommandMetadata() metadata: CommandContext['metadata'],
+  ) {
     assertBusinessKey('orderId', orderId);
     const actor = `${metadata.actor.role}:${metadata.actor.tokenId}`;
     // "Failed" lets a new request charge under a new key: first ask the provider about every key used
     // (only for an order in review: the check replays creates, which must not reach a live attempt).
     const inReview = (await loadOrder(this.store, orderId)).state.status === 'needs_review';
-    const providerCheck = body.resolution === 'failed' && inReview ? await checkProviderForOrder(this.gateway, this.store, orderId, new Date()) : undefined;
+    const providerCheck =
+      body.resolution === 'failed' && inReview ? await checkProviderForOrder(this.gateway, this.store, orderId, new Date()) : undefined;
     const requestId = String(metadata.requestId ?? metadata.correlationId);
     const command = { orderId, actor, note: body.note, resolution: body.resolution, requestId, providerCheck };
     const resolved = await orderCommands.handle(this.store, orderId, (order) => decideResolveReview(command, order), { metadata });

@@ -16,7 +16,14 @@ export async function projectionsRebuild(context: CliContext, names: string[], o
   };
   const bar = new RebuildProgressBar(context.stderr);
   const estimate = await liveEvents();
-  const refresh = setInterval(() => void liveEvents().then((total) => bar.setEstimatedTotal(total), () => undefined), 2000);
+  const refresh = setInterval(
+    () =>
+      void liveEvents().then(
+        (total) => bar.setEstimatedTotal(total),
+        () => undefined,
+      ),
+    2000,
+  );
   const interrupt = new AbortController();
   const onSigint = () => interrupt.abort(new Error('interrupted; run the same command again to resume this rebuild'));
   process.once('SIGINT', onSigint);
@@ -28,7 +35,8 @@ export async function projectionsRebuild(context: CliContext, names: string[], o
       maxBatchSize: options.batchSize,
       signal: interrupt.signal,
       onPlanned: (plan) => {
-        for (const p of plan) println(context.stderr, `${p.name}: ${p.resumed ? 'resuming' : 'building'} version ${p.version} beside the live one`);
+        for (const p of plan)
+          println(context.stderr, `${p.name}: ${p.resumed ? 'resuming' : 'building'} version ${p.version} beside the live one`);
         bar.start(estimate);
       },
       onProgress: (progress) => bar.update(progress),

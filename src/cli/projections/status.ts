@@ -29,7 +29,15 @@ export async function projectionsStatus(context: CliContext, options: { json?: b
     if (!rows.length) return [{ name: projection.name, kind, state: 'not installed' }];
     return rows.map((row) => {
       const lag = lags.find((l) => l.name === row.name && l.version === row.version);
-      return { name: row.name, kind, version: row.version, state: row.state, checkpoint: row.checkpoint, eventsProcessed: row.eventsProcessed, lag };
+      return {
+        name: row.name,
+        kind,
+        version: row.version,
+        state: row.state,
+        checkpoint: row.checkpoint,
+        eventsProcessed: row.eventsProcessed,
+        lag,
+      };
     });
   });
   if (options.json) return println(context.stdout, JSON.stringify(lines, null, 2));
@@ -48,5 +56,12 @@ export async function projectionsStatus(context: CliContext, options: { json?: b
     ];
   });
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
-  for (const row of [header, ...rows]) println(context.stdout, row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
+  for (const row of [header, ...rows])
+    println(
+      context.stdout,
+      row
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    );
 }

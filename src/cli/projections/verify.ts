@@ -4,7 +4,11 @@ import { verifyReadModel } from '../../subscriptions/read-models/verify';
 import { EXIT_CHECK_FAILED, println, type CliContext } from '../cli-context';
 import { selectReadModels } from './select-read-models';
 
-export async function projectionsVerify(context: CliContext, names: string[], options: { version?: number; json?: boolean }): Promise<void> {
+export async function projectionsVerify(
+  context: CliContext,
+  names: string[],
+  options: { version?: number; json?: boolean },
+): Promise<void> {
   const { pool, store } = await context.runtime();
   const models = selectReadModels(context.readModels, names);
   if (options.version !== undefined && models.length !== 1) throw new Error('--version needs exactly one read model name');
@@ -15,7 +19,10 @@ export async function projectionsVerify(context: CliContext, names: string[], op
     if (report.differences.length) context.exitCode = EXIT_CHECK_FAILED;
     if (options.json) continue;
     const verdict = report.differences.length ? `${report.differences.length} difference(s)` : 'no differences';
-    println(context.stdout, `${report.name}@${report.version}: ${report.rowsStored} rows stored, ${report.rowsExpected} expected from the log up to ${report.checkpoint ?? '(start)'}: ${verdict}`);
+    println(
+      context.stdout,
+      `${report.name}@${report.version}: ${report.rowsStored} rows stored, ${report.rowsExpected} expected from the log up to ${report.checkpoint ?? '(start)'}: ${verdict}`,
+    );
     for (const difference of report.differences) println(context.stdout, `  ${describe(difference)}`);
   }
   if (options.json) println(context.stdout, JSON.stringify(reports, null, 2));

@@ -26,7 +26,9 @@ export class ProjectionCheckpoints1764417600000 implements MigrationInterface {
       )`);
     // At most one serving and one building version per projection, whatever the callers do.
     await queryRunner.query(`CREATE UNIQUE INDEX projection_checkpoints_one_live ON projection_checkpoints (name) WHERE state = 'live'`);
-    await queryRunner.query(`CREATE UNIQUE INDEX projection_checkpoints_one_building ON projection_checkpoints (name) WHERE state = 'building'`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX projection_checkpoints_one_building ON projection_checkpoints (name) WHERE state = 'building'`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -9,7 +9,6 @@ import type { ExpectedRevision } from '../event-store.port';
 import { EsdbEventStore } from './esdb.event-store';
 import { until } from '../../../test/esdb-emulator/fidelity-helpers';
 
-
 const KINDS: Array<[string, ExpectedRevision]> = [
   ['any', 'any'],
   ['stream_exists', 'stream_exists'],
@@ -103,13 +102,16 @@ describe('EsdbEventStore on a follower', () => {
     await Promise.all([leader.close(), follower.close()]);
   });
 
-  it.each<ExpectedRevision>(['any', 'no_stream'])('follows the leader\'s endpoint from the not-leader answer and appends there (%s)', async (expected) => {
-    const stream = `${uniqueCategory()}-1`;
-    const event = testEvent();
-    const result = await store.append(stream, [event], expected);
-    expect(follower.stats.notHandled).toBeGreaterThan(0);
-    const written = await store.readStream(stream);
-    expect(written.map((e) => e.id)).toEqual([event.id]);
-    expect(result).toEqual({ nextRevision: 0, position: written[0].position });
-  });
+  it.each<ExpectedRevision>(['any', 'no_stream'])(
+    "follows the leader's endpoint from the not-leader answer and appends there (%s)",
+    async (expected) => {
+      const stream = `${uniqueCategory()}-1`;
+      const event = testEvent();
+      const result = await store.append(stream, [event], expected);
+      expect(follower.stats.notHandled).toBeGreaterThan(0);
+      const written = await store.readStream(stream);
+      expect(written.map((e) => e.id)).toEqual([event.id]);
+      expect(result).toEqual({ nextRevision: 0, position: written[0].position });
+    },
+  );
 });

@@ -10,7 +10,15 @@
  * cache, which a restart empties, so their retry first looks for the first id at the stream's tail and,
  * found at revision r, re-appends with the exact expectation r − 1: the durable check.
  */
-import { BACKWARDS, END, StreamNotFoundError, type AppendExpectedRevision, type AppendResult, type EventData, type EventStoreDBClient } from '@eventstore/db-client';
+import {
+  BACKWARDS,
+  END,
+  StreamNotFoundError,
+  type AppendExpectedRevision,
+  type AppendResult,
+  type EventData,
+  type EventStoreDBClient,
+} from '@eventstore/db-client';
 import type { ExpectedRevision } from '../event-store.port';
 import { toExpectedRevision } from './esdb.conversions';
 import { isOutcomeUnknown, toAppendError } from './esdb.errors';
@@ -19,7 +27,13 @@ import { isOutcomeUnknown, toAppendError } from './esdb.errors';
 const TAIL = 1_000;
 const MAX_PAUSE_MS = 1_000;
 
-export async function appendSettled(client: EventStoreDBClient, stream: string, events: EventData[], expected: ExpectedRevision, attempts: number): Promise<AppendResult> {
+export async function appendSettled(
+  client: EventStoreDBClient,
+  stream: string,
+  events: EventData[],
+  expected: ExpectedRevision,
+  attempts: number,
+): Promise<AppendResult> {
   let expectedRevision = toExpectedRevision(expected);
   let unknown: unknown;
   for (let attempt = 1; attempt <= attempts; attempt++) {
@@ -44,7 +58,11 @@ export async function appendSettled(client: EventStoreDBClient, stream: string, 
 }
 
 /** The exact expectation under which `id` was written if it is in the stream's tail, 'absent' if not, 'unknown' if the read failed. */
-async function exactRevisionBefore(client: EventStoreDBClient, stream: string, id: string): Promise<AppendExpectedRevision | 'absent' | 'unknown'> {
+async function exactRevisionBefore(
+  client: EventStoreDBClient,
+  stream: string,
+  id: string,
+): Promise<AppendExpectedRevision | 'absent' | 'unknown'> {
   let found: bigint | undefined;
   try {
     // Read to the end, not `return` from the loop: the client's dispose() waits for every call it started to finish.

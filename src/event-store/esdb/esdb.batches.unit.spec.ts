@@ -6,7 +6,17 @@ import type { FeedItem } from './esdb.subscription-feed';
 const at = (commit: number, stream = 'order-1', type = 'Happened'): FeedItem => ({
   kind: 'event',
   resolved: {
-    event: { streamId: stream, id: `id-${commit}`, revision: BigInt(commit), type, data: {}, metadata: {}, isJson: true, created: new Date(0), position: { commit: BigInt(commit), prepare: BigInt(commit) } },
+    event: {
+      streamId: stream,
+      id: `id-${commit}`,
+      revision: BigInt(commit),
+      type,
+      data: {},
+      metadata: {},
+      isJson: true,
+      created: new Date(0),
+      position: { commit: BigInt(commit), prepare: BigInt(commit) },
+    },
   } as ResolvedEvent,
 });
 const checkpoint = (commit: number): FeedItem => ({ kind: 'checkpoint', position: { commit: BigInt(commit), prepare: BigInt(commit) } });
@@ -15,7 +25,11 @@ const ids = (batches: ReturnType<BatchAssembler['assemble']>) => batches.map((b)
 
 describe('BatchAssembler', () => {
   const assembler = (maxBatchSize = 10, after?: number) =>
-    new BatchAssembler(after === undefined ? undefined : { commit: BigInt(after), prepare: BigInt(after) }, eventMatcher({ streamCategories: ['order'] }), maxBatchSize);
+    new BatchAssembler(
+      after === undefined ? undefined : { commit: BigInt(after), prepare: BigInt(after) },
+      eventMatcher({ streamCategories: ['order'] }),
+      maxBatchSize,
+    );
 
   it('ends a batch at caught_up, so the first caught-up batch ends exactly where history ended', () => {
     expect(ids(assembler().assemble([at(10), at(20), caughtUp, at(30)]))).toEqual([
@@ -40,7 +54,7 @@ describe('BatchAssembler', () => {
     expect(batches.assemble([checkpoint(40), checkpoint(50)])).toEqual([]);
   });
 
-  it('resumes after the last event, not after a server checkpoint, and still delivers an event at a checkpoint\'s position', () => {
+  it("resumes after the last event, not after a server checkpoint, and still delivers an event at a checkpoint's position", () => {
     // Some servers checkpoint where the next event will be written (esdb.md §5.4).
     const batches = assembler();
     batches.assemble([at(10), checkpoint(50)]);

@@ -56,18 +56,24 @@ describe.each(['24.10.4', '24.10.5'])('EsdbEventStore checkpoints on a %s server
       for (const checkpoint of first.checkpoints) expect(decodeCheckpoint(checkpoint).major).toBeLessThanOrEqual(headCommit);
 
       const second = await store.append(`${category}-2`, [testEvent()], 'no_stream');
-      const resumed = await consume(store.subscribeToAll({ after: first.checkpoints.at(-1), filter: { streamCategories: [category] } }), (events) => events.length === 1);
+      const resumed = await consume(
+        store.subscribeToAll({ after: first.checkpoints.at(-1), filter: { streamCategories: [category] } }),
+        (events) => events.length === 1,
+      );
       expect(resumed.events.map((e) => e.position)).toEqual([second.position]);
     });
   });
 
-  describe('when resumed from (c, 0) where c is an event\'s commit position', () => {
+  describe("when resumed from (c, 0) where c is an event's commit position", () => {
     it('delivers the event at c first', async () => {
       const stream = `${category}-1`;
       await store.append(stream, [testEvent(), testEvent(), testEvent()], 'no_stream');
       const events = await store.readStream(stream);
       const c = decodeCheckpoint(events[1].position).major;
-      const resumed = await consume(store.subscribeToAll({ after: encodeCheckpoint(c, 0n), filter: { streamCategories: [category] } }), (seen) => seen.length === 2);
+      const resumed = await consume(
+        store.subscribeToAll({ after: encodeCheckpoint(c, 0n), filter: { streamCategories: [category] } }),
+        (seen) => seen.length === 2,
+      );
       expect(resumed.events.map((e) => e.id)).toEqual([events[1].id, events[2].id]);
     });
   });

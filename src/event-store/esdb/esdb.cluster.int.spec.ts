@@ -12,7 +12,6 @@ import { until } from '../../../test/esdb-emulator/fidelity-helpers';
 const APPENDERS = 32;
 const APPENDS_EACH = 12;
 
-
 describe.each<[string, (cluster: EsdbCluster) => string]>([
   ['esdb://a,b,c', (cluster) => cluster.connectionString],
   ['esdb+discover://a', (cluster) => cluster.discoverConnectionString],

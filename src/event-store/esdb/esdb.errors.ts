@@ -30,7 +30,7 @@ export function toAppendError(error: unknown, stream: string, expected: Expected
   // `MaximumAppendEventSizeExceeded`, Append's INVALID_ARGUMENT "… exceeds Maximum Append Event Size of N."
   // (`Grpc/Status.cs`, `Grpc/RpcExceptions.cs`) both arrive as UnknownError.
   if (error instanceof UnknownError && /MaximumAppendEventSizeExceeded|exceeds Maximum Append Event Size/.test(error.message)) {
-    return new InvalidAppend('EVENT_TOO_LARGE', 'An event exceeds the server\'s per-event size limit');
+    return new InvalidAppend('EVENT_TOO_LARGE', "An event exceeds the server's per-event size limit");
   }
   if (error instanceof RequiredMetadataPropertyMissingError) {
     return new InvalidAppend('EVENT_TYPE', 'The server requires an event type and a content type');

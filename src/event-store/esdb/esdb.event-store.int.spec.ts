@@ -54,13 +54,17 @@ describe('EsdbEventStore', () => {
       const events = testEvents(2);
       const first = await legacyStore.append(name, events, 'no_stream');
       expect(await legacyStore.append(name, events, 'no_stream')).toEqual(first);
-      expect(await failureOf(legacyStore.append(name, [testEvent()], 'no_stream'))).toMatchObject({ stream: name, expected: 'no_stream', actual: 1 });
+      expect(await failureOf(legacyStore.append(name, [testEvent()], 'no_stream'))).toMatchObject({
+        stream: name,
+        expected: 'no_stream',
+        actual: 1,
+      });
       expect(legacy.stats.appendCalls).toBe(3);
       expect(legacy.stats.batchAppendRequests).toBe(0);
     });
   });
 
-  it('turns the server\'s own size refusal into InvalidAppend when its limit is below ours', async () => {
+  it("turns the server's own size refusal into InvalidAppend when its limit is below ours", async () => {
     const name = stream();
     const error = await failureOf(store.append(name, [testEvent('Big', { blob: 'x'.repeat(3_000) })], 'no_stream'));
     expect(error).toBeInstanceOf(InvalidAppend);

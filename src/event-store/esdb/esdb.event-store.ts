@@ -4,15 +4,7 @@
  * dedupe are decided by the server; this class translates shapes and errors, makes `after` exclusive,
  * hides `$` system events, and keeps subscriptions alive across dropped connections.
  */
-import {
-  BACKWARDS,
-  END,
-  EventStoreDBClient,
-  FORWARDS,
-  START,
-  StreamNotFoundError,
-  jsonEvent,
-} from '@eventstore/db-client';
+import { BACKWARDS, END, EventStoreDBClient, FORWARDS, START, StreamNotFoundError, jsonEvent } from '@eventstore/db-client';
 import { DEFAULT_MAX_APPEND_BYTES, assertValidName, prepareAppend } from '../append-validation';
 import { appendNothing } from '../append-nothing';
 import { encodeCheckpoint } from '../checkpoint';
@@ -83,7 +75,11 @@ export class EsdbEventStore implements EventStore {
     const fromRevision = options.fromRevision !== undefined ? BigInt(options.fromRevision) : backwards ? END : START;
     const events: RecordedEvent[] = [];
     try {
-      for await (const resolved of this.client.readStream(stream, { direction: backwards ? BACKWARDS : FORWARDS, fromRevision, maxCount })) {
+      for await (const resolved of this.client.readStream(stream, {
+        direction: backwards ? BACKWARDS : FORWARDS,
+        fromRevision,
+        maxCount,
+      })) {
         if (resolved.event) events.push(toRecordedEvent(resolved));
       }
     } catch (error) {
@@ -114,7 +110,12 @@ export class EsdbEventStore implements EventStore {
       timer = setTimeout(() => reject(new Error(`EventStoreDB did not answer a ping within ${timeoutMs} ms`)), timeoutMs);
     });
     try {
-      await Promise.race([(async () => { for await (const _ of read); })(), timeout]);
+      await Promise.race([
+        (async () => {
+          for await (const _ of read);
+        })(),
+        timeout,
+      ]);
     } finally {
       clearTimeout(timer);
       void read.cancel().catch(() => undefined);

@@ -34,7 +34,12 @@ export async function readAllPaged(client: EventStoreDBClient, options: ReadAllO
   return found;
 }
 
-async function readPage(client: EventStoreDBClient, fromPosition: Position | typeof START | typeof END, backwards: boolean, maxCount: number) {
+async function readPage(
+  client: EventStoreDBClient,
+  fromPosition: Position | typeof START | typeof END,
+  backwards: boolean,
+  maxCount: number,
+) {
   const page: ResolvedEvent[] = [];
   for await (const resolved of client.readAll({ fromPosition, direction: backwards ? BACKWARDS : FORWARDS, maxCount })) page.push(resolved);
   return page;

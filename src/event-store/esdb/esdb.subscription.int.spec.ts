@@ -67,7 +67,11 @@ describe('EsdbEventStore.subscribeToAll when the server drops the call mid-catch
       dropped ??= drop(emulator);
       if (readModel.caughtUpAt !== undefined && !liveWritten) {
         liveWritten = true;
-        await store.append(`${category}-live`, Array.from({ length: LIVE }, () => testEvent()), 'any');
+        await store.append(
+          `${category}-live`,
+          Array.from({ length: LIVE }, () => testEvent()),
+          'any',
+        );
       }
       if (readModel.applied.length >= HISTORY + LIVE) break;
     }

@@ -35,7 +35,11 @@ export class EsdbSubscription implements EventSubscription {
 
   async *[Symbol.asyncIterator](): AsyncIterator<SubscriptionBatch> {
     const maxBatchSize = this.options.maxBatchSize ?? 1000;
-    const batches = new BatchAssembler(this.options.after && toPosition(this.options.after), eventMatcher(this.options.filter), maxBatchSize);
+    const batches = new BatchAssembler(
+      this.options.after && toPosition(this.options.after),
+      eventMatcher(this.options.filter),
+      maxBatchSize,
+    );
     const filter = serverFilterOf(this.options.filter);
     let failures = 0;
     while (!this.closed) {

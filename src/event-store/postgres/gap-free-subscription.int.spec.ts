@@ -94,7 +94,11 @@ describe('PostgresEventStore.subscribeToAll under concurrent writers with late c
       // it is every event positioned after it.
       const rest = events.filter((e) => compareCheckpoints(e.position, checkpoint as Checkpoint) > 0);
       resumedLengths.push(rest.length);
-      const resumed = await collect(subscribeToCategory(store, category, { after: checkpoint as Checkpoint, maxBatchSize: 1000 }), (seen) => seen.length >= rest.length, 30_000);
+      const resumed = await collect(
+        subscribeToCategory(store, category, { after: checkpoint as Checkpoint, maxBatchSize: 1000 }),
+        (seen) => seen.length >= rest.length,
+        30_000,
+      );
       expect(resumed.events.map((e) => e.id)).toEqual(rest.map((e) => e.id));
     }
     // At least one restart happened in the middle of the history.

@@ -43,7 +43,10 @@ it('writes the appends of one turn with one statement, in one transaction', asyn
   expect(inserts()).toBe(1);
   expect(results.map((r) => r.nextRevision)).toEqual([0, 0, 1]);
   expect(new Set(results.map((r) => transactionOf(r.position))).size).toBe(1);
-  for (const [stream, result] of [['order-grp-1', results[0]], ['order-grp-old', results[2]]] as const) {
+  for (const [stream, result] of [
+    ['order-grp-1', results[0]],
+    ['order-grp-old', results[2]],
+  ] as const) {
     const events = await store.readStream(stream);
     expect(events.at(-1)!.position).toBe(result.position);
   }
@@ -71,7 +74,12 @@ it('gives each append of a group its own answer: written, conflict, duplicate, r
   expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ actual: 0 });
   expect(outcomes[2]).toEqual({ status: 'fulfilled', value: { nextRevision: 0, position: original.position } });
   expect(outcomes[3]).toMatchObject({ status: 'rejected', reason: expect.any(InvalidAppend) });
-  expect(outcomes.slice(4).map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+  expect(
+    outcomes
+      .slice(4)
+      .map((o) => o.status)
+      .sort(),
+  ).toEqual(['fulfilled', 'rejected']);
   expect(await store.readStream('order-grp-e')).toHaveLength(1);
   expect(await store.readStream('order-grp-d')).toEqual([]);
   expect((await store.readStream('order-grp-a')).map((e) => e.id)).toEqual([stored.id]);
@@ -99,9 +107,13 @@ it('commits every append on its own when grouping is off', async () => {
 });
 
 it('never deadlocks two groups that write the same streams in opposite orders', async () => {
-  const other = new Pool({ connectionString: (pool as unknown as { options: { connectionString: string } }).options.connectionString, max: 4 });
+  const other = new Pool({
+    connectionString: (pool as unknown as { options: { connectionString: string } }).options.connectionString,
+    max: 4,
+  });
   const second = new PostgresEventStore(other);
-  const deadlocks = async () => Number((await pool.query(`SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()`)).rows[0].deadlocks);
+  const deadlocks = async () =>
+    Number((await pool.query(`SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()`)).rows[0].deadlocks);
   try {
     const before = await deadlocks();
     for (let round = 0; round < 20; round++) {
@@ -112,7 +124,9 @@ it('never deadlocks two groups that write the same streams in opposite orders', 
         ...[...streams].reverse().map((s) => second.append(s, [testEvent()], 'no_stream')),
       ]);
       expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(streams.length);
-      expect(outcomes.filter((o) => o.status === 'rejected').every((o) => (o as PromiseRejectedResult).reason instanceof WrongExpectedVersion)).toBe(true);
+      expect(
+        outcomes.filter((o) => o.status === 'rejected').every((o) => (o as PromiseRejectedResult).reason instanceof WrongExpectedVersion),
+      ).toBe(true);
     }
     expect(await deadlocks()).toBe(before);
   } finally {
@@ -127,7 +141,10 @@ describe('when one group holds the same event id under different expectations', 
   it('answers written only the append whose own expectation was written, and refuses the other', async () => {
     await store.append('order-grp-same-id', [testEvent(), testEvent()], 'no_stream');
     const shared = testEvent();
-    const [stale, current] = await Promise.allSettled([store.append('order-grp-same-id', [shared], 0), store.append('order-grp-same-id', [shared], 1)]);
+    const [stale, current] = await Promise.allSettled([
+      store.append('order-grp-same-id', [shared], 0),
+      store.append('order-grp-same-id', [shared], 1),
+    ]);
     expect(current).toMatchObject({ status: 'fulfilled', value: { nextRevision: 2 } });
     expect(stale).toMatchObject({ status: 'rejected', reason: expect.any(WrongExpectedVersion) });
     expect((stale as PromiseRejectedResult).reason).toMatchObject({ expected: 0, actual: 2 });
@@ -136,7 +153,10 @@ describe('when one group holds the same event id under different expectations', 
   it('refuses an exact revision far ahead of the stream', async () => {
     await store.append('order-grp-ahead', [testEvent()], 'no_stream');
     const shared = testEvent();
-    const [ahead, current] = await Promise.allSettled([store.append('order-grp-ahead', [shared], 7), store.append('order-grp-ahead', [shared], 0)]);
+    const [ahead, current] = await Promise.allSettled([
+      store.append('order-grp-ahead', [shared], 7),
+      store.append('order-grp-ahead', [shared], 0),
+    ]);
     expect(current).toMatchObject({ status: 'fulfilled', value: { nextRevision: 1 } });
     expect((ahead as PromiseRejectedResult).reason).toMatchObject({ expected: 7, actual: 1 });
   });

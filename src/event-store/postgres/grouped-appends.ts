@@ -39,9 +39,13 @@ export const MAX_GROUP_BYTES = 4 * 1024 * 1024;
  * (expected + 1). Matching on stream and id alone answered a refused append with the row another
  * caller wrote for the same id under another expectation.
  */
-export const groupKey = (stream: string, eventId: string, revision: number | string) => `${stream}\u0000${eventId.toLowerCase()}\u0000${revision}`;
+export const groupKey = (stream: string, eventId: string, revision: number | string) =>
+  `${stream}\u0000${eventId.toLowerCase()}\u0000${revision}`;
 
-export function groupedAppends(appendAlone: (append: OneAppend) => Promise<OneAppendAnswer>, writeGroup: WriteGroup): PerTurnBatcher<OneAppend, OneAppendAnswer> {
+export function groupedAppends(
+  appendAlone: (append: OneAppend) => Promise<OneAppendAnswer>,
+  writeGroup: WriteGroup,
+): PerTurnBatcher<OneAppend, OneAppendAnswer> {
   return new PerTurnBatcher<OneAppend, OneAppendAnswer>((appends) => {
     const answers = new Map<OneAppend, Promise<OneAppendAnswer>>();
     for (const group of groupsOf(appends)) {

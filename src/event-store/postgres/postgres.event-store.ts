@@ -102,7 +102,9 @@ export class PostgresEventStore implements EventStore {
   /** Creates or upgrades the schema; safe to call from several processes at once. */
   async migrate(): Promise<void> {
     await applyMigrations(this.pool, 'idem_event_store_migrations', EVENT_STORE_MIGRATIONS);
-    const { rows } = await this.pool.query<{ pages: string }>(`SELECT pg_relation_size('idem_events') / current_setting('block_size')::int AS pages`);
+    const { rows } = await this.pool.query<{ pages: string }>(
+      `SELECT pg_relation_size('idem_events') / current_setting('block_size')::int AS pages`,
+    );
     if (Number(rows[0].pages) >= YOUNG_TABLE_PAGES) this.appendsUntilPrepared = 0;
   }
 
@@ -166,11 +168,14 @@ export class PostgresEventStore implements EventStore {
 
   /** Several single-event appends in one statement (append-statements.ts, APPEND_GROUP_SQL): the rows it wrote. */
   private async writeGroup(json: string): Promise<Map<string, Checkpoint>> {
-    const { rows } = await queryKeepingConnection<{ stream_name: string; event_id: string; revision: string; position: Checkpoint }>(this.pool, {
-      name: this.preparedName('idem_append_group'),
-      text: APPEND_GROUP_SQL,
-      values: [json],
-    });
+    const { rows } = await queryKeepingConnection<{ stream_name: string; event_id: string; revision: string; position: Checkpoint }>(
+      this.pool,
+      {
+        name: this.preparedName('idem_append_group'),
+        text: APPEND_GROUP_SQL,
+        values: [json],
+      },
+    );
     return new Map(rows.map((row) => [groupKey(row.stream_name, row.event_id, row.revision), row.position]));
   }
 
@@ -180,7 +185,13 @@ export class PostgresEventStore implements EventStore {
    * first one would keep its older transaction id and sort before that writer's event in `$all`
    * (idem-append-v4.migration.ts). Each race means another append got in, so this ends.
    */
-  private async appendMany(stream: string, expectedCode: number, events: EventToAppend[], data: string[], metadata: string[]): Promise<AppendRow> {
+  private async appendMany(
+    stream: string,
+    expectedCode: number,
+    events: EventToAppend[],
+    data: string[],
+    metadata: string[],
+  ): Promise<AppendRow> {
     for (;;) {
       try {
         const { rows } = await queryKeepingConnection<AppendRow>(this.pool, {
@@ -259,7 +270,11 @@ export class PostgresEventStore implements EventStore {
       'SELECT event_id FROM idem_events WHERE event_id = ANY($1::uuid[]) AND stream_name <> $2 LIMIT 1',
       [events.map((e) => e.id), stream],
     );
-    if (rows.length) return new InvalidAppend('EVENT_ID', `Event id ${rows[0].event_id} is already used by another stream (event ids are unique across the store)`);
+    if (rows.length)
+      return new InvalidAppend(
+        'EVENT_ID',
+        `Event id ${rows[0].event_id} is already used by another stream (event ids are unique across the store)`,
+      );
     return new WrongExpectedVersion(stream, expected, await this.currentRevision(stream));
   }
 
@@ -272,4 +287,3 @@ export class PostgresEventStore implements EventStore {
     return last;
   }
 }
-

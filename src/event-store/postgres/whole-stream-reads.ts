@@ -20,7 +20,10 @@ export type ReadWholeStreams = (streams: string[]) => Promise<Map<string, Record
 /** More names than this go out as several queries, so that one answer never grows without bound. */
 export const MAX_STREAMS_PER_READ = 64;
 
-export function wholeStreamReads(readOne: (stream: string) => Promise<RecordedEvent[]>, readMany: ReadWholeStreams): PerTurnBatcher<string, RecordedEvent[]> {
+export function wholeStreamReads(
+  readOne: (stream: string) => Promise<RecordedEvent[]>,
+  readMany: ReadWholeStreams,
+): PerTurnBatcher<string, RecordedEvent[]> {
   return new PerTurnBatcher<string, RecordedEvent[]>((streams) => {
     const distinct = [...new Set(streams)];
     const answered = new Map<string, Promise<RecordedEvent[]>>();
@@ -28,7 +31,11 @@ export function wholeStreamReads(readOne: (stream: string) => Promise<RecordedEv
     else {
       for (const chunk of chunks(distinct, MAX_STREAMS_PER_READ)) {
         const read = readMany(chunk);
-        for (const stream of chunk) answered.set(stream, read.then((byStream) => byStream.get(stream) ?? []));
+        for (const stream of chunk)
+          answered.set(
+            stream,
+            read.then((byStream) => byStream.get(stream) ?? []),
+          );
       }
     }
     // Two callers of one stream get arrays of their own (the events themselves are shared).

@@ -37,7 +37,12 @@ export function freshTableProjection(model: AnyReadModel, written: WrittenKeys):
 }
 
 /** `written`: every key this table may hold (only a rebuild that started the table empty knows). */
-export async function applyToTable(model: AnyReadModel, events: RecordedEvent[], context: ProjectionContext, written?: WrittenKeys): Promise<void> {
+export async function applyToTable(
+  model: AnyReadModel,
+  events: RecordedEvent[],
+  context: ProjectionContext,
+  written?: WrittenKeys,
+): Promise<void> {
   const spec = tableSpecOf(model.entity);
   const table = versionTable(model.name, context.version);
   const keyed: Array<[string, RecordedEvent]> = [];

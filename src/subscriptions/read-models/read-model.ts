@@ -23,7 +23,11 @@ export interface ReadModel<R extends object = Row> {
 export type AnyReadModel = ReadModel<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** The rows a read model should hold after `events` (in log order), keyed by `rowKey`. */
-export function foldReadModel<R extends object>(model: ReadModel<R>, events: Iterable<RecordedEvent>, rows = new Map<string, R>()): Map<string, R> {
+export function foldReadModel<R extends object>(
+  model: ReadModel<R>,
+  events: Iterable<RecordedEvent>,
+  rows = new Map<string, R>(),
+): Map<string, R> {
   for (const event of events) {
     if (!matchesFilter(model.filter, event)) continue;
     const key = model.keyOf(event);

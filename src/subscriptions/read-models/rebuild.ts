@@ -61,7 +61,11 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Switch
   for (const model of models) plan.push({ name: model.name, ...(await prepareNextVersion(pool, model)) });
   options.onPlanned?.(plan);
 
-  const lock = await acquireLocks(options.lockConnection ?? pool.options, plan.map((p) => lockKey(p.name, p.version)), { wait: false });
+  const lock = await acquireLocks(
+    options.lockConnection ?? pool.options,
+    plan.map((p) => lockKey(p.name, p.version)),
+    { wait: false },
+  );
   if (!lock) throw new RebuildAlreadyRunning(plan.map((p) => p.name));
   const signal = AbortSignal.any([options.signal ?? new AbortController().signal, abortOn(lock.lost)]);
   try {
@@ -122,7 +126,9 @@ function reachedLiveOrCaughtUp(pool: Pool, models: AnyReadModel[]) {
       live = models.map((m) => versions.find((v) => v.name === m.name && v.state === 'live')?.checkpoint);
     }
     // A live version that has read nothing yet gives no bound: only `caughtUp` ends the catch-up then.
-    return live.length > 0 && live.every((checkpoint) => checkpoint !== undefined && compareCheckpoints(batch.checkpoint!, checkpoint) >= 0);
+    return (
+      live.length > 0 && live.every((checkpoint) => checkpoint !== undefined && compareCheckpoints(batch.checkpoint!, checkpoint) >= 0)
+    );
   };
 }
 

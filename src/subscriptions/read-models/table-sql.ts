@@ -81,11 +81,20 @@ export async function deleteRows(client: PoolClient, spec: TableSpec, table: str
 }
 
 /** Keyset pages in primary-key order, for verify. */
-export async function selectPage(client: PoolClient, spec: TableSpec, table: string, after: Row | undefined, limit: number): Promise<Row[]> {
+export async function selectPage(
+  client: PoolClient,
+  spec: TableSpec,
+  table: string,
+  after: Row | undefined,
+  limit: number,
+): Promise<Row[]> {
   const key = list(spec.primary);
   const where = after ? `WHERE (${key}) > (SELECT ${key} FROM ${recordset(spec.primary)})` : '';
   const values: unknown[] = after ? [toJson(spec.primary, [after])] : [];
   values.push(limit);
-  const { rows } = await client.query(`SELECT ${list(spec.columns)} FROM ${table} ${where} ORDER BY ${key} LIMIT $${values.length}`, values);
+  const { rows } = await client.query(
+    `SELECT ${list(spec.columns)} FROM ${table} ${where} ORDER BY ${key} LIMIT $${values.length}`,
+    values,
+  );
   return rows.map((raw) => decodeRow(spec, raw));
 }

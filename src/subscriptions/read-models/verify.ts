@@ -39,9 +39,16 @@ export async function verifyReadModel(store: EventStore, pool: Pool, model: AnyR
     if (!target || target.state === 'dropped') throw new Error(`${model.name}${version ? `@${version}` : ''} has no table to verify`);
 
     const expected = await foldUpTo(store, model, target.checkpoint);
-    const report: VerifyReport = { name: model.name, version: target.version, checkpoint: target.checkpoint, rowsExpected: expected.size, rowsStored: 0, differences: [] };
+    const report: VerifyReport = {
+      name: model.name,
+      version: target.version,
+      checkpoint: target.checkpoint,
+      rowsExpected: expected.size,
+      rowsStored: 0,
+      differences: [],
+    };
     const table = versionTable(model.name, target.version);
-    for (let after: Row | undefined; ; ) {
+    for (let after: Row | undefined; ;) {
       const page = await selectPage(client, spec, table, after, 5000);
       for (const stored of page) {
         const key = keyString(spec, stored);
@@ -74,7 +81,7 @@ export async function verifyReadModel(store: EventStore, pool: Pool, model: AnyR
 async function foldUpTo(store: EventStore, model: AnyReadModel, checkpoint: Checkpoint | undefined) {
   const rows = new Map<string, object>();
   if (!checkpoint) return rows;
-  for (let after: Checkpoint | undefined; ; ) {
+  for (let after: Checkpoint | undefined; ;) {
     const page = await store.readAll({ after, maxCount: 1000, filter: model.filter });
     const inRange = page.filter((event) => compareCheckpoints(event.position, checkpoint) <= 0);
     foldReadModel(model, inRange, rows);

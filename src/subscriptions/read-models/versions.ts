@@ -99,7 +99,10 @@ export async function prepareNextVersion(pool: Pool, model: AnyReadModel): Promi
       const table = versionTable(assertIdentifier(model.name), building.version);
       const { rows } = await client.query(`SELECT EXISTS (SELECT 1 FROM ${table}) AS filled`);
       if (rows[0].filled || !building.checkpoint) return { version: building.version, checkpoint: building.checkpoint, resumed: true };
-      await client.query(`UPDATE projection_checkpoints SET checkpoint = NULL, events_processed = 0 WHERE name = $1 AND version = $2`, [model.name, building.version]);
+      await client.query(`UPDATE projection_checkpoints SET checkpoint = NULL, events_processed = 0 WHERE name = $1 AND version = $2`, [
+        model.name,
+        building.version,
+      ]);
       return { version: building.version, checkpoint: undefined, resumed: false };
     }
     const version = Math.max(...versions.map((v) => v.version)) + 1;

@@ -13,7 +13,11 @@ class CapabilitiesEnvironment extends TestEnvironment {
     await super.setup();
     const node = new Cluster(1);
     await node.up();
-    const client = new EventStoreDBClient({ endpoint: node.uri }, { rootCertificate: node.certs.root }, { username: 'admin', password: 'changeit' });
+    const client = new EventStoreDBClient(
+      { endpoint: node.uri },
+      { rootCertificate: node.certs.root },
+      { username: 'admin', password: 'changeit' },
+    );
     try {
       // `capabilities` is protected on the client; the suite's own environment reads it the same way.
       this.global.capabilities = await (client as unknown as { capabilities: Promise<unknown> }).capabilities;
