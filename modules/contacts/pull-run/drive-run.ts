@@ -41,7 +41,10 @@ const driving = new Map<string, Promise<ImportRunState>>();
 export async function loadRun(store: EventStore, runId: string): Promise<ImportRunState> {
   const known = knownRun(store, runId);
   const events = await store.readStream(importStream(runId), known ? { fromRevision: known.revision + 1 } : {});
-  const run = events.reduce((state, e) => evolveImportRun(state, e as unknown as ImportEvent & { metadata: { recordedAt: string } }), known ?? initialImportRunState());
+  const run = events.reduce(
+    (state, e) => evolveImportRun(state, e as unknown as ImportEvent & { metadata: { recordedAt: string } }),
+    known ?? initialImportRunState(),
+  );
   keepRun(store, run);
   return run;
 }
@@ -67,7 +70,8 @@ async function driveLoop(deps: RunDriverDeps, runId: string): Promise<ImportRunS
     // The next page is fetched while this one is imported and recorded: fetching has no effect, and
     // the next page still counts only once its own records and cursor are recorded. If this page
     // ends the run (or the driver), the fetched page is simply dropped.
-    fetching = 'page' in fetched && fetched.page.nextCursor !== null ? fetchWithRetries(deps, run.source, fetched.page.nextCursor) : undefined;
+    const nextCursor = 'page' in fetched ? fetched.page.nextCursor : null;
+    fetching = nextCursor !== null ? fetchWithRetries(deps, run.source, nextCursor) : undefined;
     const events = 'page' in fetched ? await importPage(deps, run, fetched.page) : [decideFetchGaveUp(run, MAX_FETCH_ATTEMPTS, fetched.error)];
     await deps.beforeRecordingPage?.(run);
     const recorded = await appendRunEvents(deps, run, events);

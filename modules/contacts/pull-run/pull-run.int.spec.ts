@@ -147,7 +147,8 @@ describe('a pull run', () => {
     const loaded = await loadRun(watcher, runId);
     expect(read).toHaveBeenCalledTimes(1);
     expect((await read.mock.results[0].value).length).toBe(loaded.revision - started.revision);
-    const whole = (await store.readStream(importStream(runId))).reduce((state, e) => evolveImportRun(state, e as never), initialImportRunState());
+    const events = await store.readStream(importStream(runId));
+    const whole = events.reduce((state, e) => evolveImportRun(state, e as never), initialImportRunState());
     expect(loaded).toEqual(whole);
     expect(loaded).toMatchObject({ status: 'completed', processed: SIZE });
   });
