@@ -13,12 +13,13 @@ import type { ContactPage, ContactSources } from '../contact-source/contact-sour
 import { evolveImportRun, initialImportRunState, type ImportRunState } from '../import-run.state';
 import { importItems } from '../import-contacts/import-records';
 import { checkItems } from '../import-contacts/import-request';
+import { keepRun, knownRun } from './run-folds';
 import { decideFetchGaveUp, decidePage, MAX_FETCH_ATTEMPTS } from './record-page.decision';
 
 export interface RunDriverDeps {
   store: EventStore;
   sources: ContactSources;
-  /** Records per page (default 500). */
+  /** Records per page (default DEFAULT_PAGE_SIZE). */
   pageSize?: number;
   /** First retry delay; doubles each time (default 500 ms). */
   backoffMs?: number;
@@ -31,14 +32,21 @@ export interface RunDriverDeps {
   beforeRecordingPage?: (run: ImportRunState) => Promise<void>;
 }
 
+/** A push batch's limit too: a page costs one run append and one import of its records, whatever its size. */
+export const DEFAULT_PAGE_SIZE = 1000;
+
 const driving = new Map<string, Promise<ImportRunState>>();
 
+/** The run folded from its stream; reads only what was appended since this process last loaded it (run-folds.ts). */
 export async function loadRun(store: EventStore, runId: string): Promise<ImportRunState> {
-  const events = await store.readStream(importStream(runId));
-  return events.reduce(
+  const known = knownRun(store, runId);
+  const events = await store.readStream(importStream(runId), known ? { fromRevision: known.revision + 1 } : {});
+  const run = events.reduce(
     (state, e) => evolveImportRun(state, e as unknown as ImportEvent & { metadata: { recordedAt: string } }),
-    initialImportRunState(),
+    known ?? initialImportRunState(),
   );
+  keepRun(store, run);
+  return run;
 }
 
 export function driveRun(deps: RunDriverDeps, runId: string): Promise<ImportRunState> {
@@ -55,9 +63,15 @@ async function driveLoop(deps: RunDriverDeps, runId: string): Promise<ImportRunS
   // next append conflict, and this driver stops. (Re-reading the run per page read its whole
   // history — one event per record — on every page: quadratic in the run's size.)
   let run = await loadRun(deps.store, runId);
+  let fetching: Promise<Fetched> | undefined;
   for (;;) {
     if (!run.exists || run.status !== 'running' || run.kind !== 'pull' || deps.signal?.aborted) return run;
-    const fetched = await fetchWithRetries(deps, run);
+    const fetched = await (fetching ?? fetchWithRetries(deps, run.source, run.cursor));
+    // The next page is fetched while this one is imported and recorded: fetching has no effect, and
+    // the next page still counts only once its own records and cursor are recorded. If this page
+    // ends the run (or the driver), the fetched page is simply dropped.
+    const nextCursor = 'page' in fetched ? fetched.page.nextCursor : null;
+    fetching = nextCursor !== null ? fetchWithRetries(deps, run.source, nextCursor) : undefined;
     const events =
       'page' in fetched ? await importPage(deps, run, fetched.page) : [decideFetchGaveUp(run, MAX_FETCH_ATTEMPTS, fetched.error)];
     await deps.beforeRecordingPage?.(run);
@@ -74,13 +88,16 @@ async function importPage(deps: RunDriverDeps, run: ImportRunState, page: Contac
   return decidePage(run, { cursor: run.cursor, nextCursor: page.nextCursor, results });
 }
 
-async function fetchWithRetries(deps: RunDriverDeps, run: ImportRunState): Promise<{ page: ContactPage } | { error: string }> {
-  const source = deps.sources(run.source);
-  if (!source) return { error: `no contact source is configured under the name ${run.source}` };
+type Fetched = { page: ContactPage } | { error: string };
+
+/** Never rejects: a page the source keeps failing is answered with its last error. */
+async function fetchWithRetries(deps: RunDriverDeps, sourceName: string, cursor: string | null): Promise<Fetched> {
+  const source = deps.sources(sourceName);
+  if (!source) return { error: `no contact source is configured under the name ${sourceName}` };
   let error = '';
   for (let attempt = 1; attempt <= MAX_FETCH_ATTEMPTS; attempt++) {
     try {
-      return { page: await source.fetchPage(run.cursor, deps.pageSize ?? 500) };
+      return { page: await source.fetchPage(cursor, deps.pageSize ?? DEFAULT_PAGE_SIZE) };
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
       if (attempt < MAX_FETCH_ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, (deps.backoffMs ?? 500) * 2 ** (attempt - 1)));
@@ -112,5 +129,7 @@ export async function appendRunEvents(
     if (error instanceof WrongExpectedVersion) return undefined;
     throw error;
   }
-  return events.reduce((state, event, i) => evolveImportRun(state, { ...event, metadata: toAppend[i].metadata }), run);
+  const recorded = events.reduce((state, event, i) => evolveImportRun(state, { ...event, metadata: toAppend[i].metadata }), run);
+  keepRun(deps.store, recorded);
+  return recorded;
 }

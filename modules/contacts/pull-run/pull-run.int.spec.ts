@@ -13,6 +13,8 @@ import { driveRun, loadRun, type RunDriverDeps } from './drive-run';
 import { resumeUnfinishedRuns } from './resume-runs';
 import { resumeRun, startRun, unfinishedRuns } from './start-run';
 import { waitFor } from '../../../test/projections/projection-harness';
+import { importStream } from '../contact.events';
+import { evolveImportRun, initialImportRunState } from '../import-run.state';
 
 let pool: Pool;
 let store: PostgresEventStore;
@@ -154,6 +156,21 @@ describe('a pull run', () => {
     expect(a).toEqual(b);
     const run = await loadRun(store, runId);
     expect(run).toMatchObject({ status: 'completed', processed: SIZE });
+  });
+
+  it('is loaded again by reading only what was appended since, folding to what the whole stream says', async () => {
+    const runId = await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, deps.metadata);
+    const watcher = new PostgresEventStore(pool);
+    const started = await loadRun(watcher, runId);
+    await driveRun(deps, runId);
+    const read = jest.spyOn(watcher, 'readStream');
+    const loaded = await loadRun(watcher, runId);
+    expect(read).toHaveBeenCalledTimes(1);
+    expect((await read.mock.results[0].value).length).toBe(loaded.revision - started.revision);
+    const events = await store.readStream(importStream(runId));
+    const whole = events.reduce((state, e) => evolveImportRun(state, e as never), initialImportRunState());
+    expect(loaded).toEqual(whole);
+    expect(loaded).toMatchObject({ status: 'completed', processed: SIZE });
   });
 
   it('is driven on by a starting worker when its driver died (resumeUnfinishedRuns)', async () => {

@@ -30,7 +30,8 @@ export type OneAppendAnswer = Checkpoint | undefined;
 /** Writes a group; answers `groupKey(stream, event id, revision)` → position for the rows it wrote. */
 export type WriteGroup = (json: string) => Promise<Map<string, Checkpoint>>;
 
-export const MAX_APPENDS_PER_GROUP = 64;
+/** A contact import's batch or page (1,000 records) commits as one group: one WAL flush, not sixteen. */
+export const MAX_APPENDS_PER_GROUP = 1000;
 /** A group's JSON stays under about this many characters (one event may be up to 1 MiB). */
 export const MAX_GROUP_BYTES = 4 * 1024 * 1024;
 

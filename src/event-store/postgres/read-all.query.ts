@@ -68,7 +68,8 @@ export function readAllQuery(options: ReadAllOptions): QueryConfig {
     values.push(major.toString(), minor.toString());
     where.push(`(transaction_id, sequence) ${backwards ? '<' : '>'} ($1::xid8, $2::bigint)`);
   }
-  where.push(...filterClauses(options.filter, values));
+  const filter = filterClauses(options.filter, values);
+  if (filter.length) where.push(unestimated(filter));
   values.push(options.maxCount ?? 1000);
   const order = backwards ? 'DESC' : 'ASC';
   return {
@@ -115,6 +116,19 @@ function compareRowPositions(a: EventRowWithHorizon, b: EventRowWithHorizon): nu
 function compareDecimal(x: string, y: string): number {
   if (x.length !== y.length) return x.length - y.length;
   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/**
+ * The filter, hidden from the planner's row estimate. Seen as it is, `split_part(…) = ANY(…)` gets
+ * the default selectivity of an unknown expression (0.5 %), so PostgreSQL expects a handful of
+ * matches and reads EVERY settled event after the checkpoint (bitmap scan), then sorts them for the
+ * first page, instead of walking the (transaction id, sequence) index and stopping at the page's
+ * end. Whenever a subscriber lags (a push of 1,000 contacts appends 1,800 events at once) each page
+ * then cost the whole lag: 110 ms for 1,000 of 12,000 events, the database's largest cost in
+ * bench:import. A CASE is estimated at one half, which makes the ordered index walk the plan.
+ */
+function unestimated(clauses: string[]): string {
+  return `CASE WHEN ${clauses.join(' AND ')} THEN true ELSE false END`;
 }
 
 function filterClauses(filter: EventFilter | undefined, values: unknown[]): string[] {

@@ -17,8 +17,11 @@ import { PerTurnBatcher, chunks } from './per-turn-batcher';
 /** Reads several whole streams at once: the events of each stream, in revision order. */
 export type ReadWholeStreams = (streams: string[]) => Promise<Map<string, RecordedEvent[]>>;
 
-/** More names than this go out as several queries, so that one answer never grows without bound. */
-export const MAX_STREAMS_PER_READ = 64;
+/**
+ * More names than this go out as several queries, so that one answer never grows without bound; a
+ * contact import's batch or page of 1,000 is one.
+ */
+export const MAX_STREAMS_PER_READ = 1000;
 
 export function wholeStreamReads(
   readOne: (stream: string) => Promise<RecordedEvent[]>,
