@@ -28,13 +28,14 @@ const CLEAN: Tree = {
   'modules/payments/order.events.ts': 'export const ORDER_EVENTS = [];\n',
   'modules/payments/order.view.ts': 'export interface OrderView { id: string }\n',
   'modules/payments/charge/charge.ts': "import { port } from '../../../src/kernel/port';\nexport const charge = port;\n",
+  'modules/payments/charge/charge.payload.ts': "export const CHARGE_TASK = 'charge';\n",
   'modules/payments/charge/charge.int.spec.ts': "import '../../sandbox/index';\n",
   'modules/contacts/index.ts': 'export const contacts = 1;\n',
   'modules/support/resolve.ts': "import '../payments/index';\nimport '../payments/order.events';\n",
   'modules/sandbox/index.ts': "export { server } from './server';\n",
   'modules/sandbox/server.ts': 'export const server = 1;\n',
   'projections/orders/orders.projector.ts':
-    "import '../../modules/payments/order.events';\n" +
+    "import '../../modules/payments/order.events';\nimport '../../modules/payments/charge/charge.payload';\n" +
     "import type { OrderView } from '../../modules/payments/order.view';\nexport type Row = OrderView;\n",
   'test/e2e/flow.ts': "import '../../modules/sandbox/index';\nimport '../../modules/payments/charge/charge';\n",
 };
