@@ -52,6 +52,11 @@ describe('ImportContact', () => {
       expect(outcomeOf([deleted(gone)], v5)).toMatchObject({ outcome: 'skipped_stale', reason: expect.stringContaining('version 6') });
     });
 
+    it('records no source event id when the source sends none (the key is absent, not undefined)', () => {
+      const { event } = judgeContact(when({ sourceId: '1', version: 1, fields: { a: 1 } }), initialContactState());
+      expect(Object.keys(event!.data)).not.toContain('sourceEventId');
+    });
+
     it('computes a checksum from the fields when the source sends none, ignoring key order', () => {
       const a = judgeContact(when({ sourceId: '1', fields: { a: 1, b: 2 } }), initialContactState());
       const b = judgeContact(when({ sourceId: '1', fields: { b: 2, a: 1 } }), initialContactState());
@@ -76,6 +81,10 @@ describe('ImportContact', () => {
         .when(when(v6))
         .then([imported(v6, 'run-2')]);
       expect(outcomeOf([imported(v5)], v6).outcome).toBe('updated');
+    });
+
+    it('gives a plain update no reason: only a contact brought back from a delete is explained', () => {
+      expect(outcomeOf([imported(v5)], v6)).toStrictEqual({ outcome: 'updated', event: imported(v6, 'run-2') });
     });
 
     it('skips an older version as skipped_stale and says what it lost to, appending nothing', () => {
