@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { auth } from '../harness/test-app';
 import { startTestService, withConcurrency, type TestService } from '../harness/test-service';
 import { isSucceededCharge } from '../../modules/sandbox';
+import { waitUntil } from '../harness/wait-until';
 
 jest.setTimeout(300_000);
 
@@ -14,16 +15,6 @@ beforeAll(async () => {
   service = await startTestService('exactly_once', { IDEM_WORKER_CONCURRENCY: '16' });
 });
 afterAll(() => service.close());
-
-async function waitUntil<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value).slice(0, 300)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('exactly-once charges through the running service', () => {
   it('charges 500 orders exactly once under 8 concurrent duplicates each', async () => {
