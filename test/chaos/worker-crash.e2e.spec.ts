@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { createSandbox, type Sandbox, isSucceededCharge } from '../../modules/sandbox';
 import { loadOrder } from '../../modules/payments';
 import { auth, startTestApp, type TestApp } from '../harness/test-app';
+import { waitUntil } from '../harness/wait-until';
 import { startWorkerProcess, type WorkerProcess } from '../harness/worker-process';
 
 jest.setTimeout(180_000);
@@ -34,16 +35,6 @@ const workerEnv = () => ({
   IDEM_RECOVERY_THRESHOLD: '2s',
 });
 
-async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe('a worker killed between the provider charge and the outcome append', () => {
   it('ends with one charge and the order paid as recovered after restart and recovery', async () => {
     const orderId = `crash-${randomUUID()}`;
@@ -69,7 +60,7 @@ describe('a worker killed between the provider charge and the outcome append', (
     expect((await loadOrder(api.runtime.eventStore, orderId)).state.status).toBe('processing');
 
     worker = await startWorkerProcess(workerEnv());
-    const { state } = await waitFor(
+    const { state } = await waitUntil(
       () => loadOrder(api.runtime.eventStore, orderId),
       ({ state }) => state.status !== 'processing',
       60_000,
@@ -85,7 +76,7 @@ describe('a worker killed between the provider charge and the outcome append', (
     const auditLines = async () =>
       (await api.runtime.pool.query(`SELECT old_status, new_status, trigger FROM payment_recovery_log WHERE order_id = $1`, [orderId]))
         .rows;
-    const rows = await waitFor(auditLines, (lines) => lines.length > 0, 10_000);
+    const rows = await waitUntil(auditLines, (lines) => lines.length > 0, 10_000);
     expect(rows).toContainEqual({ old_status: 'processing', new_status: 'paid', trigger: 'schedule' });
   });
 });
