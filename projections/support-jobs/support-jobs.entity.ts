@@ -45,7 +45,7 @@ export class SupportJobRow {
   @Column({ name: 'last_error', type: 'text', nullable: true })
   lastError!: string | null;
 
-  /** Start of the latest attempt after the first one. */
+  /** Start of the latest attempt after the first one (a charge's next attempt, an import run's resume). */
   @Column({ name: 'last_retry_at', type: 'timestamptz', nullable: true })
   lastRetryAt!: Date | null;
 

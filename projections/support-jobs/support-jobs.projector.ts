@@ -1,6 +1,8 @@
 /**
  * `support_jobs`: the charge job of each order (one job key per order, reused by a new request after
- * a failure, as in the job queue) and each import run, with the status support talks about.
+ * a failure, as in the job queue) and each import run, with the status support talks about. An import
+ * run a stop rule ended waits for a human exactly as a charge in review does: `needs_review`, the
+ * reason as its last error, until someone resumes it.
  */
 import { IMPORT_CATEGORY, type ImportEvent } from '../../modules/contacts/contact.events';
 import { ORDER_CATEGORY, type OrderEvent } from '../../modules/payments/order.events';
@@ -20,7 +22,13 @@ const CHARGE_TYPES: OrderEvent['type'][] = [
   'ChargeNeedsReview',
   'ChargeReviewResolved',
 ];
-const IMPORT_TYPES: ImportEvent['type'][] = ['ImportRunStarted', 'ImportRunCompleted', 'ImportRunFailed'];
+const IMPORT_TYPES: ImportEvent['type'][] = [
+  'ImportRunStarted',
+  'ImportRunCompleted',
+  'ImportRunFailed',
+  'ImportRunNeedsReview',
+  'ImportRunResumed',
+];
 
 export const importRunJobId = (runId: string) => `import-run:${runId}`;
 
@@ -87,9 +95,15 @@ export function evolveSupportJob(row: SupportJobRow | undefined, event: Recorded
     case 'ChargeReviewResolved':
       return { ...next, status: e.data.resolution === 'paid' ? 'done' : 'failed' };
     case 'ImportRunCompleted':
-      return { ...next, status: 'done' };
+      return { ...next, status: 'done', lastError: null };
     case 'ImportRunFailed':
       return { ...next, status: 'failed', lastError: e.data.error };
+    case 'ImportRunNeedsReview':
+      return { ...next, status: 'needs_review', lastError: e.data.reason };
+    // Resuming is the run's retry: it goes on from its last recorded page, and the stop reason stays
+    // the last error until the run completes (as a charge's error stays until it succeeds).
+    case 'ImportRunResumed':
+      return { ...next, status: 'pending', lastRetryAt: at };
     default:
       return next;
   }
