@@ -20,7 +20,7 @@
  *   without a trace. The run stops there for a human; everything before it stays recorded.
  */
 import type { Readable } from 'node:stream';
-import { CsvError, parse } from 'csv-parse';
+import { parse, type CsvError } from 'csv-parse';
 import { DEFAULT_MAX_APPEND_BYTES } from '../../../src/event-store/append-validation';
 import type { FileRecord } from './file-records';
 
