@@ -1,39 +1,41 @@
 /**
- * Records of an export file, streamed line by line (a 1 GB file never sits in memory): NDJSON (one
- * JSON record per line) or CSV (RFC 4180 fields on one line; a header row names the columns:
- * sourceId, version, updatedAt, checksum, eventId, deleted, and any other column is a field).
- * Each record keeps its line number: a run records the last line it finished, and a resumed run
- * skips up to it.
+ * Records of an export file, streamed (a 1 GB file never sits in memory): NDJSON, one JSON record
+ * per line, or CSV (csv-records.ts). Each record keeps its line number: a run records the last line
+ * it finished, and a resumed run skips up to it.
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { csvRecords } from './csv-records';
 
 export type FileFormat = 'ndjson' | 'csv';
 
-export interface FileRecord {
-  /** 1-based line number in the file. */
-  line: number;
-  raw: unknown;
-}
+/** One row of the file; `line` is 1-based (for a record over several lines, the last one). */
+export type FileRow =
+  | { line: number; raw: unknown }
+  /** A row that is no record (a CSV row with too few cells): `rejected` with this reason, and the file goes on. */
+  | { line: number; problem: string };
+
+/** The rows, and where the file stops being readable as records (a malformed CSV quote): the run stops there. */
+export type FileRecord = FileRow | { line: number; unreadable: string };
 
 export const formatOf = (path: string): FileFormat => (/\.csv$/i.test(path) ? 'csv' : 'ndjson');
 
 export async function* fileRecords(path: string, format: FileFormat, onBytes?: (bytes: number) => void): AsyncGenerator<FileRecord> {
   const input = createReadStream(path);
   if (onBytes) input.on('data', (chunk) => onBytes(chunk.length));
-  const lines = createInterface({ input, crlfDelay: Infinity });
+  try {
+    yield* format === 'csv' ? csvRecords(input) : ndjsonRecords(input);
+  } finally {
+    input.destroy();
+  }
+}
+
+async function* ndjsonRecords(input: Readable): AsyncGenerator<FileRecord> {
   let line = 0;
-  let header: string[] | undefined;
-  for await (const text of lines) {
+  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
     line++;
-    if (text.trim() === '') continue;
-    if (format === 'ndjson') {
-      yield { line, raw: parseJson(text) };
-    } else if (!header) {
-      header = splitCsvLine(text);
-    } else {
-      yield { line, raw: csvRecord(header, splitCsvLine(text)) };
-    }
+    if (text.trim() !== '') yield { line, raw: parseJson(text) };
   }
 }
 
@@ -44,43 +46,4 @@ function parseJson(text: string): unknown {
   } catch {
     return { invalidLine: 'not valid JSON' };
   }
-}
-
-const NUMERIC = new Set(['version']);
-
-function csvRecord(header: string[], cells: string[]): Record<string, unknown> {
-  const record: Record<string, unknown> = {};
-  const fields: Record<string, unknown> = {};
-  header.forEach((column, i) => {
-    const cell = cells[i] ?? '';
-    if (column === 'deleted') record.deleted = cell === 'true' ? true : cell === '' || cell === 'false' ? undefined : cell;
-    else if (NUMERIC.has(column)) record[column] = cell === '' ? undefined : /^\d+$/.test(cell) ? Number(cell) : cell;
-    else if (['sourceId', 'updatedAt', 'checksum', 'eventId'].includes(column)) record[column] = cell === '' ? undefined : cell;
-    else fields[column] = cell;
-  });
-  for (const key of Object.keys(record)) if (record[key] === undefined) delete record[key];
-  if (record.deleted !== true) record.fields = fields;
-  return record;
-}
-
-export function splitCsvLine(text: string): string[] {
-  const cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      cells.push(cell);
-      cell = '';
-    } else cell += c;
-  }
-  cells.push(cell);
-  return cells;
 }

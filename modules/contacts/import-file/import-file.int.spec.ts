@@ -1,7 +1,8 @@
 /**
- * File imports: an NDJSON export killed mid-file (SIGKILL, between a slice's contact appends and its
- * recorded outcomes) and imported again ends exactly as an uninterrupted import of the same file on
- * another database; a CSV export imports through `idem sync import`; a changed file is a new run.
+ * File imports: an NDJSON or CSV export killed mid-file (SIGKILL, between a slice's contact appends and
+ * its recorded outcomes) and imported again ends exactly as an uninterrupted import of the same file on
+ * another database; a CSV export imports through `idem sync import`; a changed file is a new run; CSV
+ * fields may hold line breaks, a short row is rejected on its own, and a malformed quote stops the run.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -12,7 +13,9 @@ import { runCli } from '../../../src/cli';
 import type { CliContext } from '../../../src/cli/cli-context';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
 import { createTestDatabase } from '../../../test/harness/test-database';
-import { importFile } from './import-file';
+import { importStream } from '../contact.events';
+import { loadRun } from '../pull-run/drive-run';
+import { contentHash, importFile } from './import-file';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'idem-file-import-'));
@@ -33,6 +36,23 @@ function ndjson(): string {
       );
   }
   return lines.join('\n') + '\n';
+}
+
+/**
+ * The same 4,000 records as CSV: every fifth record, and the last of every slice of 500 (where a run
+ * records its line), has notes over three lines; the broken lines are rows one cell short.
+ */
+function csv(): string {
+  const rows = ['sourceId,version,eventId,deleted,name,notes'];
+  for (let i = 0; i < 4000; i++) {
+    const contact = (i * 7919) % 1000;
+    const version = 1 + ((i * 31) % 5);
+    const notes = i % 5 === 0 || i % 500 === 499 ? `"line one of ${i}\nsaid ""hi"", then\nleft"` : `seen ${i}`;
+    if (i % 97 === 0) rows.push(`f${contact},${version},f${contact}-${version},,F ${contact}`);
+    else if (i % 53 === 0) rows.push(`f${contact},${version},f${contact}-${version},true,,`);
+    else rows.push(`f${contact},${version},f${contact}-${version},,F ${contact},${notes}`);
+  }
+  return rows.join('\n') + '\n';
 }
 
 async function openDb(label: string) {
@@ -67,13 +87,20 @@ function killedImport(url: string, file: string): Promise<string> {
 }
 
 describe('idem sync import', () => {
-  describe('when an NDJSON import is killed mid-file and started again with the same file', () => {
+  describe.each([
+    ['an NDJSON', 'contacts.ndjson', ndjson, /^\{/],
+    ['a CSV (with records over several lines)', 'contacts.csv', csv, /^left"$/],
+  ])('when %s import is killed mid-file and started again with the same file', (_, name, content, lastRecordedLine) => {
     it('goes on from the last recorded line and ends as an uninterrupted import does', async () => {
-      const file = join(dir, 'contacts.ndjson');
-      writeFileSync(file, ndjson());
-      const [killed, whole] = await Promise.all([openDb('file_import_killed'), openDb('file_import_whole')]);
+      const file = join(dir, name);
+      const text = content();
+      writeFileSync(file, text);
+      const [killed, whole] = await Promise.all([openDb(`file_import_${name}_killed`), openDb(`file_import_${name}_whole`)]);
       try {
         expect(await killedImport(killed.url, file)).toContain('paused');
+        const killedRun = await loadRun(killed.store, `file.crm.${(await contentHash(file)).slice(0, 40)}`);
+        expect(killedRun.processed).toBe(1500);
+        expect(text.split('\n')[Number(killedRun.cursor) - 1]).toMatch(lastRecordedLine);
         const resumed = await importFile({ store: killed.store, source: 'crm', path: file, metadata });
         const uninterrupted = await importFile({ store: whole.store, source: 'crm', path: file, metadata });
         expect(resumed).toMatchObject({ status: 'completed', processed: 4000 });
@@ -139,6 +166,52 @@ describe('idem sync import', () => {
         const status = await cli('sync', 'status', first.view.runId);
         expect(JSON.parse(status.stdout)).toEqual(first.view);
         expect((await cli('sync', 'resume', first.view.runId)).code).toBe(2);
+      } finally {
+        await db.pool.end();
+      }
+    });
+  });
+
+  describe('with CSV records over several lines, a short row and a malformed quote', () => {
+    const importCsv = async (db: Awaited<ReturnType<typeof openDb>>, name: string, content: string) => {
+      const file = join(dir, name);
+      writeFileSync(file, content);
+      return importFile({ store: db.store, source: 'crm', path: file, metadata });
+    };
+
+    it('imports a quoted field with a line break, doubled quote and comma as one contact, and rejects the short row alone', async () => {
+      const db = await openDb('file_import_csv_multiline');
+      try {
+        const run = await importCsv(
+          db,
+          'multiline.csv',
+          'sourceId,version,name,address\nm1,1,Ada,"12 Main St\nFlat ""B"", 2nd floor"\nm2,1,Bob\nm3,1,Cy,"1 Side St"\n',
+        );
+        expect(run).toMatchObject({ status: 'completed', processed: 3, counts: { imported: 2, rejected: 1 } });
+        const [ada] = await db.store.readStream('contact-crm.m1');
+        expect(ada.data.fields).toEqual({ name: 'Ada', address: '12 Main St\nFlat "B", 2nd floor' });
+        expect((await db.store.readStream('contact-crm.m3'))[0].data.fields).toEqual({ name: 'Cy', address: '1 Side St' });
+        const outcomes = (await db.store.readStream(importStream(run.runId))).filter((e) => e.type === 'ImportRecordProcessed');
+        expect(outcomes.map((e) => [e.data.seq, e.data.outcome])).toEqual([
+          [0, 'imported'],
+          [1, 'rejected'],
+          [2, 'imported'],
+        ]);
+        expect(outcomes[1].data.reason).toMatch(/columns length is 4, got 3 on line 4/);
+      } finally {
+        await db.pool.end();
+      }
+    });
+
+    it('stops the run for review at a malformed quote, with the records before it recorded and none after it', async () => {
+      const db = await openDb('file_import_csv_bad_quote');
+      try {
+        const content = 'sourceId,name\nq1,A\nq2,"B"x\nq3,C\n';
+        const run = await importCsv(db, 'bad-quote.csv', content);
+        expect(run).toMatchObject({ status: 'needs_review', processed: 1, counts: { imported: 1 }, cursor: '2' });
+        expect(run.reason).toMatch(/line 3 .*Invalid Closing Quote/);
+        expect(await db.store.readStream('contact-crm.q3')).toEqual([]);
+        expect(await importCsv(db, 'bad-quote.csv', content)).toEqual(run);
       } finally {
         await db.pool.end();
       }

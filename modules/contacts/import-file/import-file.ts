@@ -4,6 +4,8 @@
  * kill at line 800,000 of 1,000,000 — goes on from the last recorded line, and a changed file is a
  * new run. Lines are imported in slices; each slice's outcomes and its last line are recorded in one
  * append (pull-run/record-page.decision.ts), so a slice counts as done only with all its outcomes.
+ * A file that stops being readable (a malformed CSV quote) puts the run in `needs_review` after the
+ * records before that line are recorded: a fixed file is a new run.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -11,13 +13,14 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
+import type { ImportEvent } from '../contact.events';
 import type { ImportRunState } from '../import-run.state';
 import { importItems } from '../import-contacts/import-records';
-import { checkItems } from '../import-contacts/import-request';
+import { checkItems, type BatchItem } from '../import-contacts/import-request';
 import { appendRunEvents, loadRun } from '../pull-run/drive-run';
 import { decidePage } from '../pull-run/record-page.decision';
 import { startRun } from '../pull-run/start-run';
-import { fileRecords, formatOf, type FileRecord } from './file-records';
+import { fileRecords, formatOf, type FileRow } from './file-records';
 
 export interface FileImportOptions {
   store: EventStore;
@@ -56,22 +59,28 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
   const totalBytes = (await stat(path)).size;
   let bytes = 0;
   const doneUpTo = Number(run.cursor ?? 0);
-  let slice: FileRecord[] = [];
-  const record = async (nextCursor: string | null) => {
-    const items = checkItems(
-      slice.map((r) => r.raw),
-      run.processed,
-    );
-    const results = await importItems(store, source, runId, items, { ...metadata, correlationId: runId });
-    const events = decidePage(run, { cursor: run.cursor, nextCursor, results });
-    await options.beforeRecordingSlice?.(run);
+  let slice: FileRow[] = [];
+  const append = async (events: ImportEvent[]) => {
     const recorded = await appendRunEvents({ store, metadata }, run, events);
     if (!recorded) throw new Error(`import run ${runId} is being driven by another process`);
     run = recorded;
+  };
+  const record = async (nextCursor: string | null) => {
+    const items = slice.map((r, i) => batchItem(r, run.processed + i));
+    const results = await importItems(store, source, runId, items, { ...metadata, correlationId: runId });
+    const events = decidePage(run, { cursor: run.cursor, nextCursor, results });
+    await options.beforeRecordingSlice?.(run);
+    await append(events);
     slice = [];
     options.onProgress?.({ bytes, totalBytes, run });
   };
   for await (const line of fileRecords(path, formatOf(path), (n) => (bytes += n))) {
+    if ('unreadable' in line) {
+      if (slice.length) await record(String(slice.at(-1)!.line));
+      const reason = `the file is not valid CSV from line ${line.line} on; fix it and import it again (${line.unreadable})`;
+      if (run.status === 'running') await append([{ type: 'ImportRunNeedsReview', data: { runId, reason } }]);
+      return run;
+    }
     if (line.line <= doneUpTo) continue;
     slice.push(line);
     if (slice.length >= (options.sliceSize ?? 500)) await record(String(line.line));
@@ -80,3 +89,7 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
   await record(null);
   return run;
 }
+
+/** A row the parser could not make a record of is rejected with the parser's reason; a record is checked as a push's is. */
+const batchItem = (line: FileRow, seq: number): BatchItem =>
+  'problem' in line ? { seq, ok: false, sourceId: null, problems: [line.problem] } : checkItems([line.raw], seq)[0];

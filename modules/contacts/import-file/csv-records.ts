@@ -1,0 +1,85 @@
+/**
+ * The records of a CSV export, read by csv-parse as RFC 4180 says: a header row names the columns,
+ * and a quoted field may hold commas, doubled quotes and line breaks (a CRM's address or notes).
+ *
+ * A record carries the file line it ENDS on (csv-parse's `info.lines` when it emits the record): the
+ * header is line 1, a one-line record carries its own line, and a record whose quoted field spans
+ * lines 7–9 carries 9. That number only grows and is the same on every read of the file, so a run
+ * that recorded "done up to line 9" skips exactly the records it finished. Two details: csv-parse 7
+ * counts a CRLF inside a quoted field as two lines (the numbers run ahead of the file's, as they do
+ * in its own error messages; still growing and repeatable), and for files without line breaks in
+ * quotes the numbers are the line splitter's of before, so runs recorded by it resume in place.
+ *
+ * What the parser cannot make a record of:
+ * - a row with more or fewer cells than the header is that row's `problem` (rejected with the parser's
+ *   reason, the file goes on), as an unparseable NDJSON line is;
+ * - a malformed quote (text after a closing quote, a quote inside an unquoted field, a quote never
+ *   closed, or a record past MAX_RECORD_CHARS, which is what a quote never closed becomes) makes the
+ *   rest of the file `unreadable`: after it csv-parse no longer knows where records end (it stays in
+ *   the quoted field and swallows the lines after it), so going on would merge or drop records
+ *   without a trace. The run stops there for a human; everything before it stays recorded.
+ */
+import type { Readable } from 'node:stream';
+import { parse, type CsvError } from 'csv-parse';
+import { DEFAULT_MAX_APPEND_BYTES } from '../../../src/event-store/append-validation';
+import type { FileRecord } from './file-records';
+
+/** A record longer than the event store takes in one append could never import. */
+export const MAX_RECORD_CHARS = DEFAULT_MAX_APPEND_BYTES;
+
+export async function* csvRecords(input: Readable): AsyncGenerator<FileRecord> {
+  // The rows csv-parse skipped, in file order; each is handed out before the first record after it.
+  const skipped: FileRecord[] = [];
+  const parser = parse({
+    columns: true,
+    relax_column_count: false,
+    skip_empty_lines: true,
+    skip_records_with_error: true,
+    max_record_size: MAX_RECORD_CHARS,
+    info: true,
+    on_skip: (error) => {
+      const entry = skippedRow(error);
+      if (entry) skipped.push(entry);
+    },
+  });
+  input.once('error', (error) => parser.destroy(error));
+  const rows = input.pipe(parser) as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>;
+  for await (const { record, info } of rows) {
+    while (skipped.length && skipped[0].line < info.lines) {
+      const entry = skipped.shift()!;
+      yield entry;
+      if ('unreadable' in entry) return;
+    }
+    yield { line: info.lines, raw: contactRecord(record) };
+  }
+  const stop = skipped.findIndex((entry) => 'unreadable' in entry);
+  yield* stop < 0 ? skipped : skipped.slice(0, stop + 1);
+}
+
+function skippedRow(error: CsvError | undefined): FileRecord | undefined {
+  if (!error) return undefined;
+  const line = Number(error.lines);
+  if (error.code !== 'CSV_RECORD_INCONSISTENT_COLUMNS') return { line, unreadable: error.message };
+  // A line of blanks only was skipped by the line splitter; it is no record.
+  const cells = error.record as string[] | undefined;
+  if (cells?.length === 1 && cells[0].trim() === '') return undefined;
+  return { line, problem: error.message };
+}
+
+const NUMERIC = new Set(['version']);
+const TEXT = new Set(['sourceId', 'updatedAt', 'checksum', 'eventId']);
+
+/** The column rules: the record's own columns by name, `deleted` as true/false, any other column a field. */
+function contactRecord(row: Record<string, string>): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  const fields: Record<string, unknown> = {};
+  for (const [column, cell] of Object.entries(row)) {
+    if (column === 'deleted') record.deleted = cell === 'true' ? true : cell === '' || cell === 'false' ? undefined : cell;
+    else if (NUMERIC.has(column)) record[column] = cell === '' ? undefined : /^\d+$/.test(cell) ? Number(cell) : cell;
+    else if (TEXT.has(column)) record[column] = cell === '' ? undefined : cell;
+    else fields[column] = cell;
+  }
+  for (const key of Object.keys(record)) if (record[key] === undefined) delete record[key];
+  if (record.deleted !== true) record.fields = fields;
+  return record;
+}

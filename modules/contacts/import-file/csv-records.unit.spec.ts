@@ -1,0 +1,80 @@
+import { Readable } from 'node:stream';
+import { csvRecords, MAX_RECORD_CHARS } from './csv-records';
+import type { FileRecord } from './file-records';
+
+/** The file handed over in chunks of `chunkBytes` (a quoted line break may straddle two reads). */
+async function read(text: string, chunkBytes = Infinity): Promise<FileRecord[]> {
+  const bytes = Buffer.from(text);
+  const chunks: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += Math.min(chunkBytes, bytes.length)) chunks.push(bytes.subarray(at, at + chunkBytes));
+  const records: FileRecord[] = [];
+  for await (const record of csvRecords(Readable.from(chunks))) records.push(record);
+  return records;
+}
+
+describe('csvRecords', () => {
+  describe.each([
+    ['read at once', Infinity],
+    ['read a byte at a time', 1],
+  ])('with a quoted field holding a line break, a doubled quote and a comma (%s)', (_, chunkBytes) => {
+    it('reads it as ONE record with the exact value, carrying the line the record ends on', async () => {
+      const file = 'sourceId,version,notes,name\nc1,1,"line one\nsaid ""hi"", then left",Ada\nc2,2,plain,Bob\n';
+      expect(await read(file, chunkBytes)).toEqual([
+        { line: 3, raw: { sourceId: 'c1', version: 1, fields: { notes: 'line one\nsaid "hi", then left', name: 'Ada' } } },
+        { line: 4, raw: { sourceId: 'c2', version: 2, fields: { notes: 'plain', name: 'Bob' } } },
+      ]);
+    });
+  });
+
+  // The CRLF numbers are pinned on purpose: a csv-parse that counted differently would move the lines recorded runs resume from.
+  describe.each([
+    ['blank lines (blanks only too)', 'sourceId,name\nc1,A\n\n   \nc2,"B\nC"\nc3,D', 'B\nC'],
+    [
+      'CRLF line ends (one inside a quoted field counts as two lines, as csv-parse 7 counts)',
+      'sourceId,name\r\nc1,A\r\n\r\nc2,"B\r\nC"\r\nc3,D\r\n',
+      'B\r\nC',
+    ],
+  ])('with %s', (_, file, quotedBreak) => {
+    it('skips the blank lines and numbers records by the lines of the file', async () => {
+      expect((await read(file)).map((r) => [r.line, 'raw' in r && r.raw])).toEqual([
+        [2, { sourceId: 'c1', fields: { name: 'A' } }],
+        [6, { sourceId: 'c2', fields: { name: quotedBreak } }],
+        [7, { sourceId: 'c3', fields: { name: 'D' } }],
+      ]);
+    });
+  });
+
+  describe('with rows that have fewer or more cells than the header', () => {
+    it('hands each over as a problem with the reason, in its place, and reads on', async () => {
+      const records = await read('sourceId,name\nc1,A\nc2\nc3,C,extra\nc4,D\n');
+      expect(records).toEqual([
+        { line: 2, raw: { sourceId: 'c1', fields: { name: 'A' } } },
+        { line: 3, problem: expect.stringMatching(/columns length is 2, got 1 on line 3/) },
+        { line: 4, problem: expect.stringMatching(/columns length is 2, got 3 on line 4/) },
+        { line: 5, raw: { sourceId: 'c4', fields: { name: 'D' } } },
+      ]);
+    });
+  });
+
+  describe.each([
+    ['text after a closing quote', 'c2,"B"x\nc3,C\n', 3, /Invalid Closing Quote/],
+    ['a quote inside an unquoted field', 'c2,B"x"\nc3,C\n', 3, /Invalid Opening Quote/],
+    ['a quote never closed', 'c2,"B\nc3,C\n', 4, /Quote Not Closed/],
+  ])('with %s', (_, rows, line, reason) => {
+    it('hands over the records before it, then where the file stops being readable and why, and nothing after', async () => {
+      expect(await read(`sourceId,name\nc1,A\n${rows}`)).toEqual([
+        { line: 2, raw: { sourceId: 'c1', fields: { name: 'A' } } },
+        { line, unreadable: expect.stringMatching(reason) },
+      ]);
+    });
+  });
+
+  describe('with a quote never closed in a large file', () => {
+    it('stops once the record passes the size limit instead of holding the rest of the file', async () => {
+      const rest = 'c,x\n'.repeat(Math.ceil(MAX_RECORD_CHARS / 4) + 1000);
+      const records = await read(`sourceId,name\nc1,"never closed\n${rest}`, 64 * 1024);
+      expect(records).toEqual([{ line: expect.any(Number), unreadable: expect.stringMatching(/Max Record Size/) }]);
+      expect(records[0].line).toBeLessThan(3 + rest.length / 4);
+    });
+  });
+});
