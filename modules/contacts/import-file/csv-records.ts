@@ -32,6 +32,8 @@ export async function* csvRecords(input: Readable): AsyncGenerator<FileRecord> {
   const skipped: FileRecord[] = [];
   const parser = parse({
     columns: true,
+    // Spreadsheet exports (Excel's "CSV UTF-8") start with a byte-order mark; it is not part of the first column's name.
+    bom: true,
     relax_column_count: false,
     skip_empty_lines: true,
     skip_records_with_error: true,

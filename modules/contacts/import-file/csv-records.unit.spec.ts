@@ -26,6 +26,12 @@ describe('csvRecords', () => {
     });
   });
 
+  describe('with a UTF-8 byte-order mark before the header (a spreadsheet export)', () => {
+    it('reads the first column as sourceId, not as a field named after the mark', async () => {
+      expect(await read('\uFEFFsourceId,name\nc1,Ada\n')).toEqual([{ line: 2, raw: { sourceId: 'c1', fields: { name: 'Ada' } } }]);
+    });
+  });
+
   // The CRLF numbers are pinned on purpose: a csv-parse that counted differently would move the lines recorded runs resume from.
   describe.each([
     ['blank lines (blanks only too)', 'sourceId,name\nc1,A\n\n   \nc2,"B\nC"\nc3,D', 'B\nC'],
