@@ -11,7 +11,7 @@ import { CommandMetadata } from '../../../src/auth/caller.decorator';
 import { Roles } from '../../../src/auth/roles';
 import { EVENT_STORE } from '../../../src/event-store/event-store.port';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
-import { deterministicEventId } from '../../../src/command-handling/deterministic-event-id';
+import { toEventToAppend } from '../../../src/command-handling/event-to-append';
 import { AppError } from '../../../src/errors/app-error';
 import { parseIdempotencyKey } from '../../../src/errors/idempotency-key';
 import { WrongExpectedVersion } from '../../../src/event-store/errors';
@@ -58,12 +58,9 @@ export class ImportContactsController {
     const results = await importItems(this.store, request.source, runId, request.items, metadata);
 
     const recordedAt = new Date().toISOString();
-    const events = pushRunEvents(runId, request.source, metadata.actor.role, request.fingerprint, results).map((event, i) => ({
-      id: deterministicEventId(stream, `push/${i}`, event),
-      type: event.type,
-      data: event.data as Record<string, unknown>,
-      metadata: { ...metadata, recordedAt },
-    }));
+    const events = pushRunEvents(runId, request.source, metadata.actor.role, request.fingerprint, results).map((event, i) =>
+      toEventToAppend(stream, { event, key: `push/${i}` }, metadata, recordedAt),
+    );
     try {
       await this.store.append(stream, events, 'no_stream');
     } catch (error) {

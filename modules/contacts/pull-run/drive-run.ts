@@ -4,7 +4,7 @@
  * decided on, so a second driver (another worker resuming the same run) loses its append and stops
  * — one driver per run. In one process, a run already being driven is not driven twice.
  */
-import { deterministicEventId } from '../../../src/command-handling/deterministic-event-id';
+import { toEventToAppend } from '../../../src/command-handling/event-to-append';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
 import { WrongExpectedVersion } from '../../../src/event-store/errors';
 import type { EventStore } from '../../../src/event-store/event-store.port';
@@ -117,12 +117,8 @@ export async function appendRunEvents(
 ): Promise<ImportRunState | undefined> {
   const stream = importStream(run.runId);
   const recordedAt = new Date().toISOString();
-  const toAppend = events.map((event, i) => ({
-    id: deterministicEventId(stream, `page/${run.revision}/${i}`, event),
-    type: event.type,
-    data: event.data as Record<string, unknown>,
-    metadata: { ...deps.metadata, correlationId: run.runId, recordedAt },
-  }));
+  const metadata = { ...deps.metadata, correlationId: run.runId };
+  const toAppend = events.map((event, i) => toEventToAppend(stream, { event, key: `page/${run.revision}/${i}` }, metadata, recordedAt));
   try {
     await deps.store.append(stream, toAppend, run.revision);
   } catch (error) {

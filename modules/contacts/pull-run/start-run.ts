@@ -4,7 +4,7 @@
  * (`unfinishedRuns`) or by `idem sync resume`.
  */
 import { randomUUID } from 'node:crypto';
-import { deterministicEventId } from '../../../src/command-handling/deterministic-event-id';
+import { toEventToAppend } from '../../../src/command-handling/event-to-append';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import { IMPORT_CATEGORY, importStream, type ImportEvent, type ImportRunStarted } from '../contact.events';
@@ -59,17 +59,7 @@ async function appendOne(
   metadata: CommandContext['metadata'],
 ): Promise<void> {
   const stream = importStream(runId);
-  const id = deterministicEventId(stream, `${event.type}/${expected}`, event);
-  await store.append(
-    stream,
-    [
-      {
-        id,
-        type: event.type,
-        data: event.data as Record<string, unknown>,
-        metadata: { ...metadata, correlationId: runId, recordedAt: new Date().toISOString() },
-      },
-    ],
-    expected,
-  );
+  const recordedAt = new Date().toISOString();
+  const toAppend = toEventToAppend(stream, { event, key: `${event.type}/${expected}` }, { ...metadata, correlationId: runId }, recordedAt);
+  await store.append(stream, [toAppend], expected);
 }
