@@ -40,6 +40,37 @@ const orderTypes = async (orderId: string) => (await harness.runtime.eventStore.
 const postSigned = (payload: string, header: string) =>
   fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': header }, body: payload });
 
+/** A signed `payment_intent.payment_failed` delivery for an intent of `orderId` made under `providerKey`. */
+function postDecline({
+  intentId,
+  orderId,
+  providerKey,
+  amount,
+}: {
+  intentId: string;
+  orderId: string;
+  providerKey: string;
+  amount: number;
+}) {
+  const intent = {
+    id: intentId,
+    object: 'payment_intent',
+    amount,
+    currency: 'eur',
+    status: 'requires_payment_method',
+    metadata: { order_id: orderId, provider_key: providerKey },
+    latest_charge: null,
+    last_payment_error: { decline_code: 'generic_decline' },
+  };
+  const payload = JSON.stringify({
+    id: `evt_${randomUUID()}`,
+    object: 'event',
+    type: 'payment_intent.payment_failed',
+    data: { object: intent },
+  });
+  return postSigned(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }));
+}
+
 describe('POST /v1/webhooks/payments', () => {
   it('closes an unknown outcome with ChargeSucceeded{recovered} from the signed succeeded webhook', async () => {
     const orderId = await requestedOrder();
@@ -76,23 +107,7 @@ describe('POST /v1/webhooks/payments', () => {
   it('never moves a paid order back when a failure for another request arrives late', async () => {
     const orderId = await requestedOrder();
     await chargeOrder(deps, orderId);
-    const intent = {
-      id: 'pi_late',
-      object: 'payment_intent',
-      amount: 4200,
-      currency: 'eur',
-      status: 'requires_payment_method',
-      metadata: { order_id: orderId, provider_key: 'an-older-key' },
-      latest_charge: null,
-      last_payment_error: { decline_code: 'generic_decline' },
-    };
-    const payload = JSON.stringify({
-      id: `evt_${randomUUID()}`,
-      object: 'event',
-      type: 'payment_intent.payment_failed',
-      data: { object: intent },
-    });
-    const response = await postSigned(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }));
+    const response = await postDecline({ intentId: 'pi_late', orderId, providerKey: 'an-older-key', amount: 4200 });
     expect(response.status).toBe(200);
     expect((await loadOrder(harness.runtime.eventStore, orderId)).state.status).toBe('paid');
   });
@@ -134,23 +149,7 @@ describe('POST /v1/webhooks/payments', () => {
       await sandbox.webhooksIdle();
       const before = await orderTypes(orderId);
       expect((await loadOrder(harness.runtime.eventStore, orderId)).state.status).toBe(status);
-      const intent = {
-        id: 'pi_same_key',
-        object: 'payment_intent',
-        amount,
-        currency: 'eur',
-        status: 'requires_payment_method',
-        metadata: { order_id: orderId, provider_key: `idem-order-${orderId}-r1` },
-        latest_charge: null,
-        last_payment_error: { decline_code: 'generic_decline' },
-      };
-      const payload = JSON.stringify({
-        id: `evt_${randomUUID()}`,
-        object: 'event',
-        type: 'payment_intent.payment_failed',
-        data: { object: intent },
-      });
-      const response = await postSigned(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }));
+      const response = await postDecline({ intentId: 'pi_same_key', orderId, providerKey: `idem-order-${orderId}-r1`, amount });
       expect(response.status).toBe(200);
       expect(await response.json()).toMatchObject({ outcome: `unchanged_${status}` });
       expect(await orderTypes(orderId)).toEqual(before);
