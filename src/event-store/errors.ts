@@ -19,7 +19,7 @@ export class WrongExpectedVersion extends AppError {
 
 /** An append the store refuses before writing anything: bad stream name, event type, id or size. */
 export class InvalidAppend extends AppError {
-  constructor(code: 'STREAM_NAME' | 'EVENT_TYPE' | 'EVENT_ID' | 'EVENT_TOO_LARGE' | 'EXPECTED_REVISION', message: string) {
+  constructor(code: 'STREAM_NAME' | 'EVENT_TYPE' | 'EVENT_ID' | 'EVENT_DATA' | 'EVENT_TOO_LARGE' | 'EXPECTED_REVISION', message: string) {
     super(code === 'EVENT_TOO_LARGE' ? 'payload_too_large' : 'validation', `EVENT_STORE.INVALID_${code}`, message);
   }
 }

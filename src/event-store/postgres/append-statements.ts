@@ -49,14 +49,14 @@ ${RETURNING_APPENDED}`;
  * other's answer (issue 12, defect 1: that answered a refused append as written).
  * $1 is a JSON array of {stream_name, expected (-1: no_stream), event_id, event_type, data, metadata}.
  * The predecessor is looked up per row through a LATERAL join, not with EXISTS: the planner
- * counts on a hundred rows from jsonb_to_recordset, and a plan cached while the table was small
+ * counts on a hundred rows from json_to_recordset, and a plan cached while the table was small
  * turned EXISTS into a hashed subplan, which reads the whole table on every call (a third of a
  * second at 200,000 events; young-table-plans.int.spec.ts).
  */
 export const APPEND_GROUP_SQL = `
 INSERT INTO idem_events (stream_name, revision, event_id, event_type, data, metadata)
 SELECT a.stream_name, a.expected + 1, a.event_id, a.event_type, a.data, a.metadata
-  FROM jsonb_to_recordset($1::jsonb) AS a(stream_name text, expected bigint, event_id uuid, event_type text, data jsonb, metadata jsonb)
+  FROM json_to_recordset($1::json) AS a(stream_name text, expected bigint, event_id uuid, event_type text, data json, metadata json)
   LEFT JOIN LATERAL (SELECT true AS found FROM idem_events e WHERE e.stream_name = a.stream_name AND e.revision = a.expected LIMIT 1) p ON true
  WHERE a.expected = -1 OR p.found
 ON CONFLICT DO NOTHING

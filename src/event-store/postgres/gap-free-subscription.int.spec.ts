@@ -39,7 +39,7 @@ async function appendHeldOpen(client: PoolClient, stream: string, expected: numb
   const event = testEvent('Held');
   await client.query('BEGIN');
   try {
-    const { rows } = await client.query(`SELECT outcome FROM idem_append($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])`, [
+    const { rows } = await client.query(`SELECT outcome FROM idem_append($1, $2, $3::uuid[], $4::text[], $5::json[], $6::json[])`, [
       stream,
       expected,
       [event.id],

@@ -86,17 +86,34 @@ it('gives each append of a group its own answer: written, conflict, duplicate, r
 });
 
 it('fails only the append PostgreSQL refuses when a group fails as a whole', async () => {
-  // JSON may hold \u0000; PostgreSQL's jsonb may not, so this event fails the group's statement.
-  const refused = testEvent('Happened', { text: 'nul \u0000 here' });
+  // A constraint of this test's own database refuses one event type, so the group's statement fails.
+  await pool.query(`ALTER TABLE idem_events ADD CONSTRAINT refused_by_test CHECK (event_type <> 'RefusedByTest') NOT VALID`);
+  try {
+    const outcomes = await Promise.allSettled([
+      store.append('order-grp-f', [testEvent()], 'no_stream'),
+      store.append('order-grp-g', [testEvent('RefusedByTest')], 'no_stream'),
+      store.append('order-grp-h', [testEvent()], 'no_stream'),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ code: '23514' });
+    expect(statements().some((text) => text.includes('json_to_recordset'))).toBe(true);
+    expect(await store.readStream('order-grp-g')).toEqual([]);
+    expect(await store.readStream('order-grp-f')).toHaveLength(1);
+  } finally {
+    await pool.query('ALTER TABLE idem_events DROP CONSTRAINT refused_by_test');
+  }
+});
+
+it('refuses an event holding NUL before writing anything, and keeps the text "\\u0000"', async () => {
   const outcomes = await Promise.allSettled([
-    store.append('order-grp-f', [testEvent()], 'no_stream'),
-    store.append('order-grp-g', [refused], 'no_stream'),
-    store.append('order-grp-h', [testEvent()], 'no_stream'),
+    store.append('order-grp-nul-1', [testEvent()], 'no_stream'),
+    store.append('order-grp-nul-2', [testEvent('Happened', { text: 'nul \u0000 here' })], 'no_stream'),
+    store.append('order-grp-nul-3', [testEvent('Happened', { text: 'a backslash, then u0000: \\u0000' })], 'no_stream'),
   ]);
   expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-  expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ code: '22P05' });
-  expect(await store.readStream('order-grp-g')).toEqual([]);
-  expect(await store.readStream('order-grp-f')).toHaveLength(1);
+  expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(InvalidAppend);
+  expect(await store.readStream('order-grp-nul-2')).toEqual([]);
+  expect((await store.readStream('order-grp-nul-3'))[0].data).toEqual({ text: 'a backslash, then u0000: \\u0000' });
 });
 
 it('commits every append on its own when grouping is off', async () => {
@@ -135,7 +152,7 @@ it('never deadlocks two groups that write the same streams in opposite orders', 
 });
 
 describe('when one group holds the same event id under different expectations', () => {
-  afterEach(() => expect(statements().some((text) => text.includes('jsonb_to_recordset'))).toBe(true));
+  afterEach(() => expect(statements().some((text) => text.includes('json_to_recordset'))).toBe(true));
 
   // Issue 12, defect 1: the row written for one caller's expectation answered the other caller too.
   it('answers written only the append whose own expectation was written, and refuses the other', async () => {

@@ -21,9 +21,16 @@
  * let fast-path writers take that revision in between (test/contracts/all-order.contract.ts). Only a test's
  * own session sets it.
  */
-export const IDEM_APPEND_ONE_ATTEMPT_PER_TRANSACTION = `
+export const IDEM_APPEND_ONE_ATTEMPT_PER_TRANSACTION = idemAppendOneAttemptPerTransaction('jsonb');
+
+/**
+ * The function's text for events whose data and metadata are `document` columns: migration 4 made it
+ * for jsonb, migration 5 (json-documents-v5.migration.ts) remakes it, unchanged, for json.
+ */
+export function idemAppendOneAttemptPerTransaction(document: 'jsonb' | 'json'): string {
+  return `
 CREATE OR REPLACE FUNCTION idem_append(
-  p_stream text, p_expected bigint, p_ids uuid[], p_types text[], p_data jsonb[], p_metadata jsonb[]
+  p_stream text, p_expected bigint, p_ids uuid[], p_types text[], p_data ${document}[], p_metadata ${document}[]
 ) RETURNS TABLE (outcome text, last_revision bigint, last_txid xid8, last_sequence bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -83,3 +90,4 @@ BEGIN
 END
 $$;
 `;
+}

@@ -27,6 +27,7 @@ import { applyMigrations } from '../../database/migrate';
 import { queryKeepingConnection } from '../../database/query-keeping-connection';
 import { APPEND_GROUP_SQL, APPEND_ONE_AT_REVISION_SQL, APPEND_ONE_TO_NEW_STREAM_SQL } from './append-statements';
 import { EVENT_STORE_MIGRATIONS } from './schema';
+import { assertStorableDocuments } from './documents';
 import { groupKey, groupedAppends, type OneAppend } from './grouped-appends';
 import { EVENT_COLUMNS, EVENT_ROW_MODE, readAllQuery, toRecordedEvent, type EventRow } from './read-all.query';
 import { PostgresSubscription } from './postgres.subscription';
@@ -115,6 +116,8 @@ export class PostgresEventStore implements EventStore {
 
   async append(stream: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
     const { data, metadata } = prepareAppend(stream, events, expected, this.maxAppendBytes);
+    assertStorableDocuments(data);
+    assertStorableDocuments(metadata);
     if (events.length === 0) return appendNothing(stream, expected, await this.lastEvent(stream));
     const expectedCode = typeof expected === 'number' ? expected : EXPECTED_CODES[expected];
     let row: AppendRow;
@@ -196,7 +199,7 @@ export class PostgresEventStore implements EventStore {
       try {
         const { rows } = await queryKeepingConnection<AppendRow>(this.pool, {
           name: 'idem_append',
-          text: 'SELECT * FROM idem_append($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])',
+          text: 'SELECT * FROM idem_append($1, $2, $3::uuid[], $4::text[], $5::json[], $6::json[])',
           values: [stream, expectedCode, events.map((e) => e.id), events.map((e) => e.type), data, metadata],
         });
         return rows[0];

@@ -18,8 +18,10 @@
  * - Within a stream, revisions appear in `$all` in increasing order: a later revision is written
  *   only after the earlier one committed, by a transaction whose id was taken after that commit
  *   (migration 4, idem-append-v4.migration.ts, says why its retries need a new transaction).
+ * - Data and metadata are `json`, kept as written (migration 5, json-documents-v5.migration.ts).
  */
 import { IDEM_APPEND_ONE_ATTEMPT_PER_TRANSACTION } from './idem-append-v4.migration';
+import { JSON_DOCUMENTS } from './json-documents-v5.migration';
 
 export const EVENT_STORE_MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
   {
@@ -251,5 +253,10 @@ $$;
     version: 4,
     name: 'one idem_append attempt per transaction',
     sql: IDEM_APPEND_ONE_ATTEMPT_PER_TRANSACTION,
+  },
+  {
+    version: 5,
+    name: 'event documents as json',
+    sql: JSON_DOCUMENTS,
   },
 ];
