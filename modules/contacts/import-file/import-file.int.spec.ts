@@ -66,7 +66,7 @@ async function openDb(label: string) {
 /** Each contact's last event (without the run that wrote it) and the run's counts. */
 async function outcome(db: Awaited<ReturnType<typeof openDb>>) {
   const { rows } = await db.pool.query(
-    `SELECT DISTINCT ON (stream_name) stream_name, event_type, data - 'runId' AS data FROM idem_events WHERE stream_name LIKE 'contact-crm.f%' ORDER BY stream_name, revision DESC`,
+    `SELECT DISTINCT ON (stream_name) stream_name, event_type, data::jsonb - 'runId' AS data FROM idem_events WHERE stream_name LIKE 'contact-crm.f%' ORDER BY stream_name, revision DESC`,
   );
   const revisions = await db.pool.query(`SELECT count(*)::int AS n FROM idem_events WHERE stream_name LIKE 'contact-crm.f%'`);
   return { contacts: rows, revisions: revisions.rows[0].n };
