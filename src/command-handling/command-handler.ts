@@ -14,12 +14,15 @@
 import { WrongExpectedVersion } from '../event-store/errors';
 import type { Checkpoint, EventStore, RecordedEvent } from '../event-store/event-store.port';
 import type { DomainEvent, NewEvent, StateEvolution } from './decider';
+import { appendLinked } from './append-linked';
 import { toEventToAppend, type CommandMetadata } from './event-to-append';
 
 /** A stream folded at a revision (-1: no stream yet). */
 export interface LoadedStream<State> {
   state: State;
   revision: number;
+  /** The event at `revision`, which the next append links to (hash-link.ts); read again when absent. */
+  last?: RecordedEvent;
 }
 
 export interface CommandContext {
@@ -67,7 +70,8 @@ export function commandHandler<State, E extends DomainEvent>(options: CommandHan
 
   async function load(store: EventStore, id: string): Promise<LoadedStream<State>> {
     const history = await store.readStream(streamOf(id));
-    return { state: fold(history), revision: history.length ? history[history.length - 1].revision : -1 };
+    const last = history.at(-1);
+    return { state: fold(history), revision: last ? last.revision : -1, ...(last ? { last } : {}) };
   }
 
   async function decideAndAppend(
@@ -81,7 +85,7 @@ export function commandHandler<State, E extends DomainEvent>(options: CommandHan
     if (decided.length === 0) return { state: from.state, revision: from.revision, appended: 0, newEvents: [] };
     const recordedAt = (context.now?.() ?? new Date()).toISOString();
     const toAppend = decided.map((newEvent) => toEventToAppend(stream, newEvent, context.metadata, recordedAt));
-    const result = await store.append(stream, toAppend, from.revision < 0 ? 'no_stream' : from.revision);
+    const result = await appendLinked(store, stream, toAppend, from.revision < 0 ? 'no_stream' : from.revision, from.last);
     const state = decided.reduce((s, { event }, i) => evolve(s, { ...event, metadata: toAppend[i].metadata }), from.state);
     const newEvents = decided.map(({ event }) => event);
     return { state, revision: result.nextRevision, appended: toAppend.length, newEvents, position: result.position };

@@ -7,6 +7,7 @@ import { createTestDatabase } from '../../test/harness/test-database';
 import { commandHandler } from './command-handler';
 import type { Decider } from './decider';
 import { handleCommand, type CommandContext } from './handle-command';
+import { checkStreamLinks, eventHash } from './hash-link';
 
 /** A tiny ledger: a reservation per key, at most once, refusing a different amount for the same key. */
 type Reserved = { type: 'Reserved'; data: { key: string; amount: number } };
@@ -131,13 +132,16 @@ describe('commandHandler', () => {
     expect(await ledger.load(store, stream)).toEqual({ state: new Map(), revision: -1 });
     await ledger.handle(store, stream, reserve({ key: 'a', amount: 5 }), context);
     await ledger.handle(store, stream, reserve({ key: 'b', amount: 6 }), context);
-    expect(await ledger.load(store, stream)).toEqual({
+    const loaded = await ledger.load(store, stream);
+    expect(loaded).toMatchObject({
       state: new Map([
         ['a', 5],
         ['b', 6],
       ]),
       revision: 1,
     });
+    // The event the next append links to (hash-link.ts).
+    expect(loaded.last).toMatchObject({ revision: 1, data: { key: 'b', amount: 6 } });
   });
 
   it('answers with the events it appended, and none when the command was already carried out', async () => {
@@ -167,14 +171,16 @@ describe('commandHandler', () => {
     }
     const watchStore = () => ({ reads: jest.spyOn(store, 'readStream'), append: jest.spyOn(store, 'append') });
 
-    it("appends at exactly its revision without reading the stream, and its answer serves as the next step's state", async () => {
+    it("appends at exactly its revision without re-reading the stream, and its answer serves as the next step's state", async () => {
       const { stream, loaded } = await loadedReservation();
       const { reads, append } = watchStore();
 
       const second = await ledger.handle(store, stream, reserve({ key: 'b', amount: 6 }), { ...context, from: loaded });
       const third = await ledger.handle(store, stream, reserve({ key: 'c', amount: 7 }), { ...context, from: second });
 
-      expect(reads).not.toHaveBeenCalled();
+      // No read to decide. An answer carries no recorded event (a retry the store recognised holds the
+      // first call's metadata, not this one's), so the third append reads the one event it links to.
+      expect(reads.mock.calls).toEqual([[stream, { direction: 'backwards', fromRevision: 1, maxCount: 1 }]]);
       expect(append.mock.calls.map(([, , expected]) => expected)).toEqual([0, 1]);
       expect(third).toMatchObject({ revision: 2, appended: 1 });
       expect(third.state).toEqual(
@@ -238,5 +244,26 @@ describe('commandHandler', () => {
       expect(retried).toMatchObject({ revision: first.revision, appended: 1, position: first.position });
       expect(await store.readStream(stream)).toHaveLength(1);
     });
+  });
+});
+
+describe('hash links (hash-link.ts)', () => {
+  it('links every event the command path appends to the one before it, and a rewritten row breaks the chain', async () => {
+    const stream = `ledger-${randomUUID()}`;
+    for (const key of ['a', 'b', 'c']) await handleCommand(store, stream, reservations, { key, amount: 1 }, context);
+    const events = await store.readStream(stream);
+    expect(events.map((e) => e.metadata.previousEventHash)).toEqual([null, eventHash(events[0]), eventHash(events[1])]);
+    expect(checkStreamLinks(stream, events)).toEqual({ checked: 3, unlinked: 0 });
+
+    await pool.query(`UPDATE idem_events SET data = '{"key":"b","amount":1000}' WHERE stream_name = $1 AND revision = 1`, [stream]);
+    expect(checkStreamLinks(stream, await store.readStream(stream)).firstBreak).toMatchObject({ revision: 2, kind: 'link_mismatch' });
+  });
+
+  it('links an append made on a state passed as `from` without its last event by reading that event', async () => {
+    const stream = `ledger-${randomUUID()}`;
+    const first = await ledger.handle(store, stream, reserve({ key: 'a', amount: 1 }), context);
+    // An outcome carries no recorded event: the next append reads the one it links to.
+    await ledger.handle(store, stream, reserve({ key: 'b', amount: 2 }), { ...context, from: first });
+    expect(checkStreamLinks(stream, await store.readStream(stream))).toEqual({ checked: 2, unlinked: 0 });
   });
 });

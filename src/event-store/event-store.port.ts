@@ -21,6 +21,11 @@ export interface EventMetadata {
   actor: { role: string; tokenId: string };
   /** ISO-8601 time at which the command handler recorded the event. */
   recordedAt: string;
+  /**
+   * The hash of the stream's previous event (null for its first), set by every append Idem makes
+   * (src/command-handling/hash-link.ts): the links of a stream form a tamper-evident chain.
+   */
+  previousEventHash?: string | null;
   [extra: string]: unknown;
 }
 

@@ -12,6 +12,7 @@ import { Roles } from '../../../src/auth/roles';
 import { EVENT_STORE } from '../../../src/event-store/event-store.port';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
 import { toEventToAppend } from '../../../src/command-handling/event-to-append';
+import { appendLinked } from '../../../src/command-handling/append-linked';
 import { AppError } from '../../../src/errors/app-error';
 import { parseIdempotencyKey } from '../../../src/errors/idempotency-key';
 import { WrongExpectedVersion } from '../../../src/event-store/errors';
@@ -62,7 +63,7 @@ export class ImportContactsController {
       toEventToAppend(stream, { event, key: `push/${i}` }, metadata, recordedAt),
     );
     try {
-      await this.store.append(stream, events, 'no_stream');
+      await appendLinked(this.store, stream, events, 'no_stream');
     } catch (error) {
       // The same key, concurrently: the first to record its answers is the answer for both.
       const replay = error instanceof WrongExpectedVersion && idempotencyKey ? await this.replay(stream, request.fingerprint) : undefined;

@@ -5,6 +5,7 @@
  * — one driver per run. In one process, a run already being driven is not driven twice.
  */
 import { toEventToAppend } from '../../../src/command-handling/event-to-append';
+import { appendLinked } from '../../../src/command-handling/append-linked';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
 import { WrongExpectedVersion } from '../../../src/event-store/errors';
 import type { EventStore } from '../../../src/event-store/event-store.port';
@@ -120,7 +121,7 @@ export async function appendRunEvents(
   const metadata = { ...deps.metadata, correlationId: run.runId };
   const toAppend = events.map((event, i) => toEventToAppend(stream, { event, key: `page/${run.revision}/${i}` }, metadata, recordedAt));
   try {
-    await deps.store.append(stream, toAppend, run.revision);
+    await appendLinked(deps.store, stream, toAppend, run.revision);
   } catch (error) {
     if (error instanceof WrongExpectedVersion) return undefined;
     throw error;

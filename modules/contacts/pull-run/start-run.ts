@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { toEventToAppend } from '../../../src/command-handling/event-to-append';
+import { appendLinked } from '../../../src/command-handling/append-linked';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import { IMPORT_CATEGORY, importStream, type ImportEvent, type ImportRunStarted } from '../contact.events';
@@ -61,5 +62,5 @@ async function appendOne(
   const stream = importStream(runId);
   const recordedAt = new Date().toISOString();
   const toAppend = toEventToAppend(stream, { event, key: `${event.type}/${expected}` }, { ...metadata, correlationId: runId }, recordedAt);
-  await store.append(stream, [toAppend], expected);
+  await appendLinked(store, stream, [toAppend], expected);
 }
