@@ -64,4 +64,19 @@ export default defineConfig(
       ],
     },
   },
+  {
+    // One way to append (DESIGN.md §4): appendLinked links every event to the one before it in its stream.
+    // An append straight to the store would write an event without its link and break the stream's chain.
+    files: ['{src,modules,projections}/**/*.ts'],
+    ignores: ['**/*.spec.ts', 'src/event-store/**', 'src/command-handling/append-linked.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='append']",
+          message: 'Append through appendLinked (src/command-handling/append-linked.ts), which links each event to the one before it.',
+        },
+      ],
+    },
+  },
 );
