@@ -1,7 +1,7 @@
 /**
  * Appends the server refuses because of its state, or answers Timeout and commits anyway, are settled
  * by sending the same ids again until the server gives a verdict: the original result, the events in
- * the stream once. Through the real client, for every expectation kind.
+ * the stream once. Through the real client, on both append paths and every expectation kind.
  */
 import { startEsdbEmulator, type EsdbEmulator, type NodeState } from '../../../test/esdb-emulator';
 import { testEvent, uniqueCategory } from '../../../test/contracts/test-events';
@@ -16,11 +16,10 @@ const KINDS: Array<[string, ExpectedRevision]> = [
   ['an exact revision', 0],
 ];
 
-// The adapter appends over Append either way (esdb.append.ts); a server offering BatchAppend must not change that.
 describe.each([
-  ['a server offering BatchAppend', true],
-  ['a server without BatchAppend', false],
-])('EsdbEventStore append settling on %s', (_server, batchAppend) => {
+  ['BatchAppend', true],
+  ['Append', false],
+])('EsdbEventStore append settling over %s', (_path, batchAppend) => {
   let emulator: EsdbEmulator;
   let store: EsdbEventStore;
   let category: string;

@@ -9,8 +9,6 @@
  * stored ids at those revisions). `any` / `stream_exists` are recognised only through the in-memory id
  * cache, which a restart empties, so their retry first looks for the first id at the stream's tail and,
  * found at revision r, re-appends with the exact expectation r − 1: the durable check.
- *
- * Appends go through the per-call Append RPC, never the client's batchAppend: see appendOnce.
  */
 import {
   BACKWARDS,
@@ -24,28 +22,6 @@ import {
 import type { ExpectedRevision } from '../event-store.port';
 import { toExpectedRevision } from './esdb.conversions';
 import { isOutcomeUnknown, toAppendError } from './esdb.errors';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- an internal module of the pinned client, see appendOnce
-const { append: unbatchedAppend } = require('@eventstore/db-client/dist/streams/appendToStream/append') as {
-  append: (this: EventStoreDBClient, ...args: [string, EventData[], object]) => Promise<AppendResult>;
-};
-
-/**
- * The client's own per-call append (Streams.Append, one gRPC call per append), which `appendToStream`
- * uses against servers without BatchAppend. `appendToStream` itself would take batchAppend, whose
- * pending answers 6.2.1 keeps in one map shared by every client in the process: when any client's
- * batchAppend stream errors (a client closing, a connection dropping) it rejects and forgets every
- * pending append, other clients' and newer streams' included, and their answers then throw a
- * TypeError inside a gRPC data handler, which ends the process (esdb.appends-survive-other-clients
- * .int.spec.ts). Fixed upstream in KurrentDB-Client-NodeJS #523, not in any 6.x. The module has no
- * `exports` map, so the path is as stable as the pinned version; a changed layout fails at load.
- */
-const appendOnce: (
-  client: EventStoreDBClient,
-  stream: string,
-  events: EventData[],
-  options: { expectedRevision: AppendExpectedRevision; requiresLeader: boolean },
-) => Promise<AppendResult> = (client, ...args) => unbatchedAppend.call(client, ...args);
 
 /** How far back from the stream's end a retry looks for its first event id. */
 const TAIL = 1_000;
@@ -72,7 +48,7 @@ export async function appendSettled(
     }
     try {
       // requiresLeader: a follower refuses with the leader's endpoint, and the client reconnects there.
-      return await appendOnce(client, stream, events, { expectedRevision, requiresLeader: true });
+      return await client.appendToStream(stream, events, { expectedRevision, requiresLeader: true });
     } catch (error) {
       if (!isOutcomeUnknown(error)) throw toAppendError(error, stream, expected);
       unknown = error;

@@ -1,10 +1,11 @@
 /**
  * @eventstore/db-client 6.2.1 keeps the pending answers of its batchAppend calls in one map shared by
- * every client in the process, and when any client's batchAppend stream ends in an error (a client
+ * every client in the process, and when any client's batchAppend call ends in an error (a client
  * closing, a connection dropping) it rejects and forgets every pending append in that map, other
- * clients' included. Their answers then arrive to no one: the client throws a TypeError from inside a
- * gRPC data handler, an uncaught exception that ends the process. The adapter therefore appends
- * through the client's per-call Append RPC (esdb.append.ts): one client's trouble stays its own.
+ * clients' included. Their answers then arrive to no one, and the client throws a TypeError from a
+ * gRPC data handler: an uncaught exception that ends the process. With the adapter's guard
+ * (orphaned-answers.ts) the answer is dropped, and the append, rejected with a connection error, is
+ * settled by sending it again (esdb.append.ts): every append answered, each written once.
  */
 import { startEsdbEmulator, type EsdbEmulator } from '../../../test/esdb-emulator';
 import { testEvent, uniqueCategory } from '../../../test/contracts/test-events';
@@ -34,8 +35,10 @@ it('answers every append of one store while another store closes under it, and n
     // An answer that arrives to no one would surface here, after the appends settled.
     expect((await survivor.readAll({ maxCount: 10_000 })).filter((e) => e.stream.startsWith(`${category}-r`))).toHaveLength(500);
     expect(uncaught).toEqual([]);
-    expect(emulator.stats.batchAppendRequests).toBe(0);
-    expect(emulator.stats.appendCalls).toBeGreaterThanOrEqual(505);
+    // BatchAppend stays the path, and some of the survivor's appends were indeed caught by the defect
+    // (rejected, sent again): more requests than appends.
+    expect(emulator.stats.appendCalls).toBe(0);
+    expect(emulator.stats.batchAppendRequests).toBeGreaterThan(505);
   } finally {
     process.off('uncaughtException', onUncaught);
     await survivor.close();

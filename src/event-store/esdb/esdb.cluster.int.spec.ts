@@ -46,7 +46,7 @@ describe.each<[string, (cluster: EsdbCluster) => string]>([
         acks++;
       }
     };
-    const served = () => cluster.nodes.map((node) => node.stats.appendCalls); // the adapter appends over Append (esdb.append.ts)
+    const served = () => cluster.nodes.map((node) => node.stats.batchAppendRequests);
     const writing = Promise.all(Array.from({ length: APPENDERS }, (_, n) => appender(n)));
     const total = APPENDERS * APPENDS_EACH;
     await until(() => acks >= total / 3);

@@ -38,6 +38,12 @@ export function toAppendError(error: unknown, stream: string, expected: Expected
   return error;
 }
 
+const GRPC_CANCELLED = 1;
+
+function isCancelledOnClient(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === GRPC_CANCELLED && /Cancelled on client/.test(error.message);
+}
+
 /** The call ended without a verdict on the data: the connection went, or the server gave up waiting. */
 export function isConnectionDrop(error: unknown): boolean {
   return (
@@ -52,11 +58,14 @@ export function isConnectionDrop(error: unknown): boolean {
  * An append that may or may not have been written (esdb.md §5.2), or that the server refused before
  * writing because of its state. BatchAppend reports not ready / too busy in-band as a `Status` with
  * `google.protobuf.Empty` details (`Grpc/Streams.BatchAppend.cs`, `ConvertMessage`), which the 6.x
- * client can only surface as an UnknownError naming the message.
+ * client can only surface as an UnknownError naming the message. A call cancelled on the client side
+ * is unknown too: 6.2.1 rejects every pending batch append with another call's cancellation when that
+ * call ends (orphaned-answers.ts), and leaves that error unconverted (a raw gRPC CANCELLED).
  */
 export function isOutcomeUnknown(error: unknown): boolean {
   return (
     isConnectionDrop(error) ||
+    isCancelledOnClient(error) ||
     error instanceof TimeoutError ||
     (error instanceof UnknownError && /Server Is Not Ready|Server Is Busy|No leader info available/.test(error.message))
   );

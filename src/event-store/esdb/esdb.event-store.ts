@@ -21,6 +21,7 @@ import type {
 } from '../event-store.port';
 import { toCheckpoint, toRecordedEvent } from './esdb.conversions';
 import { appendSettled } from './esdb.append';
+import { guardOrphanedBatchAppendAnswers } from './orphaned-answers';
 import { readAllPaged } from './esdb.read-all';
 import { DEFAULT_RESUBSCRIBE, EsdbSubscription, type ResubscribePolicy } from './esdb.subscription';
 
@@ -50,6 +51,7 @@ export class EsdbEventStore implements EventStore {
   ) {
     this.maxAppendBytes = options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES;
     this.appendAttempts = options.appendAttempts ?? 8;
+    guardOrphanedBatchAppendAnswers();
   }
 
   /** e.g. `esdb://localhost:2113?tls=false` */
