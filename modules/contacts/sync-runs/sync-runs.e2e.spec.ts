@@ -58,6 +58,8 @@ describe('POST /v1/sync/runs', () => {
       get(`/v1/sync/runs?status=${status}`, 'sync').then((r) => r.json().runs.map((run: { runId: string }) => run.runId) as string[]);
     await waitFor('the run to be listed as completed', async () => (await listed('completed')).includes(runId));
     expect(await listed('running')).not.toContain(runId);
+    const inList = (await get('/v1/sync/runs', 'sync')).json().runs.find((run: { runId: string }) => run.runId === runId);
+    expect(inList).toEqual((await get(`/v1/sync/runs/${runId}`)).json());
     expect((await get('/v1/contacts/crm/c599', 'auditor')).json()).toMatchObject({ sourceId: 'c599', version: 1 });
   });
 
