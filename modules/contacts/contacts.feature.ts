@@ -1,10 +1,11 @@
 /**
  * Everything contacts (sync) adds to Idem (see src/features/feature.ts): the import, contact and
- * sync-run routes; the contacts and import_events read models; on each worker, the resumption of pull
- * runs whose driver died with its process; `idem sync`.
+ * sync-run routes; the contacts, import_events and sync_runs read models; on each worker, the
+ * resumption of pull runs whose driver died with its process; `idem sync`.
  */
 import { contactsReadModel } from '../../projections/contacts/contacts.projector';
 import { importEventsReadModel } from '../../projections/import-events/import-events.projector';
+import { syncRunsReadModel } from '../../projections/sync-runs/sync-runs.projector';
 import type { IdemConfig } from '../../src/config/config';
 import type { Feature } from '../../src/features/feature';
 import { contactSourcesAt } from './contact-source/configured-sources';
@@ -22,7 +23,7 @@ export function contactsFeature({ sources = (config) => contactSourcesAt(config.
   return {
     name: 'contacts',
     module: ContactsModule.withSources(sources),
-    readModels: [contactsReadModel, importEventsReadModel],
+    readModels: [contactsReadModel, importEventsReadModel, syncRunsReadModel],
     services: [
       // Import runs whose driver died with its process go on from their last recorded page.
       ({ config, store, workerId }) => {

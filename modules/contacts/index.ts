@@ -11,8 +11,8 @@ export { MAX_IMPORT_BODY_BYTES } from './import-contacts/import-contacts.control
 export { CONTACT_SOURCES_PORT, type ContactSource, type ContactSources, type ContactPage } from './contact-source/contact-source.port';
 export { contactSourcesAt } from './contact-source/configured-sources';
 export { driveRun, loadRun, type RunDriverDeps } from './pull-run/drive-run';
-export { resumeRun, runsByStatus, startRun, unfinishedRuns } from './pull-run/start-run';
+export { resumeRun, startRun, unfinishedRuns } from './pull-run/start-run';
 export { resumeUnfinishedRuns, type ResumedRuns } from './pull-run/resume-runs';
-export { toRunView, type RunView } from './sync-runs/run.view';
+export { evolveRunView, toRunView, type RunView } from './import-run.view';
 export { evolveImportRun, initialImportRunState, type ImportRunState } from './import-run.state';
 export { importFile, contentHash, type FileImportOptions } from './import-file/import-file';

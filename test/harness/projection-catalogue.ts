@@ -10,7 +10,15 @@ import { importEventsReadModel } from '../../projections/import-events/import-ev
 import { ordersReadModel } from '../../projections/orders/orders.projector';
 import { paymentLedgerReadModel } from '../../projections/payment-ledger/payment-ledger.projector';
 import { supportJobsReadModel } from '../../projections/support-jobs/support-jobs.projector';
+import { syncRunsReadModel } from '../../projections/sync-runs/sync-runs.projector';
 
-export const READ_MODELS = [ordersReadModel, paymentLedgerReadModel, contactsReadModel, importEventsReadModel, supportJobsReadModel];
+export const READ_MODELS = [
+  ordersReadModel,
+  paymentLedgerReadModel,
+  contactsReadModel,
+  importEventsReadModel,
+  syncRunsReadModel,
+  supportJobsReadModel,
+];
 export const REACTORS = [chargeOrderReactor];
 export const READ_MODEL_ENTITIES = READ_MODELS.map((model) => model.entity);

@@ -9,6 +9,7 @@ import { appendLinked } from '../../../src/command-handling/append-linked';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import { IMPORT_CATEGORY, importStream, type ImportEvent, type ImportRunStarted } from '../contact.events';
+import { evolveImportRun, initialImportRunState, type ImportRunState } from '../import-run.state';
 import { loadRun } from './drive-run';
 
 const LIFECYCLE = ['ImportRunStarted', 'ImportRunCompleted', 'ImportRunFailed', 'ImportRunNeedsReview', 'ImportRunResumed'];
@@ -31,25 +32,23 @@ export async function resumeRun(store: EventStore, runId: string, by: string, me
   if (run.status !== 'running') await appendOne(store, runId, { type: 'ImportRunResumed', data: { runId, by } }, run.revision, metadata);
 }
 
-/** Runs (pull and file) whose last lifecycle event leaves them running: to resume when a worker starts. */
-export async function runsByStatus(store: EventStore): Promise<Map<string, { kind: string; status: string }>> {
+/**
+ * Every run's kind and status, folded from its lifecycle events alone (they are all a status depends
+ * on), read from the whole log. Only a starting worker asks (unfinishedRuns), and it must not miss a
+ * run: the sync_runs read model, which the run list reads, may still be catching up at that moment.
+ */
+async function runLifecycles(store: EventStore): Promise<ImportRunState[]> {
   const events = await store.readAll({ filter: { streamCategories: [IMPORT_CATEGORY], eventTypes: LIFECYCLE }, maxCount: 1_000_000 });
-  const runs = new Map<string, { kind: string; status: string }>();
+  const runs = new Map<string, ImportRunState>();
   for (const e of events) {
     const runId = (e.data as { runId: string }).runId;
-    if (e.type === 'ImportRunStarted') runs.set(runId, { kind: (e.data as ImportRunStarted['data']).kind ?? 'pull', status: 'running' });
-    const run = runs.get(runId);
-    if (!run) continue;
-    if (e.type === 'ImportRunCompleted') run.status = 'completed';
-    if (e.type === 'ImportRunFailed') run.status = 'failed';
-    if (e.type === 'ImportRunNeedsReview') run.status = 'needs_review';
-    if (e.type === 'ImportRunResumed') run.status = 'running';
+    runs.set(runId, evolveImportRun(runs.get(runId) ?? initialImportRunState(), e as unknown as ImportEvent));
   }
-  return runs;
+  return [...runs.values()].filter((run) => run.exists);
 }
 
 export async function unfinishedRuns(store: EventStore, kind: 'pull' | 'file' = 'pull'): Promise<string[]> {
-  return [...(await runsByStatus(store))].filter(([, r]) => r.kind === kind && r.status === 'running').map(([runId]) => runId);
+  return (await runLifecycles(store)).filter((run) => run.kind === kind && run.status === 'running').map((run) => run.runId);
 }
 
 async function appendOne(

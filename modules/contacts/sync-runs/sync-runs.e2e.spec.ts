@@ -1,4 +1,7 @@
-/** POST/GET /v1/sync/runs over the real api, pulling from a sandbox CRM of 600 contacts. */
+/**
+ * POST/GET /v1/sync/runs over the real api, pulling from a sandbox CRM of 600 contacts, with the
+ * sync_runs projection running as a worker would run it (the list reads that read model).
+ */
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { idemFeatures } from '../../../src/app.module';
 import { createHttpApp } from '../../../src/bootstrap/http-app';
@@ -6,12 +9,15 @@ import { openReadModels, type ReadModels } from '../../../src/bootstrap/read-mod
 import { waitFor } from '../../../test/projections/projection-harness';
 import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
 import { createSandbox, type Sandbox } from '../../sandbox';
+import { startProjections, type RunningProjections } from '../../../src/subscriptions/start-projections';
+import { syncRunsReadModel } from '../../../projections/sync-runs/sync-runs.projector';
 import { contactSourcesAt } from '../contact-source/configured-sources';
 
 let harness: TestApp;
 let crm: Sandbox;
 let readModels: ReadModels;
 let app: NestFastifyApplication;
+let projections: RunningProjections;
 
 beforeAll(async () => {
   harness = await startTestApp('contacts_sync_runs');
@@ -20,8 +26,11 @@ beforeAll(async () => {
   readModels = await openReadModels(harness.runtime, features, 1);
   app = await createHttpApp(harness.runtime, { features, readModels }, { logger: false });
   await app.getHttpAdapter().getInstance().ready();
+  const { eventStore: store, pool } = harness.runtime;
+  projections = await startProjections({ store, pool, readModels: [syncRunsReadModel], reactors: [] });
 });
 afterAll(async () => {
+  await projections.stop();
   await app.close();
   await readModels.close();
   await crm.close();
@@ -44,11 +53,13 @@ describe('POST /v1/sync/runs', () => {
       return view.status === 'completed' && view;
     });
     expect(done).toMatchObject({ processed: 600, counts: { imported: 600, updated: 0, rejected: 0, conflict: 0 } });
-    // The list reads the settled global log: wait for the completion to show there.
+    // The list reads the sync_runs read model: wait for the projection to show the completion.
     const listed = (status: string) =>
       get(`/v1/sync/runs?status=${status}`, 'sync').then((r) => r.json().runs.map((run: { runId: string }) => run.runId) as string[]);
     await waitFor('the run to be listed as completed', async () => (await listed('completed')).includes(runId));
     expect(await listed('running')).not.toContain(runId);
+    const inList = (await get('/v1/sync/runs', 'sync')).json().runs.find((run: { runId: string }) => run.runId === runId);
+    expect(inList).toEqual((await get(`/v1/sync/runs/${runId}`)).json());
     expect((await get('/v1/contacts/crm/c599', 'auditor')).json()).toMatchObject({ sourceId: 'c599', version: 1 });
   });
 

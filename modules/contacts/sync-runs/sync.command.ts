@@ -4,17 +4,22 @@
  *   goes on from its last recorded line (the run is named by the file's content hash).
  * - `run --source <name>`: a pull run from a configured source (the sandbox CRM in development), driven
  *   here with a progress bar; `--no-wait` leaves it to the workers.
- * - `status <runId>`, `list [--status …]`, `resume <runId>` (a stopped or orphaned pull run).
+ * - `status <runId>` (folded from the run's stream), `list [--status …]` (the newest 100 pull and file
+ *   runs, from the sync_runs read model: as current as the workers' projections), `resume <runId>`
+ *   (a stopped or orphaned pull run).
  */
 import { Command } from 'commander';
+import { listRuns } from '../../../projections/sync-runs/sync-runs.queries';
 import { EXIT_CHECK_FAILED, println, providerUrl, type CliCommand, type CliContext } from '../../../src/cli/cli-context';
 import { contactSourcesAt } from '../contact-source/configured-sources';
 import { importFile } from '../import-file/import-file';
-import type { ImportRunState } from '../import-run.state';
+import type { ImportRunState, RunStatus } from '../import-run.state';
 import { driveRun, loadRun } from '../pull-run/drive-run';
-import { resumeRun, runsByStatus, startRun } from '../pull-run/start-run';
+import { resumeRun, startRun } from '../pull-run/start-run';
 import { RunProgressBar, summary } from './run-progress';
-import { toRunView, type RunView } from './run.view';
+import { toRunView } from '../import-run.view';
+
+const MAX_LISTED = 100;
 
 const cliMetadata = () => ({
   correlationId: `cli-${process.pid}`,
@@ -104,15 +109,11 @@ export const syncCommand: CliCommand = (context) => {
     });
   sync
     .command('list')
-    .description('import runs (pull and file), newest first')
+    .description('the newest 100 import runs (pull and file), newest first, as the workers last projected them')
     .option('--status <status>', 'running, completed, failed or needs_review')
-    .action(async (options: { status?: string }) => {
-      const { store } = await context.runtime();
-      const runs = [...(await runsByStatus(store))]
-        .filter(([, r]) => r.kind !== 'push' && (!options.status || r.status === options.status))
-        .reverse();
-      for (const [runId] of runs) {
-        const view: RunView = toRunView(await loadRun(store, runId));
+    .action(async (options: { status?: RunStatus }) => {
+      const { pool } = await context.runtime();
+      for (const view of await listRuns(pool, { status: options.status, limit: MAX_LISTED })) {
         println(context.stdout, `${view.runId}  ${view.kind}  ${view.status}  ${view.processed} records  ${view.reason ?? ''}`.trimEnd());
       }
     });

@@ -1,0 +1,54 @@
+/**
+ * An import run as readers see it: GET /v1/sync/runs/{runId} folds it from the run's stream, and the
+ * sync_runs read model (projections/sync-runs) keeps the same view for the run list.
+ */
+import { IMPORT_OUTCOMES, type ImportEvent, type ImportOutcome } from './contact.events';
+import { evolveImportRun, initialImportRunState, type ImportRunState, type RunStatus } from './import-run.state';
+
+/** GET /v1/sync/runs/{runId}: progress and outcome counts of one run. */
+export interface RunView {
+  runId: string;
+  source: string;
+  kind: ImportRunState['kind'];
+  status: RunStatus;
+  processed: number;
+  pages: number;
+  counts: Record<ImportOutcome, number>;
+  cursor: string | null;
+  reason?: string;
+  startedAt?: string;
+  updatedAt?: string;
+}
+
+export function toRunView(run: ImportRunState): RunView {
+  const counts = Object.fromEntries(IMPORT_OUTCOMES.map((o) => [o, run.counts[o] ?? 0])) as Record<ImportOutcome, number>;
+  return {
+    runId: run.runId,
+    source: run.source,
+    kind: run.kind,
+    status: run.status,
+    processed: run.processed,
+    pages: run.pages,
+    counts,
+    cursor: run.cursor,
+    ...(run.reason ? { reason: run.reason } : {}),
+    startedAt: run.startedAt,
+    updatedAt: run.updatedAt,
+  };
+}
+
+/**
+ * The run's view after one more event of its stream, from its view before it (undefined: nothing yet,
+ * and still nothing before ImportRunStarted). This is evolveImportRun, the fold behind GET, applied to
+ * the state the view carries, so a listed run cannot disagree with the run read on its own. What a
+ * view leaves out of the state (the start's data, the stop rule's count of contradicting pages, the
+ * revision) feeds only itself in evolveImportRun, never a field the view shows.
+ */
+export function evolveRunView(view: RunView | undefined, event: ImportEvent & { metadata?: { recordedAt: string } }): RunView | undefined {
+  const run = evolveImportRun(view ? stateOf(view) : initialImportRunState(), event);
+  return run.exists ? toRunView(run) : undefined;
+}
+
+function stateOf(view: RunView): ImportRunState {
+  return { ...initialImportRunState(), ...view, exists: true, counts: { ...view.counts } };
+}
