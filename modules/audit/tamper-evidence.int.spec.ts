@@ -189,6 +189,13 @@ describe('the audit chain over an untouched history', () => {
       expect(exported.digest).toBe((await verifyHistory(db)).digest);
     });
 
+    it('is never written over an existing file', async () => {
+      const before = await readFile(file, 'utf8');
+      const again = await idem(db, 'audit', 'export', file);
+      expect(again).toMatchObject({ code: 2, err: expect.stringContaining('EEXIST') });
+      expect(await readFile(file, 'utf8')).toBe(before);
+    });
+
     async function editedCopy(edit: (lines: string[]) => string[]): Promise<VerifyReport> {
       const lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
       const edited = join(dir, `edited-${randomUUID()}.ndjson`);

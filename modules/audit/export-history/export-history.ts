@@ -5,6 +5,7 @@
  * fails `verify`. Events the projector has not linked yet are left for the next export.
  */
 import { once } from 'node:events';
+import { WriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { readEntries, readHead, readSeals } from '../../../projections/audit-chain/audit-chain.queries';
 import { HistoryPages } from '../verify-history/history-pages';
@@ -25,6 +26,8 @@ export async function exportHistory(
   out: Writable,
   progress: (written: number, total: number) => void = () => undefined,
 ): Promise<ExportSummary> {
+  // An unwritable path (or an existing file: the CLI opens with 'wx') fails here, before any work.
+  if (out instanceof WriteStream && out.pending) await once(out, 'open');
   const head = await readHead(pool);
   const seals = await readSeals(pool, head.eventsChained);
   const events = new HistoryPages(store, PAGE);

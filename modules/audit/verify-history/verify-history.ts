@@ -65,7 +65,7 @@ export async function verifyHistory({ store, pool }: VerifyDeps): Promise<Verify
       }
     }
   }
-  if (sealsChecked < seals.length) return failed(chainEntryGone(seals[sealsChecked].eventsSealed));
+  if (sealsChecked < seals.length) return failed(strandedSeal(seals[sealsChecked].eventsSealed));
   if (replay.head.digest !== head.digest) return failed(headMismatch(head, replay.head.digest));
   let unchained = 0;
   while (await events.next()) unchained += 1;
@@ -106,6 +106,11 @@ function extraBeforeHead(event: RecordedEvent): ChainBreak {
 function chainEntryGone(eventNumber: number): ChainBreak {
   const detail = `chain entry ${eventNumber} is gone: the chain table was edited`;
   return { stream: null, revision: null, position: null, kind: 'missing', expected: null, actual: null, detail };
+}
+
+function strandedSeal(eventsSealed: number): ChainBreak {
+  const detail = `the seal after event ${eventsSealed} falls on no chained event: the seals were edited`;
+  return { stream: null, revision: null, position: null, kind: 'seal_mismatch', expected: null, actual: null, detail };
 }
 
 function sealMismatch(entry: ChainEntry, expected: string, actual: string): ChainBreak {
