@@ -20,6 +20,7 @@ import { HealthController } from './health/health.controller';
 import { paymentsFeature, type PaymentsPorts } from '../modules/payments';
 import { contactsFeature, type ContactsPorts } from '../modules/contacts';
 import { supportFeature } from '../modules/support';
+import { auditFeature } from '../modules/audit';
 
 /** Replacements for the ports features otherwise build from configuration (tests pass their own). */
 export interface FeaturePorts {
@@ -29,7 +30,12 @@ export interface FeaturePorts {
 
 /** Every feature of Idem, in the order their read models, tasks and commands are listed. A new feature is one entry here. */
 export function idemFeatures(ports: FeaturePorts = {}): Feature[] {
-  return [paymentsFeature({ gateway: ports.paymentGateway }), contactsFeature({ sources: ports.contactSources }), supportFeature()];
+  return [
+    paymentsFeature({ gateway: ports.paymentGateway }),
+    contactsFeature({ sources: ports.contactSources }),
+    supportFeature(),
+    auditFeature(),
+  ];
 }
 
 /** What the api is built from besides the runtime. */

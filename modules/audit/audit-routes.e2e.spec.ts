@@ -1,0 +1,116 @@
+/**
+ * The auditors' routes over HTTP (the real api in-process, real PostgreSQL): GET /v1/audit/events
+ * pages the global history with each event's chain hash, as JSON or NDJSON; GET /v1/audit/verify
+ * reports the first break; both are for the auditor role only and answer bad queries with 400.
+ */
+import { randomUUID } from 'node:crypto';
+import { auditChainProjector } from '../../projections/audit-chain/audit-chain.projector';
+import type { EventMetadata } from '../../src/event-store/event-store.port';
+import { startProjections } from '../../src/subscriptions/start-projections';
+import { expectProblem } from '../../test/harness/expect-problem';
+import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
+import { waitUntilCaughtUp } from '../../test/projections/projection-harness';
+
+const metadata: EventMetadata = {
+  correlationId: 'r',
+  causationId: 'r',
+  actor: { role: 'test', tokenId: 't' },
+  recordedAt: new Date().toISOString(),
+};
+const STREAMS = ['order-r1', 'order-r2', 'order-r3'];
+
+let harness: TestApp;
+beforeAll(async () => {
+  harness = await startTestApp('audit_routes');
+  const { eventStore: store, pool } = harness.runtime;
+  for (const stream of [...STREAMS, ...STREAMS])
+    await store.append(stream, [{ id: randomUUID(), type: 'Happened', data: { stream }, metadata }], 'any');
+  const projector = auditChainProjector();
+  const running = await startProjections({ store, pool, readModels: [], reactors: [projector] });
+  try {
+    await waitUntilCaughtUp(store, pool, [projector]);
+  } finally {
+    await running.stop();
+  }
+});
+afterAll(() => harness.close());
+
+const get = (url: string, headers: Record<string, string> = auth('auditor')) => harness.app.inject({ method: 'GET', url, headers });
+
+describe('GET /v1/audit/events', () => {
+  it('pages the global history in order, each event with its chain hash, and points at the next page', async () => {
+    const first = await get('/v1/audit/events?limit=4');
+    expect(first.statusCode).toBe(200);
+    const page = first.json();
+    expect(page.events).toHaveLength(4);
+    expect(page.events[0]).toEqual({
+      position: expect.any(String),
+      stream: 'order-r1',
+      revision: 0,
+      id: expect.any(String),
+      type: 'Happened',
+      data: { stream: 'order-r1' },
+      metadata,
+      created: expect.any(String),
+      chainHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect(page.next).toBe(page.events[3].position);
+
+    const rest = (await get(`/v1/audit/events?after=${encodeURIComponent(page.next)}&limit=4`)).json();
+    expect(rest.events.map((e: { stream: string; revision: number }) => `${e.stream}@${e.revision}`)).toEqual(['order-r2@1', 'order-r3@1']);
+    expect(rest.next).toBeNull();
+  });
+
+  it('answers NDJSON, one event per line, when asked for application/x-ndjson', async () => {
+    const response = await get('/v1/audit/events?limit=2', { ...auth('auditor'), accept: 'application/x-ndjson' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/x-ndjson/);
+    const lines = response.body
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.map((e) => e.stream)).toEqual(['order-r1', 'order-r2']);
+    expect(response.headers['idem-next-after']).toBe(lines[1].position);
+  });
+
+  it.each([
+    ['an after that is no checkpoint', '?after=yesterday'],
+    ['a limit of 0', '?limit=0'],
+    ['a limit above 1000', '?limit=1001'],
+    ['a limit that is no number', '?limit=ten'],
+  ])('answers %s with 400 naming the field', async (_, query) => {
+    expectProblem(await get(`/v1/audit/events${query}`), 400, 'REQUEST.INVALID');
+  });
+});
+
+describe('GET /v1/audit/verify', () => {
+  it('verifies the whole history with its seals, or one stream', async () => {
+    expect((await get('/v1/audit/verify')).json()).toMatchObject({ ok: true, checked: 6, unchained: 0 });
+    expect((await get('/v1/audit/verify?stream=order-r2')).json()).toEqual({ ok: true, checked: 2, sealsChecked: 0, unchained: 0 });
+  });
+
+  it('answers a stream name with forbidden characters with 400', async () => {
+    expectProblem(await get('/v1/audit/verify?stream=order%20r1'), 400, 'REQUEST.INVALID');
+  });
+
+  it('reports an event changed in the database as the first break, with 200', async () => {
+    await harness.runtime.pool.query(
+      `UPDATE idem_events SET data = '{"stream":"elsewhere"}' WHERE stream_name = 'order-r3' AND revision = 1`,
+    );
+    const response = await get('/v1/audit/verify');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ ok: false, checked: 5, firstBreak: { kind: 'rewritten', stream: 'order-r3', revision: 1 } });
+    expect((await get('/v1/audit/verify?stream=order-r3')).json()).toMatchObject({ ok: false, firstBreak: { kind: 'rewritten' } });
+  });
+});
+
+describe('the audit routes', () => {
+  it.each(['/v1/audit/events', '/v1/audit/verify'])(
+    'refuse %s to the storefront (403) and to a caller without a token (401)',
+    async (url) => {
+      expect((await get(url, auth('storefront'))).statusCode).toBe(403);
+      expect((await get(url, auth('support'))).statusCode).toBe(403);
+      expect((await get(url, {})).statusCode).toBe(401);
+    },
+  );
+});

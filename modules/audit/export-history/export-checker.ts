@@ -1,0 +1,122 @@
+/**
+ * Checks an export line by line with nothing but the file: recomputes each event's hash, its
+ * stream's chain and the running digest; revisions must follow each other per stream and event
+ * numbers overall; seals and the end line must match the digest. A file edited consistently all the
+ * way to its end passes — which is why its final digest is printed, to compare with a seal or an
+ * earlier export kept elsewhere (docs/AUDIT.md).
+ */
+import { eventHash } from '../../../projections/audit-chain/chain-hash';
+import { ChainReplay } from '../../../projections/audit-chain/chain-replay';
+import type { ChainBreak, VerifyReport } from '../verify-history/chain-break';
+import { EXPORT_FORMAT, type EventLine, type ExportLine } from './export-lines';
+
+export class ExportChecker {
+  private readonly replay = new ChainReplay();
+  private readonly nextRevisions = new Map<string, number>();
+  private checked = 0;
+  private sealsChecked = 0;
+  private lastEvent: EventLine | undefined;
+  private lineNumber = 0;
+  private sawHeader = false;
+  private sawEnd = false;
+  private problem: ChainBreak | undefined;
+
+  /** Feeds one line; false once a break is found (the rest need not be read). */
+  line(text: string): boolean {
+    if (this.problem) return false;
+    this.lineNumber += 1;
+    if (!text.trim()) return true;
+    this.problem = this.check(text);
+    return !this.problem;
+  }
+
+  report(): VerifyReport {
+    const problem = this.problem ?? (this.sawEnd ? undefined : this.fileBreak('missing', 'the file ends without its end line (cut short)'));
+    const counts = { checked: this.checked, sealsChecked: this.sealsChecked, unchained: 0, digest: this.replay.head.digest };
+    return problem ? { ok: false, ...counts, firstBreak: problem } : { ok: true, ...counts };
+  }
+
+  private check(text: string): ChainBreak | undefined {
+    let line: ExportLine;
+    try {
+      line = JSON.parse(text) as ExportLine;
+    } catch {
+      return this.fileBreak('rewritten', `line ${this.lineNumber} is not JSON`);
+    }
+    if (this.sawEnd) return this.fileBreak('extra', `line ${this.lineNumber} follows the end line`);
+    if (!this.sawHeader) {
+      this.sawHeader = true;
+      return line.kind === 'header' && line.format === EXPORT_FORMAT ? undefined : this.fileBreak('rewritten', 'not an Idem audit export');
+    }
+    if (line.kind === 'event') return this.checkEvent(line);
+    if (line.kind === 'seal') {
+      if (line.eventsSealed > this.checked)
+        return this.fileBreak('missing', `events before the seal after event ${line.eventsSealed} are gone`);
+      const { digest } = this.replay.head;
+      if (line.eventsSealed === this.checked && line.digest === digest && line.position === this.lastEvent?.position) {
+        this.sealsChecked += 1;
+        return undefined;
+      }
+      return this.atLastEvent(
+        'seal_mismatch',
+        line.digest,
+        digest,
+        `the seal after event ${line.eventsSealed} does not match the events before it`,
+      );
+    }
+    if (line.kind === 'end') {
+      this.sawEnd = true;
+      if (line.events !== this.checked)
+        return this.fileBreak('missing', `the end line counts ${line.events} events, the file holds ${this.checked}`);
+      const { digest } = this.replay.head;
+      return line.digest === digest ? undefined : this.atLastEvent('seal_mismatch', line.digest, digest, 'the final digest does not match');
+    }
+    return this.fileBreak('rewritten', `line ${this.lineNumber} is of no known kind`);
+  }
+
+  private checkEvent(line: EventLine): ChainBreak | undefined {
+    const at = { stream: line.stream, revision: line.revision, position: line.position };
+    if (line.eventNumber !== this.checked + 1) {
+      const kind = line.eventNumber > this.checked + 1 ? 'missing' : 'extra';
+      return { ...at, kind, expected: null, actual: null, detail: `event number ${line.eventNumber} follows ${this.checked}` };
+    }
+    const expectedRevision = this.nextRevisions.get(line.stream) ?? 0;
+    if (line.revision !== expectedRevision) {
+      const kind = line.revision > expectedRevision ? 'missing' : 'reordered';
+      const detail = `${line.stream}@${line.revision} follows ${line.stream}@${expectedRevision - 1}`;
+      return { ...at, kind, expected: null, actual: eventHash(line), detail };
+    }
+    const link = this.replay.link(line);
+    if (link.eventHash !== line.eventHash)
+      return { ...at, kind: 'rewritten', expected: line.eventHash, actual: link.eventHash, detail: `event ${line.id} was changed` };
+    if (link.chainHash !== line.chainHash)
+      return {
+        ...at,
+        kind: 'rewritten',
+        expected: line.chainHash,
+        actual: link.chainHash,
+        detail: `the chain link of event ${line.id} was changed`,
+      };
+    this.nextRevisions.set(line.stream, line.revision + 1);
+    this.lastEvent = line;
+    this.checked += 1;
+    return undefined;
+  }
+
+  private atLastEvent(kind: ChainBreak['kind'], expected: string, actual: string, detail: string): ChainBreak {
+    const last = this.lastEvent;
+    return {
+      stream: last?.stream ?? null,
+      revision: last?.revision ?? null,
+      position: last?.position ?? null,
+      kind,
+      expected,
+      actual,
+      detail,
+    };
+  }
+
+  private fileBreak(kind: ChainBreak['kind'], detail: string): ChainBreak {
+    return { stream: null, revision: null, position: null, kind, expected: null, actual: null, detail };
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * `idem audit export`: the chained history as NDJSON (export-lines.ts) — every event as the store
+ * holds it now, beside the hashes the chain recorded for it, and the seals. An event changed after
+ * it was chained is exported as it is now, so the file fails `verify-file` exactly where the store
+ * fails `verify`. Events the projector has not linked yet are left for the next export.
+ */
+import { once } from 'node:events';
+import { WriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { readEntries, readHead, readSeals } from '../../../projections/audit-chain/audit-chain.queries';
+import { HistoryPages } from '../verify-history/history-pages';
+import type { VerifyDeps } from '../verify-history/verify-history';
+import { EXPORT_FORMAT, type EventLine, type ExportLine } from './export-lines';
+
+const PAGE = 1000;
+
+export interface ExportSummary {
+  events: number;
+  seals: number;
+  digest: string;
+}
+
+/** Writes the export to `out` (not ended here); `progress` hears the number of events written so far and the total. */
+export async function exportHistory(
+  { store, pool }: VerifyDeps,
+  out: Writable,
+  progress: (written: number, total: number) => void = () => undefined,
+): Promise<ExportSummary> {
+  // An unwritable path (or an existing file: the CLI opens with 'wx') fails here, before any work.
+  if (out instanceof WriteStream && out.pending) await once(out, 'open');
+  const head = await readHead(pool);
+  const seals = await readSeals(pool, head.eventsChained);
+  const events = new HistoryPages(store, PAGE);
+  const write = async (line: ExportLine) => {
+    if (!out.write(`${JSON.stringify(line)}\n`)) await once(out, 'drain');
+  };
+  await write({ kind: 'header', format: EXPORT_FORMAT, exportedAt: new Date().toISOString(), events: head.eventsChained });
+  let written = 0;
+  let sealsWritten = 0;
+  while (written < head.eventsChained) {
+    const entries = await readEntries(pool, written, head.eventsChained, PAGE);
+    if (!entries.length) break;
+    for (const entry of entries) {
+      const event = await events.next();
+      if (!event) break;
+      const line: EventLine = {
+        kind: 'event',
+        eventNumber: entry.eventNumber,
+        position: event.position,
+        stream: event.stream,
+        revision: event.revision,
+        id: event.id,
+        type: event.type,
+        data: event.data,
+        metadata: event.metadata,
+        created: event.created.toISOString(),
+        eventHash: entry.eventHash,
+        chainHash: entry.chainHash,
+      };
+      await write(line);
+      written = entry.eventNumber;
+      const seal = seals[sealsWritten];
+      if (seal?.eventsSealed === written) {
+        await write({ kind: 'seal', eventsSealed: seal.eventsSealed, position: seal.position, digest: seal.digest });
+        sealsWritten += 1;
+      }
+    }
+    progress(written, head.eventsChained);
+    if (written < entries.at(-1)!.eventNumber) break;
+  }
+  await write({ kind: 'end', events: head.eventsChained, digest: head.digest });
+  return { events: written, seals: sealsWritten, digest: head.digest };
+}

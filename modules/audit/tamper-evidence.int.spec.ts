@@ -1,0 +1,306 @@
+/**
+ * Tamper evidence, end to end on real PostgreSQL: a database (event store, registry, audit tables) holding a small interleaved
+ * history of three streams, linked by the audit_chain projector with a seal every 4 events, then
+ * tampered with straight in PostgreSQL, as someone with access to the database would. `verify` (the
+ * whole history and one stream) must name the first break; an export must verify offline and fail
+ * once edited.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { auditChainProjector } from '../../projections/audit-chain/audit-chain.projector';
+import { migrateAuditChain } from '../../projections/audit-chain/audit-chain.schema';
+import { chainHash, eventHash } from '../../projections/audit-chain/chain-hash';
+import { runCli } from '../../src/cli';
+import { loadConfig } from '../../src/config/config';
+import type { EventMetadata, EventStore } from '../../src/event-store/event-store.port';
+import { startProjections } from '../../src/subscriptions/start-projections';
+import { createProjectionDatabase, waitUntilCaughtUp, type ProjectionDatabase } from '../../test/projections/projection-harness';
+import type { BreakKind, VerifyReport } from './verify-history/chain-break';
+import { verifyHistory, verifyStream } from './verify-history/verify-history';
+
+const SEAL_EVERY = 4;
+/** The history's streams and their appends, in the order they are made: 11 events. */
+const APPENDS: Array<[stream: string, count: number]> = [
+  ['order-a', 1],
+  ['order-b', 2],
+  ['order-a', 1],
+  ['contact-crm.1', 1],
+  ['order-b', 1],
+  ['order-a', 2],
+  ['contact-crm.1', 2],
+  ['order-b', 1],
+];
+const EVENT_COUNT = APPENDS.reduce((sum, [, count]) => sum + count, 0);
+
+const metadata: EventMetadata = {
+  correlationId: 'audit-spec',
+  causationId: 'audit-spec',
+  actor: { role: 'test', tokenId: 'audit-spec' },
+  recordedAt: '2026-12-01T00:00:00.000Z',
+};
+
+async function appendEvents(store: EventStore, stream: string, count: number): Promise<void> {
+  const events = Array.from({ length: count }, (_, i) => ({
+    id: randomUUID(),
+    type: 'Happened',
+    data: { n: i, note: `${stream} #${i}` },
+    metadata,
+  }));
+  await store.append(stream, events, 'any');
+}
+
+/** The fixture's database with its history chained (the projector stopped again). */
+async function chainedHistory(label: string): Promise<ProjectionDatabase> {
+  const db = await createProjectionDatabase(label);
+  try {
+    await migrateAuditChain(db.pool);
+    for (const [stream, count] of APPENDS) await appendEvents(db.store, stream, count);
+    await linkChain(db);
+    return db;
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
+
+/** Runs the audit_chain projector until it has linked everything stored. */
+async function linkChain(db: ProjectionDatabase): Promise<void> {
+  const projector = auditChainProjector({ sealEvery: SEAL_EVERY });
+  const running = await startProjections({ store: db.store, pool: db.pool, readModels: [], reactors: [projector] });
+  try {
+    await waitUntilCaughtUp(db.store, db.pool, [projector]);
+  } finally {
+    await running.stop();
+  }
+}
+
+/** Tampering with the PostgreSQL event store's rows directly. */
+const tamper = {
+  rewriteData: (db: ProjectionDatabase, stream: string, revision: number) =>
+    db.pool.query(`UPDATE idem_events SET data = jsonb_set(data, '{note}', '"changed"') WHERE stream_name = $1 AND revision = $2`, [
+      stream,
+      revision,
+    ]),
+  deleteEvent: (db: ProjectionDatabase, stream: string, revision: number) =>
+    db.pool.query(`DELETE FROM idem_events WHERE stream_name = $1 AND revision = $2`, [stream, revision]),
+  deleteStream: (db: ProjectionDatabase, stream: string) => db.pool.query(`DELETE FROM idem_events WHERE stream_name = $1`, [stream]),
+  /** Swaps the revision numbers of two events of a stream (their places in the global order stay). */
+  swapRevisions: (db: ProjectionDatabase, stream: string, first: number, second: number) =>
+    db.pool.query(
+      `BEGIN;
+       UPDATE idem_events SET revision = -1 WHERE stream_name = ${lit(stream)} AND revision = ${first};
+       UPDATE idem_events SET revision = ${first} WHERE stream_name = ${lit(stream)} AND revision = ${second};
+       UPDATE idem_events SET revision = ${second} WHERE stream_name = ${lit(stream)} AND revision = -1;
+       COMMIT`,
+    ),
+  /** A new event placed at the very start of the global order, before everything chained. */
+  forgeEventBeforeAll: (db: ProjectionDatabase, stream: string) =>
+    db.pool.query(
+      `INSERT INTO idem_events (stream_name, revision, event_id, event_type, data, metadata, transaction_id, sequence)
+       SELECT $1, 0, $2, 'Happened', '{}', $3, transaction_id, 0 FROM idem_events ORDER BY transaction_id, sequence LIMIT 1`,
+      [stream, randomUUID(), metadata],
+    ),
+};
+
+const lit = (value: string) => `'${value.replace(/'/g, "''")}'`;
+
+/** `idem …` against the database; stdout, stderr and the exit code. */
+async function idem(db: ProjectionDatabase, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const chunks = { out: [] as Buffer[], err: [] as Buffer[] };
+  stdout.on('data', (chunk: Buffer) => chunks.out.push(chunk));
+  stderr.on('data', (chunk: Buffer) => chunks.err.push(chunk));
+  const code = await runCli(args, {
+    readModels: [],
+    reactors: [],
+    config: () => loadConfig({ DATABASE_URL: db.url }),
+    runtime: async () => ({ pool: db.pool, store: db.store, databaseUrl: db.url }),
+    stdout,
+    stderr,
+    exitCode: 0,
+  });
+  return { code, out: Buffer.concat(chunks.out).toString(), err: Buffer.concat(chunks.err).toString() };
+}
+
+const firstBreak = (kind: BreakKind, stream: string, revision: number) => ({
+  ok: false,
+  firstBreak: expect.objectContaining({ kind, stream, revision }) as unknown,
+});
+
+describe('the audit chain over an untouched history', () => {
+  let db: ProjectionDatabase;
+  let dir: string;
+  beforeAll(async () => {
+    db = await chainedHistory('audit_untouched');
+    dir = await mkdtemp(join(tmpdir(), 'idem-audit-'));
+  });
+  afterAll(async () => {
+    await db.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('verifies every event and every seal, and each stream on its own', async () => {
+    const report = await verifyHistory(db);
+    expect(report).toEqual({
+      ok: true,
+      checked: EVENT_COUNT,
+      sealsChecked: 2,
+      unchained: 0,
+      digest: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    for (const [stream, revisions] of [
+      ['order-a', 4],
+      ['order-b', 4],
+      ['contact-crm.1', 3],
+    ] as const)
+      expect(await verifyStream(db, stream)).toEqual({ ok: true, checked: revisions, sealsChecked: 0, unchained: 0 });
+  });
+
+  it('keeps the chain append-only: its rows refuse UPDATE and DELETE', async () => {
+    await expect(db.pool.query(`UPDATE audit_chain SET event_hash = 'x' WHERE event_number = 1`)).rejects.toThrow(/append-only/);
+    await expect(db.pool.query(`DELETE FROM audit_seals`)).rejects.toThrow(/append-only/);
+  });
+
+  it('exits 0 from `idem audit verify` with the report on stdout', async () => {
+    const verify = await idem(db, 'audit', 'verify');
+    expect(verify.code).toBe(0);
+    expect(JSON.parse(verify.out)).toMatchObject({ ok: true, checked: EVENT_COUNT });
+  });
+
+  describe('an export', () => {
+    let file: string;
+    let exported: { events: number; seals: number; digest: string };
+    beforeAll(async () => {
+      file = join(dir, 'history.ndjson');
+      const run = await idem(db, 'audit', 'export', file);
+      expect(run.code).toBe(0);
+      exported = JSON.parse(run.out);
+    });
+
+    it('holds every chained event and seal, and verifies offline to the chain head digest', async () => {
+      expect(exported).toMatchObject({ events: EVENT_COUNT, seals: 2 });
+      const verify = await idem(db, 'audit', 'verify-file', file);
+      expect(verify.code).toBe(0);
+      expect(JSON.parse(verify.out)).toEqual({ ok: true, checked: EVENT_COUNT, sealsChecked: 2, unchained: 0, digest: exported.digest });
+      expect(exported.digest).toBe((await verifyHistory(db)).digest);
+    });
+
+    it('is never written over an existing file', async () => {
+      const before = await readFile(file, 'utf8');
+      const again = await idem(db, 'audit', 'export', file);
+      expect(again).toMatchObject({ code: 2, err: expect.stringContaining('EEXIST') });
+      expect(await readFile(file, 'utf8')).toBe(before);
+    });
+
+    async function editedCopy(edit: (lines: string[]) => string[]): Promise<VerifyReport> {
+      const lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
+      const edited = join(dir, `edited-${randomUUID()}.ndjson`);
+      await writeFile(edited, `${edit(lines).join('\n')}\n`);
+      const verify = await idem(db, 'audit', 'verify-file', edited);
+      expect(verify.code).toBe(1);
+      return JSON.parse(verify.out) as VerifyReport;
+    }
+    const isEventOf = (line: string, stream: string, revision: number) => {
+      const parsed = JSON.parse(line);
+      return parsed.kind === 'event' && parsed.stream === stream && parsed.revision === revision;
+    };
+
+    it('fails once an event line is edited, at that event', async () => {
+      const report = await editedCopy((lines) => lines.map((line) => (isEventOf(line, 'order-b', 1) ? line.replace('#1', '#9') : line)));
+      expect(report).toMatchObject(firstBreak('rewritten', 'order-b', 1));
+    });
+
+    it('fails once an event line is removed, where its stream skips a revision', async () => {
+      const report = await editedCopy((lines) => lines.filter((line) => !isEventOf(line, 'order-a', 1)));
+      expect(report).toMatchObject({ ok: false, firstBreak: expect.objectContaining({ kind: 'missing' }) });
+    });
+
+    it('fails once the file is cut short', async () => {
+      const report = await editedCopy((lines) => lines.slice(0, 5));
+      expect(report).toMatchObject({ ok: false, checked: 4, firstBreak: expect.objectContaining({ kind: 'missing' }) });
+    });
+  });
+
+  it('counts events stored after the chain ends as unchained, not as breaks, until the projector links them', async () => {
+    await appendEvents(db.store, 'order-z', 2);
+    expect(await verifyHistory(db)).toMatchObject({ ok: true, checked: EVENT_COUNT, unchained: 2 });
+    expect(await verifyStream(db, 'order-z')).toMatchObject({ ok: true, checked: 0, unchained: 2 });
+    await linkChain(db);
+    expect(await verifyHistory(db)).toMatchObject({ ok: true, checked: EVENT_COUNT + 2, unchained: 0 });
+  });
+});
+
+describe('the audit chain over a tampered history', () => {
+  let db: ProjectionDatabase;
+  beforeEach(async () => {
+    db = await chainedHistory('audit_tampered');
+  });
+  afterEach(() => db.close());
+
+  it('reports an event whose data was changed as rewritten, there and in its stream', async () => {
+    await tamper.rewriteData(db, 'order-b', 1);
+    expect(await verifyHistory(db)).toMatchObject({ ...firstBreak('rewritten', 'order-b', 1), checked: 2 });
+    expect(await verifyStream(db, 'order-b')).toMatchObject(firstBreak('rewritten', 'order-b', 1));
+    expect(await verifyStream(db, 'order-a')).toMatchObject({ ok: true });
+  });
+
+  it('reports a deleted event as missing', async () => {
+    await tamper.deleteEvent(db, 'order-a', 1);
+    expect(await verifyHistory(db)).toMatchObject({ ...firstBreak('missing', 'order-a', 1), checked: 3 });
+    expect(await verifyStream(db, 'order-a')).toMatchObject(firstBreak('missing', 'order-a', 1));
+  });
+
+  it('reports two swapped revisions as reordered, at the first of them', async () => {
+    await tamper.swapRevisions(db, 'order-a', 1, 2);
+    expect(await verifyHistory(db)).toMatchObject(firstBreak('reordered', 'order-a', 1));
+    expect(await verifyStream(db, 'order-a')).toMatchObject(firstBreak('reordered', 'order-a', 1));
+  });
+
+  it('reports a removed stream as missing from its first event, and `idem audit verify` exits 1', async () => {
+    await tamper.deleteStream(db, 'contact-crm.1');
+    expect(await verifyHistory(db)).toMatchObject({ ...firstBreak('missing', 'contact-crm.1', 0), checked: 4 });
+    expect(await verifyStream(db, 'contact-crm.1')).toMatchObject(firstBreak('missing', 'contact-crm.1', 0));
+    const verify = await idem(db, 'audit', 'verify', '--stream', 'contact-crm.1');
+    expect(verify.code).toBe(1);
+    expect(JSON.parse(verify.out)).toMatchObject(firstBreak('missing', 'contact-crm.1', 0));
+  });
+
+  it('reports an event slipped in before the chain ends as extra', async () => {
+    await tamper.forgeEventBeforeAll(db, 'order-forged');
+    expect(await verifyHistory(db)).toMatchObject({ ...firstBreak('extra', 'order-forged', 0), checked: 0 });
+    expect(await verifyStream(db, 'order-forged')).toMatchObject(firstBreak('extra', 'order-forged', 0));
+  });
+
+  it('catches an event rewritten together with its chain entry at the next seal', async () => {
+    await tamper.rewriteData(db, 'order-a', 3); // event 8, sealed by the seal after event 8
+    const [, , previous, rewritten] = await db.store.readStream('order-a');
+    const { rows } = await db.pool.query(`SELECT chain_hash FROM audit_chain WHERE stream = 'order-a' AND revision = 2`);
+    await db.pool.query(`ALTER TABLE audit_chain DISABLE TRIGGER audit_chain_append_only`);
+    await db.pool.query(`UPDATE audit_chain SET event_hash = $1, chain_hash = $2 WHERE stream = 'order-a' AND revision = 3`, [
+      eventHash(rewritten),
+      chainHash(rows[0].chain_hash, eventHash(rewritten)),
+    ]);
+    expect(previous.revision).toBe(2);
+
+    expect(await verifyStream(db, 'order-a')).toMatchObject({ ok: true });
+    expect(await verifyHistory(db)).toMatchObject({ ...firstBreak('seal_mismatch', 'order-a', 3), checked: 8, sealsChecked: 1 });
+  });
+
+  it('exports a rewritten event as it is now, so the file fails offline where the store fails', async () => {
+    await tamper.rewriteData(db, 'order-b', 2);
+    const dir = await mkdtemp(join(tmpdir(), 'idem-audit-'));
+    try {
+      const file = join(dir, 'history.ndjson');
+      expect((await idem(db, 'audit', 'export', file)).code).toBe(0);
+      const verify = await idem(db, 'audit', 'verify-file', file);
+      expect(verify.code).toBe(1);
+      expect(JSON.parse(verify.out)).toMatchObject({ ...firstBreak('rewritten', 'order-b', 2), checked: 5 });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

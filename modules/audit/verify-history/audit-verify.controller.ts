@@ -1,0 +1,35 @@
+/**
+ * GET /v1/audit/verify?stream= (auditor): recompute the hash chain of one stream, or of the whole
+ * history with its seals when `stream` is omitted, and report the first break. A break is a finding,
+ * not an error: the answer is 200 with `ok: false`.
+ */
+import { Controller, Get, Inject, Query } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { Roles } from '../../../src/auth/roles';
+import { DATABASE_POOL } from '../../../src/database/database-pool';
+import { EVENT_STORE, type EventStore } from '../../../src/event-store/event-store.port';
+import { AppError } from '../../../src/errors/app-error';
+import type { VerifyReport } from './chain-break';
+import { verifyHistory, verifyStream } from './verify-history';
+
+const STREAM_NAME = /^[A-Za-z0-9_.:-]{1,200}$/;
+
+@Controller('v1/audit')
+export class AuditVerifyController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(DATABASE_POOL) private readonly pool: Pool,
+  ) {}
+
+  @Get('verify')
+  @Roles('auditor')
+  async verify(@Query('stream') stream: unknown): Promise<VerifyReport> {
+    const deps = { store: this.store, pool: this.pool };
+    if (stream === undefined) return verifyHistory(deps);
+    if (typeof stream !== 'string' || !STREAM_NAME.test(stream))
+      throw new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', {
+        errors: [{ field: 'stream', message: 'stream must be a stream name: 1–200 characters of A–Z, a–z, 0–9, _ . : -' }],
+      });
+    return verifyStream(deps, stream);
+  }
+}

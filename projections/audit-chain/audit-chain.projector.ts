@@ -1,0 +1,79 @@
+/**
+ * The `audit_chain` projector: links every event, in the global order, into its stream's hash chain
+ * and the running digest, and writes a seal every `sealEvery` events (default 1,000), all in the
+ * transaction that moves its checkpoint.
+ *
+ * It runs as a reactor, not a read model: reactors are never rebuilt (`idem projections rebuild`
+ * knows only read models), which is what the chain needs — see audit-chain.schema.ts — and they
+ * commit synchronously, so a crash never loses a committed link.
+ */
+import type { RecordedEvent } from '../../src/event-store/event-store.port';
+import type { Projection } from '../../src/subscriptions/projection';
+import { ChainReplay, type ChainHead } from './chain-replay';
+import { appendChain, readChainEnds } from './audit-chain.queries';
+
+export const AUDIT_CHAIN = 'audit_chain';
+export const DEFAULT_SEAL_EVERY = 1000;
+
+export interface ChainEntry {
+  eventNumber: number;
+  stream: string;
+  revision: number;
+  eventId: string;
+  position: string;
+  eventHash: string;
+  chainHash: string;
+}
+
+export interface Seal {
+  eventsSealed: number;
+  position: string;
+  digest: string;
+}
+
+export interface ChainedBatch {
+  entries: ChainEntry[];
+  seals: Seal[];
+  head: ChainHead & { position: string | undefined };
+}
+
+/** Pure: the rows a batch adds after `head`, given each of its streams' last chain hash. */
+export function chainBatch(
+  head: ChainHead,
+  lastChainHashes: Map<string, string>,
+  events: RecordedEvent[],
+  sealEvery: number,
+): ChainedBatch {
+  const replay = new ChainReplay(head, new Map(lastChainHashes));
+  const entries: ChainEntry[] = [];
+  const seals: Seal[] = [];
+  for (const event of events) {
+    const link = replay.link(event);
+    entries.push({
+      eventNumber: link.eventNumber,
+      stream: event.stream,
+      revision: event.revision,
+      eventId: event.id,
+      position: event.position,
+      eventHash: link.eventHash,
+      chainHash: link.chainHash,
+    });
+    if (link.eventNumber % sealEvery === 0) seals.push({ eventsSealed: link.eventNumber, position: event.position, digest: link.digest });
+  }
+  return { entries, seals, head: { ...replay.head, position: events.at(-1)?.position } };
+}
+
+export function auditChainProjector({ sealEvery = DEFAULT_SEAL_EVERY }: { sealEvery?: number } = {}): Projection {
+  if (!Number.isSafeInteger(sealEvery) || sealEvery < 1)
+    throw new Error(`audit seals: sealEvery must be a positive integer, not ${sealEvery}`);
+  return {
+    name: AUDIT_CHAIN,
+    kind: 'reactor',
+    filter: {},
+    async handle(events, { client }) {
+      const streams = [...new Set(events.map((event) => event.stream))];
+      const { head, lastChainHashes } = await readChainEnds(client, streams);
+      await appendChain(client, chainBatch(head, lastChainHashes, events, sealEvery));
+    },
+  };
+}
