@@ -80,10 +80,10 @@ async function linkChain(db: ProjectionDatabase): Promise<void> {
 /** Tampering with the PostgreSQL event store's rows directly. */
 const tamper = {
   rewriteData: (db: ProjectionDatabase, stream: string, revision: number) =>
-    db.pool.query(`UPDATE idem_events SET data = jsonb_set(data, '{note}', '"changed"') WHERE stream_name = $1 AND revision = $2`, [
-      stream,
-      revision,
-    ]),
+    db.pool.query(
+      `UPDATE idem_events SET data = jsonb_set(data::jsonb, '{note}', '"changed"')::json WHERE stream_name = $1 AND revision = $2`,
+      [stream, revision],
+    ),
   deleteEvent: (db: ProjectionDatabase, stream: string, revision: number) =>
     db.pool.query(`DELETE FROM idem_events WHERE stream_name = $1 AND revision = $2`, [stream, revision]),
   deleteStream: (db: ProjectionDatabase, stream: string) => db.pool.query(`DELETE FROM idem_events WHERE stream_name = $1`, [stream]),
