@@ -9,7 +9,11 @@ interface Operation {
   security?: Array<Record<string, string[]>>;
   responses: Record<string, { content?: Record<string, { schema: { $ref: string } }> }>;
 }
-type Document = { paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
+type Schema = { type?: string; required?: string[]; properties?: Record<string, Schema>; enum?: string[]; [rule: string]: unknown };
+type Document = {
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, Schema> };
+};
 
 let harness: TestApp;
 let document: Document;
@@ -77,6 +81,14 @@ describe('GET /docs/openapi.json', () => {
         }
       }
     }
+  });
+
+  it('describes a validated body with the rules the validation pipe applies', () => {
+    const charge = document.components.schemas.ChargeRequestBody;
+    expect(charge.required).toEqual(['amount', 'currency', 'customerId']);
+    expect(charge.properties!.amount).toEqual({ type: 'integer', minimum: 1, maximum: 99_999_999 });
+    expect(charge.properties!.currency.enum).toContain('EUR');
+    expect(charge.properties!.description).toEqual({ type: 'string', maxLength: 500 });
   });
 
   it('is served without a token, like the Swagger UI at /docs', async () => {

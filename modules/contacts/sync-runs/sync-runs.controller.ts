@@ -4,6 +4,7 @@
  * show progress and outcome counts, folded from the runs' streams.
  */
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { ApiBody } from '@nestjs/swagger';
 import { CommandMetadata } from '../../../src/auth/caller.decorator';
 import { Roles } from '../../../src/auth/roles';
 import { EVENT_STORE } from '../../../src/event-store/event-store.port';
@@ -30,6 +31,13 @@ export class SyncRunsController {
 
   @Post()
   @Roles('sync')
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['source'],
+      properties: { source: { type: 'string', example: 'crm' }, since: { type: 'string', format: 'date-time' } },
+    },
+  })
   @HttpCode(202)
   async start(@Body() body: unknown, @CommandMetadata() metadata: CommandContext['metadata']): Promise<RunView> {
     const { source, since } = parseStart(body);
