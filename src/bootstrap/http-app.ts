@@ -1,11 +1,21 @@
+import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule, type ApiParts } from '../app.module';
 import { createValidationPipe } from '../errors/validation-pipe';
+import { installJobQueue } from '../jobs/install-job-queue';
+import { countHttpRequests } from '../metrics/http-metrics';
+import { createMetricsRegistry } from '../metrics/metrics-registry';
+import { MetricsModule } from '../metrics/metrics.module';
+import { serveOpenApi } from '../openapi/serve-openapi';
 import type { Runtime } from './runtime';
 
 /** Bodies above this are refused with 413 before any handler runs (DESIGN: > 64 KiB is bad input). */
 export const MAX_BODY_BYTES = 64 * 1024;
+
+/** The api's root: the features and kernel routes (AppModule) plus /metrics. */
+@Module({})
+class HttpApiModule {}
 
 /** Builds (but does not start listening) the Nest api on Fastify. Tests use `app.inject` or listen on port 0. */
 export async function createHttpApp(
@@ -13,13 +23,22 @@ export async function createHttpApp(
   parts: ApiParts,
   options: { logger?: boolean } = {},
 ): Promise<NestFastifyApplication> {
+  // Readiness and /metrics read the job queue, so an api started before any worker installs it too
+  // (idempotent, serialised with the worker's own install).
+  await installJobQueue(runtime.pool);
   const adapter = new FastifyAdapter({ bodyLimit: MAX_BODY_BYTES });
   // A route that takes larger bodies says so with @RouteConfig({ bodyLimit }) (the contacts import).
   adapter.getInstance().addHook('onRoute', (route) => {
     const limit = (route.config as { bodyLimit?: unknown } | undefined)?.bodyLimit;
     if (typeof limit === 'number') route.bodyLimit = limit;
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRuntime(runtime, parts), adapter, {
+  const registry = createMetricsRegistry();
+  countHttpRequests(adapter.getInstance(), registry);
+  const root = {
+    module: HttpApiModule,
+    imports: [AppModule.forRuntime(runtime, parts), MetricsModule.forApi(parts.features, registry)],
+  };
+  const app = await NestFactory.create<NestFastifyApplication>(root, adapter, {
     logger: options.logger === false ? false : ['error', 'warn', 'log'],
     abortOnError: false,
     // Webhook signatures are computed over the exact bytes received.
@@ -28,5 +47,6 @@ export async function createHttpApp(
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   await app.init();
+  serveOpenApi(app);
   return app;
 }

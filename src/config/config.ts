@@ -45,6 +45,10 @@ export interface IdemConfig {
     providerTimeoutMs: number;
   };
   logLevel: 'error' | 'warn' | 'info' | 'debug';
+  readiness: {
+    /** /health/ready answers 503 when a live projection's oldest unprocessed event is older than this. */
+    maxProjectionLagMs: number;
+  };
   worker: {
     /** `npm start` runs projections and jobs inside the api process; production runs `worker.js`. */
     inApiProcess: boolean;
@@ -134,6 +138,7 @@ export function loadConfig(env: Env = process.env): IdemConfig {
       providerTimeoutMs: read('IDEM_PROVIDER_TIMEOUT_MS', positiveInt, 10_000),
     },
     logLevel: read('LOG_LEVEL', oneOf(['error', 'warn', 'info', 'debug'] as const), 'info'),
+    readiness: { maxProjectionLagMs: read('IDEM_READY_MAX_PROJECTION_LAG', positiveDuration, 5 * 60_000) },
     worker: {
       inApiProcess,
       concurrency: read('IDEM_WORKER_CONCURRENCY', positiveInt, 8),

@@ -1,21 +1,27 @@
 /**
- * Liveness says the process answers; readiness says it can do its job: the database and the event
- * store are reachable. (The operations work extends readiness with projection lag.)
+ * Liveness says the process answers; readiness says it can do its job: the database, the event store
+ * and the job queue answer, and no live projection lags further behind the log than the configured
+ * limit (IDEM_READY_MAX_PROJECTION_LAG) — past it, reads served from read models are too stale to trust.
  */
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { Pool } from 'pg';
-import type { EventStore } from '../event-store/event-store.port';
+import { IDEM_CONFIG, type IdemConfig } from '../config/config';
 import { DATABASE_POOL } from '../database/database-pool';
-import { EVENT_STORE } from '../event-store/event-store.port';
-
-type Check = { status: 'up' | 'down'; error?: string };
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { readJobQueueDepth } from '../metrics/job-queue-depth';
+import { OBSERVED_PROJECTIONS } from '../metrics/observed-projections';
+import type { Projection } from '../subscriptions/projection';
+import { probe } from './probe';
+import { assertProjectionsCurrent } from './projection-lag.check';
 
 @Controller('health')
 export class HealthController {
   constructor(
     @Inject(DATABASE_POOL) private readonly pool: Pool,
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
+    @Inject(OBSERVED_PROJECTIONS) private readonly projections: Projection[],
+    @Inject(IDEM_CONFIG) private readonly config: IdemConfig,
   ) {}
 
   @Get('live')
@@ -25,29 +31,15 @@ export class HealthController {
 
   @Get('ready')
   async ready(@Res({ passthrough: true }) reply: FastifyReply) {
-    const checks = {
-      database: await probe(() => this.pool.query('SELECT 1')),
-      eventStore: await probe(() => this.eventStore.ping()),
-    };
+    const [database, eventStore, jobQueue, projectionLag] = await Promise.all([
+      probe(() => this.pool.query('SELECT 1')),
+      probe(() => this.eventStore.ping()),
+      probe(() => readJobQueueDepth(this.pool)),
+      probe(() => assertProjectionsCurrent(this.eventStore, this.pool, this.projections, this.config.readiness.maxProjectionLagMs)),
+    ]);
+    const checks = { database, eventStore, jobQueue, projectionLag };
     const ready = Object.values(checks).every((check) => check.status === 'up');
     void reply.status(ready ? 200 : 503);
     return { status: ready ? 'up' : 'down', checks };
-  }
-}
-
-async function probe(check: () => Promise<unknown>, timeoutMs = 2000): Promise<Check> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([
-      check(),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-      }),
-    ]);
-    return { status: 'up' };
-  } catch (error) {
-    return { status: 'down', error: (error as Error).message };
-  } finally {
-    clearTimeout(timer);
   }
 }

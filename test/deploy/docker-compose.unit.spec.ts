@@ -29,6 +29,10 @@ const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { 
 };
 const { services } = compose;
 
+/** The environment variables a source file reads: `read('NAME', …)` and `env.NAME` in the config loader, `process.env.NAME` elsewhere. */
+const variablesReadBy = (file: string) =>
+  new Set([...readFileSync(join(root, file), 'utf8').matchAll(/(?:\bread\('|\benv\.)([A-Z][A-Z0-9_]*)\b/g)].map((match) => match[1]));
+
 /** Docker's `${VAR:-default}` with nothing set in the environment. */
 const withDefaults = (env: Record<string, string>) =>
   Object.fromEntries(Object.entries(env).map(([key, value]) => [key, String(value).replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1')]));
@@ -120,6 +124,21 @@ describe('docker-compose.yml', () => {
     expect(config.sandbox.enabled).toBe(false);
     expect(config.payments.stripeApiBase).toBe('http://sandbox:3100');
     expect(config.devTokens).toBe(false);
+  });
+
+  it.each([
+    ['api', 'src/config/config.ts'],
+    ['worker', 'src/config/config.ts'],
+    ['sandbox', 'modules/sandbox/main.ts'],
+  ])('names only environment variables the %s reads (%s): a misspelt one would be ignored silently', (name, reader) => {
+    const read = variablesReadBy(reader);
+    expect(read.size).toBeGreaterThan(3);
+    const unread = Object.keys(services[name].environment!).filter((variable) => !read.has(variable));
+    expect(unread).toEqual([]);
+  });
+
+  it('starts the worker without waiting for the api to be ready (readiness includes the projection lag only the worker clears)', () => {
+    expect(services.worker.depends_on?.api?.condition ?? 'service_started').toBe('service_started');
   });
 
   it('sends the sandbox webhooks to the api, signed with the secret the api checks', () => {

@@ -6,6 +6,7 @@
  */
 import { Body, Controller, Headers, HttpCode, Inject, Post, Res } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
+import { ApiBody, ApiHeader } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CommandMetadata } from '../../../src/auth/caller.decorator';
 import { Roles } from '../../../src/auth/roles';
@@ -41,6 +42,35 @@ export class ImportContactsController {
   @Roles('sync')
   @HttpCode(200)
   @RouteConfig({ bodyLimit: MAX_IMPORT_BODY_BYTES })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'A retry with the same key gets the original answers back.' })
+  @ApiBody({
+    description: 'Up to 1,000 records; each is answered with its outcome, an invalid one is rejected on its own.',
+    schema: {
+      type: 'object',
+      required: ['source', 'records'],
+      properties: {
+        source: { type: 'string', example: 'crm' },
+        records: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 1000,
+          items: {
+            type: 'object',
+            required: ['sourceId'],
+            properties: {
+              sourceId: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,64}$' },
+              version: { type: 'integer', minimum: 0 },
+              updatedAt: { type: 'string', format: 'date-time' },
+              checksum: { type: 'string', maxLength: 128 },
+              eventId: { type: 'string', maxLength: 128 },
+              deleted: { type: 'boolean' },
+              fields: { type: 'object', additionalProperties: true, description: 'Required unless deleted.' },
+            },
+          },
+        },
+      },
+    },
+  })
   async importContacts(
     @Body() body: unknown,
     @Headers('idempotency-key') idempotencyKeyHeader: string | undefined,

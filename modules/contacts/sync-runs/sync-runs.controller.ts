@@ -8,6 +8,7 @@
  * list or listed with its previous status and counts; its own GET already shows it.
  */
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { ApiBody } from '@nestjs/swagger';
 import type { Pool } from 'pg';
 import { listRuns } from '../../../projections/sync-runs/sync-runs.queries';
 import { CommandMetadata } from '../../../src/auth/caller.decorator';
@@ -39,6 +40,13 @@ export class SyncRunsController {
 
   @Post()
   @Roles('sync')
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['source'],
+      properties: { source: { type: 'string', example: 'crm' }, since: { type: 'string', format: 'date-time' } },
+    },
+  })
   @HttpCode(202)
   async start(@Body() body: unknown, @CommandMetadata() metadata: CommandContext['metadata']): Promise<RunView> {
     const { source, since } = parseStart(body);

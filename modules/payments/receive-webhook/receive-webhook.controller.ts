@@ -4,6 +4,7 @@
  * can only move an order forward, and each is remembered once applied.
  */
 import { Controller, Headers, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { ApiBody, ApiHeader } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import Stripe from 'stripe';
 import { EVENT_STORE } from '../../../src/event-store/event-store.port';
@@ -31,6 +32,8 @@ export class ReceiveWebhookController {
 
   @Post('payments')
   @HttpCode(200)
+  @ApiHeader({ name: 'Stripe-Signature', required: true, description: 'Checked over the raw body, 300 s tolerance.' })
+  @ApiBody({ description: 'A Stripe event (payment_intent.succeeded or payment_intent.payment_failed).', schema: { type: 'object' } })
   async receive(@Req() request: FastifyRequest & { rawBody?: Buffer }, @Headers('stripe-signature') signature: string | undefined) {
     const event = this.verify(request.rawBody, signature);
     if (!HANDLED_TYPES.has(event.type)) {

@@ -5,6 +5,7 @@
  */
 import { Body, Controller, Headers, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { ApiHeader, ApiQuery } from '@nestjs/swagger';
 import { CommandMetadata } from '../../../src/auth/caller.decorator';
 import { Roles } from '../../../src/auth/roles';
 import { EVENT_STORE } from '../../../src/event-store/event-store.port';
@@ -29,6 +30,13 @@ export class RequestChargeController {
   @Post(':orderId/charge')
   @Roles('storefront')
   @HttpCode(202)
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'The same key with another body is refused.' })
+  @ApiQuery({
+    name: 'waitMs',
+    required: false,
+    schema: { type: 'integer', minimum: 0, maximum: 10_000 },
+    description: 'Wait for a terminal state, then answer 200.',
+  })
   async requestCharge(
     @Param('orderId') orderId: string,
     @Body() body: ChargeRequestBody,

@@ -1,0 +1,18 @@
+import type { Pool } from 'pg';
+import type { EventStore } from '../event-store/event-store.port';
+import type { Projection } from '../subscriptions/projection';
+import { measureLag } from '../subscriptions/projection-lag';
+
+/**
+ * Rejects when a live projection's oldest unprocessed event is older than `maxLagMs`. A version being
+ * rebuilt beside the live one does not count: readers do not see it until it has caught up.
+ */
+export async function assertProjectionsCurrent(store: EventStore, pool: Pool, projections: Projection[], maxLagMs: number): Promise<void> {
+  // The age of the first pending event is all this needs: one event read per projection.
+  const lags = await measureLag(store, pool, projections, { maxCount: 1 });
+  const behind = lags.filter((lag) => lag.state === 'live' && lag.lagSeconds * 1000 > maxLagMs);
+  if (behind.length) {
+    const names = behind.map((lag) => `${lag.name} v${lag.version} (${Math.round(lag.lagSeconds)} s)`).join(', ');
+    throw new Error(`behind the log by more than ${maxLagMs / 1000} s: ${names}`);
+  }
+}

@@ -1,0 +1,103 @@
+import { PATH_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
+import { RequestMethod } from '@nestjs/common';
+import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
+import { ROLES_KEY } from '../auth/roles';
+import { routeHandlers } from './route-handlers';
+
+interface Operation {
+  description?: string;
+  security?: Array<Record<string, string[]>>;
+  responses: Record<string, { content?: Record<string, { schema: { $ref: string } }> }>;
+}
+type Schema = { type?: string; required?: string[]; properties?: Record<string, Schema>; enum?: string[]; [rule: string]: unknown };
+type Document = {
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, Schema> };
+};
+
+let harness: TestApp;
+let document: Document;
+beforeAll(async () => {
+  harness = await startTestApp('openapi');
+  const response = await harness.app.inject({ method: 'GET', url: '/docs/openapi.json' });
+  expect(response.statusCode).toBe(200);
+  document = response.json<Document>();
+});
+afterAll(() => harness.close());
+
+/** Every route Nest's router registered, as OpenAPI names it: `GET /v1/orders/{orderId}`. */
+function registeredRoutes() {
+  const joined = (...parts: string[]) => `/${parts.join('/')}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
+  return routeHandlers(harness.app).flatMap(({ controller, handler }) => {
+    const base = [Reflect.getMetadata(PATH_METADATA, controller) as string | string[]].flat();
+    const own = [Reflect.getMetadata(PATH_METADATA, handler) as string | string[]].flat();
+    const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod].toLowerCase();
+    const roles = Reflect.getMetadata(ROLES_KEY, handler) as string[] | undefined;
+    return base.flatMap((b) => own.map((o) => ({ method, path: joined(b, o).replace(/:(\w+)/g, '{$1}'), roles })));
+  });
+}
+
+describe('GET /docs/openapi.json', () => {
+  it('lists every route the api serves, of every feature and of the kernel', () => {
+    const routes = registeredRoutes();
+    expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(
+      expect.arrayContaining(['post /v1/orders/{orderId}/charge', 'get /health/ready', 'get /metrics']),
+    );
+    for (const { method, path } of routes)
+      expect({ route: `${method} ${path}`, documented: !!document.paths[path]?.[method] }).toEqual({
+        route: `${method} ${path}`,
+        documented: true,
+      });
+  });
+
+  it('asks for a bearer token on every route with roles and names the roles in its description', () => {
+    expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    for (const { method, path, roles } of registeredRoutes().filter((r) => r.roles)) {
+      const operation = document.paths[path][method];
+      expect(operation.security).toEqual([{ bearer: [] }]);
+      expect(operation.description).toContain(`Roles: ${roles!.join(', ')}.`);
+      expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['401', '403']));
+    }
+    expect(document.paths['/health/ready'].get.security).toBeUndefined();
+    expect(document.paths['/health/ready'].get.description).toBe('No authentication.');
+  });
+
+  it('keeps each route its success answer besides the errors', () => {
+    for (const { method, path } of registeredRoutes()) {
+      expect({ route: `${method} ${path}`, statuses: Object.keys(document.paths[path][method].responses) }).toEqual({
+        route: `${method} ${path}`,
+        statuses: expect.arrayContaining([expect.stringMatching(/^2\d\d$/)]),
+      });
+    }
+  });
+
+  it('describes every error answer as application/problem+json', () => {
+    for (const pathItem of Object.values(document.paths)) {
+      for (const operation of Object.values(pathItem)) {
+        const errors = Object.entries(operation.responses).filter(([status]) => /^[45]/.test(status));
+        expect(errors.map(([status]) => status)).toEqual(expect.arrayContaining(['4XX', '5XX']));
+        for (const [, response] of errors) {
+          expect(response.content).toEqual({ 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } });
+        }
+      }
+    }
+  });
+
+  it('describes a validated body with the rules the validation pipe applies', () => {
+    const charge = document.components.schemas.ChargeRequestBody;
+    expect(charge.required).toEqual(['amount', 'currency', 'customerId']);
+    expect(charge.properties!.amount).toEqual({ type: 'integer', minimum: 1, maximum: 99_999_999 });
+    expect(charge.properties!.currency.enum).toContain('EUR');
+    expect(charge.properties!.description).toEqual({ type: 'string', maxLength: 500 });
+  });
+
+  it('is served without a token, like the Swagger UI at /docs', async () => {
+    const ui = await harness.app.inject({ method: 'GET', url: '/docs' });
+    expect(ui.statusCode).toBe(200);
+    expect(ui.headers['content-type']).toMatch(/^text\/html/);
+    expect(ui.body).toContain('swagger-ui');
+    const assets = await harness.app.inject({ method: 'GET', url: '/docs/swagger-ui-bundle.js' });
+    expect(assets.statusCode).toBe(200);
+    expect((await harness.app.inject({ method: 'GET', url: '/docs/openapi.json', headers: auth('storefront') })).statusCode).toBe(200);
+  });
+});
