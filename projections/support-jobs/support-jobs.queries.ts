@@ -1,4 +1,5 @@
-import { Raw, type DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import { OrderRow } from '../orders/orders.entity';
 import { SupportJobRow } from './support-jobs.entity';
 import { importRunJobId } from './support-jobs.projector';
 
@@ -7,12 +8,10 @@ export class SupportJobQueries {
 
   /**
    * GET /v1/support/search?q=: exact match on order id, customer id, provider reference, request id,
-   * job id or import run id, newest first. A paid order's row holds its charge id; the intent id the
-   * customer's bank statement or Stripe's dashboard may show instead is found through `orders`.
-   * Every branch is an index probe (see the entity's indexes and orders' payment_intent_id index).
+   * job id or import run id, and the jobs of `alsoOrders`, newest first. Each branch has its index
+   * (see the entity); the OR of them stays a handful of index probes.
    */
-  search(q: string, limit = 50): Promise<SupportJobRow[]> {
-    const byPaymentIntent = Raw((orderId) => `${orderId} IN (SELECT order_id FROM orders WHERE payment_intent_id = :q)`, { q });
+  search(q: string, alsoOrders: readonly string[] = [], limit = 50): Promise<SupportJobRow[]> {
     return this.dataSource.getRepository(SupportJobRow).find({
       where: [
         { jobId: q },
@@ -21,11 +20,21 @@ export class SupportJobQueries {
         { customerId: q },
         { externalReference: q },
         { requestId: q },
-        { orderId: byPaymentIntent },
+        ...alsoOrders.map((orderId) => ({ orderId })),
       ],
       order: { updatedAt: 'DESC' },
       take: limit,
     });
+  }
+
+  /**
+   * The orders a payment intent id belongs to, from the `orders` read model: a paid order's job holds
+   * its charge id, and Stripe's dashboard shows the intent first. Asked apart from `search` because
+   * as a subquery inside its OR it would turn the index probes into a scan of every job.
+   */
+  async ordersPaidThrough(paymentIntentId: string): Promise<string[]> {
+    const orders = await this.dataSource.getRepository(OrderRow).find({ select: { orderId: true }, where: { paymentIntentId } });
+    return orders.map((order) => order.orderId);
   }
 
   needingReview(limit = 100): Promise<SupportJobRow[]> {

@@ -5,7 +5,7 @@
  */
 import { Controller, Get, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { loadAdminAssets, type AdminAssetName } from './admin-assets';
+import { AdminAssets, type AdminAssetName } from './admin-assets';
 
 /** Only our own script, style and API: no inline script, so injected markup cannot run code. */
 export const ADMIN_CONTENT_SECURITY_POLICY = [
@@ -13,7 +13,7 @@ export const ADMIN_CONTENT_SECURITY_POLICY = [
   "script-src 'self'",
   "style-src 'self'",
   "connect-src 'self'",
-  "img-src 'self'",
+  "img-src 'self' data:",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",
@@ -21,7 +21,7 @@ export const ADMIN_CONTENT_SECURITY_POLICY = [
 
 @Controller('admin')
 export class AdminScreenController {
-  private readonly assets = loadAdminAssets();
+  private readonly assets = new AdminAssets();
 
   @Get()
   page(@Res() reply: FastifyReply) {
@@ -39,7 +39,7 @@ export class AdminScreenController {
   }
 
   private send(reply: FastifyReply, name: AdminAssetName) {
-    const { contentType, body } = this.assets[name];
+    const { contentType, body } = this.assets.get(name);
     return reply
       .header('content-type', contentType)
       .header('content-security-policy', ADMIN_CONTENT_SECURITY_POLICY)

@@ -16,6 +16,7 @@ export class SearchJobsController {
   @Get()
   @Roles('support')
   async search(@Query() { q }: SearchJobsQuery) {
-    return { results: (await this.jobs.search(q)).map(toSupportJobView) };
+    const jobs = await this.jobs.search(q, await this.jobs.ordersPaidThrough(q));
+    return { results: jobs.map(toSupportJobView) };
   }
 }

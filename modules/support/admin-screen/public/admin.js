@@ -189,6 +189,7 @@ async function loadReviews() {
   const body = $('#review-list tbody');
   try {
     const { results } = await api('/v1/support/reviews');
+    $('#review-message').textContent = '';
     body.replaceChildren(...results.map(reviewRow));
     if (!results.length) body.append(row(['Nothing waits for review.', '', '', '']));
   } catch (error) {
@@ -201,7 +202,9 @@ function reviewRow(job) {
   const actions = element('div');
   const reconcile = element('button', 'Reconcile');
   reconcile.type = 'button';
-  reconcile.addEventListener('click', () => act(`/v1/support/orders/${encodeURIComponent(job.orderId)}/reconcile`, undefined, job));
+  reconcile.addEventListener('click', () =>
+    act(`/v1/support/orders/${encodeURIComponent(job.orderId)}/reconcile`, undefined, job, actions),
+  );
   const note = element('input', undefined, 'review-note');
   note.placeholder = 'Note (what was decided and why)';
   note.setAttribute('aria-label', `Note for order ${job.orderId}`);
@@ -211,7 +214,12 @@ function reviewRow(job) {
   const resolve = element('button', 'Resolve');
   resolve.type = 'button';
   resolve.addEventListener('click', () =>
-    act(`/v1/support/orders/${encodeURIComponent(job.orderId)}/resolve`, { resolution: resolution.value, note: note.value.trim() }, job),
+    act(
+      `/v1/support/orders/${encodeURIComponent(job.orderId)}/resolve`,
+      { resolution: resolution.value, note: note.value.trim() },
+      job,
+      actions,
+    ),
   );
   actions.append(reconcile, ' ', note, ' ', resolution, ' ', resolve);
   const tr = row([job.orderId, job.lastError, time(job.updatedAt), actions]);
@@ -219,21 +227,27 @@ function reviewRow(job) {
   return tr;
 }
 
-async function act(path, body, job) {
+/**
+ * Runs one action and shows its outcome in the case's row. The list is not reloaded at once: it is a
+ * read model, a moment behind the event just recorded, and would still show the case as open.
+ */
+async function act(path, body, job, actions) {
   $('#review-message').textContent = 'Working…';
   try {
     const answer = await api(path, { method: 'POST', body });
     const outcome = body ? `resolved as ${answer.status}` : `reconciled: ${answer.oldStatus} → ${answer.newStatus}`;
     $('#review-message').textContent = `Order ${job.orderId} ${outcome}.`;
+    if (body || answer.newStatus !== 'needs_review') actions.replaceChildren(element('span', outcome));
   } catch (error) {
     $('#review-message').textContent = `Order ${job.orderId}: ${error.message}`;
   }
-  await Promise.all([loadReviews(), loadOverview()]);
+  await loadOverview();
 }
 
 document.addEventListener('DOMContentLoaded', () => {
   $('#login-form').addEventListener('submit', logIn);
   $('#search-form').addEventListener('submit', search);
   $('#logout').addEventListener('click', logOut);
+  $('#refresh-reviews').addEventListener('click', () => Promise.all([loadReviews(), loadOverview()]));
   if (sessionStorage.getItem(TOKEN_KEY)) void enterWorkspace();
 });
