@@ -46,6 +46,7 @@ function row(cells) {
   return tr;
 }
 
+const plural = (count, noun) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 const time = (iso) => (iso ? `${iso.replace('T', ' ').slice(0, 19)} UTC` : '—');
 const status = (value) => element('span', value, `status-${value}`);
 
@@ -99,7 +100,9 @@ async function loadOverview() {
       `${importRecords.duplicate} duplicate and ${importRecords.unchanged} unchanged contact records`;
     const behind = projections.filter((p) => p.lagEvents > 0);
     $('#lag').textContent = behind.length
-      ? behind.map((p) => `${p.name}: ${p.lagEventsAtLeast ? '≥' : ''}${p.lagEvents} events, ${p.lagSeconds.toFixed(1)} s`).join(' · ')
+      ? behind
+          .map((p) => `${p.name}: ${p.lagEventsAtLeast ? '≥' : ''}${plural(p.lagEvents, 'event')}, ${p.lagSeconds.toFixed(1)} s`)
+          .join(' · ')
       : `caught up (${projections.map((p) => p.name).join(', ')})`;
   } catch (error) {
     $('#duplicates').textContent = $('#lag').textContent = `unavailable: ${error.message}`;
@@ -116,7 +119,7 @@ async function search(event) {
   $('#results').hidden = true;
   try {
     const { results } = await api(`/v1/support/search?q=${encodeURIComponent(q)}`);
-    $('#search-message').textContent = results.length ? `${results.length} job(s) for “${q}”` : `No job found for “${q}”.`;
+    $('#search-message').textContent = results.length ? `${plural(results.length, 'job')} for “${q}”` : `No job found for “${q}”.`;
     for (const job of results) {
       const tr = row([job.kind, job.orderId || job.jobId, job.customerId, status(job.status), job.attempts, time(job.updatedAt)]);
       tr.tabIndex = 0;
@@ -165,7 +168,7 @@ async function showTimeline(job) {
   $('#timeline-message').textContent = 'Loading…';
   try {
     const { events } = await api(`/v1/orders/${encodeURIComponent(job.orderId)}/events`);
-    $('#timeline-message').textContent = `${events.length} events`;
+    $('#timeline-message').textContent = plural(events.length, 'event');
     for (const e of events) {
       const li = element('li');
       const actor = e.metadata.actor ? `${e.metadata.actor.role}:${e.metadata.actor.tokenId}` : 'system';
