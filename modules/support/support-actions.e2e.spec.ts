@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { orderInReview as reviewOrder, orderInUnknownState as unknownOrder } from '../../test/harness/support-cases';
 import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
-import { ChargeOutcomeStillUnknown, chargeOrder, loadOrder, type ChargeOrderDeps } from '../payments';
-import { DEFAULT_SEARCH_LAG_MS, isSucceededCharge } from '../sandbox';
+import { loadOrder, type ChargeOrderDeps } from '../payments';
+import { isSucceededCharge } from '../sandbox';
 
 let harness: TestApp;
 let deps: ChargeOrderDeps;
@@ -11,22 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-async function orderInUnknownState(): Promise<string> {
-  const orderId = `o-${randomUUID()}`;
-  await harness.app.inject({
-    method: 'POST',
-    url: `/v1/orders/${orderId}/charge`,
-    headers: auth('storefront'),
-    payload: { amount: 4200, currency: 'EUR', customerId: 'c1' },
-  });
-  await fetch(`${harness.sandbox.url}/_sandbox/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ kind: 'drop_after_commit', orderId, times: 2 }),
-  });
-  await expect(chargeOrder(deps, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
-  return orderId;
-}
+const orderInUnknownState = () => unknownOrder({ harness, deps });
 
 describe('POST /v1/support/orders/{orderId}/reconcile', () => {
   it('asks the provider now, records the recovered charge and writes an audit line', async () => {
@@ -50,20 +36,7 @@ describe('POST /v1/support/orders/{orderId}/reconcile', () => {
 });
 
 describe('POST /v1/support/orders/{orderId}/resolve', () => {
-  async function orderInReview(): Promise<string> {
-    const orderId = await orderInUnknownState();
-    // A second charge elsewhere for this order makes the provider's data contradictory → needs review
-    // (seen by search a day later, once the key may have expired and search is long consistent).
-    harness.sandbox.recordOutsideCharge({ orderId, amount: 4200, currency: 'EUR', customer: 'c1' });
-    harness.sandbox.setSearchLag(0);
-    try {
-      await chargeOrder({ ...deps, now: () => new Date(Date.now() + 24 * 3600_000) }, orderId);
-    } finally {
-      harness.sandbox.setSearchLag(DEFAULT_SEARCH_LAG_MS);
-    }
-    expect((await loadOrder(harness.runtime.eventStore, orderId)).state.status).toBe('needs_review');
-    return orderId;
-  }
+  const orderInReview = () => reviewOrder({ harness, deps });
 
   it('closes a needs-review case with the note and the decision', async () => {
     const orderId = await orderInReview();

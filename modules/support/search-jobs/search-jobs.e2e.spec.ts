@@ -1,0 +1,104 @@
+/**
+ * GET /v1/support/search?q=: support pastes whatever id the customer has, and every id of a job finds
+ * that job, with the same answer.
+ */
+import { randomUUID } from 'node:crypto';
+import { expectProblem } from '../../../test/harness/expect-problem';
+import { paidOrder, requestCharge, startSupportCases, type SupportCases } from '../../../test/harness/support-cases';
+import { auth } from '../../../test/harness/test-app';
+import { waitUntil } from '../../../test/harness/wait-until';
+
+let cases: SupportCases;
+beforeAll(async () => {
+  cases = await startSupportCases('support_search');
+});
+afterAll(() => cases.close());
+
+type Role = Parameters<typeof auth>[0];
+const search = (q: string, role: Role = 'support') =>
+  cases.harness.app.inject({ method: 'GET', url: `/v1/support/search?q=${encodeURIComponent(q)}`, headers: auth(role) });
+/** Search once the read model shows what the test wrote (it is projected asynchronously). */
+const searchUntil = async (q: string, done: (results: Array<Record<string, unknown>>) => boolean) =>
+  waitUntil(async () => (await search(q)).json().results as Array<Record<string, unknown>>, done, 15_000);
+
+describe('GET /v1/support/search', () => {
+  describe('for a paid order', () => {
+    const customerId = `cus-${randomUUID()}`;
+    const requestId = `req-${randomUUID()}`;
+    let orderId: string;
+    beforeAll(async () => {
+      orderId = await paidOrder(cases, { customerId, requestId });
+      await searchUntil(orderId, (results) => results[0]?.status === 'done');
+    });
+
+    it('finds the same job by order id, customer id, charge id, intent id, request id and job id', async () => {
+      const order = (await cases.harness.app.inject({ url: `/v1/orders/${orderId}`, headers: auth('support') })).json();
+      expect(order).toMatchObject({ providerChargeId: expect.any(String), paymentIntentId: expect.any(String) });
+      const job = {
+        kind: 'charge-order',
+        orderId,
+        customerId,
+        jobId: `charge-order:${orderId}`,
+        requestId,
+        externalReference: order.providerChargeId,
+        status: 'done',
+        attempts: 1,
+        lastError: null,
+        lastRetryAt: null,
+        updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      };
+      for (const q of [orderId, customerId, order.providerChargeId, order.paymentIntentId, requestId, `charge-order:${orderId}`]) {
+        const answer = await search(q);
+        expect({ q, status: answer.statusCode, body: answer.json() }).toEqual({ q, status: 200, body: { results: [job] } });
+      }
+    });
+  });
+
+  it("lists every order of a customer, newest first, with a pending one's status", async () => {
+    const customerId = `cus-${randomUUID()}`;
+    const first = await paidOrder(cases, { customerId });
+    const second = await requestCharge(cases.harness, { customerId });
+    const results = await searchUntil(customerId, (found) => found.length === 2);
+    expect(results.map((job) => [job.orderId, job.status])).toEqual([
+      [second, 'pending'],
+      [first, 'done'],
+    ]);
+  });
+
+  it('finds a contacts import run by its run id and by the request id that started it', async () => {
+    const requestId = `req-${randomUUID()}`;
+    const imported = await cases.harness.app.inject({
+      method: 'POST',
+      url: '/v1/contacts/import',
+      headers: { ...auth('sync'), 'x-request-id': requestId },
+      payload: { source: 'crm', records: [{ sourceId: `s-${randomUUID()}`, version: 1, fields: { email: 'a@example.com' } }] },
+    });
+    expect(imported.statusCode).toBe(200);
+    const { runId } = imported.json();
+    const [byRequest] = await searchUntil(requestId, (found) => found.length === 1);
+    expect(byRequest).toMatchObject({ kind: 'import-run', jobId: `import-run:${runId}`, requestId, externalReference: 'crm' });
+    expect(byRequest).not.toHaveProperty('orderId');
+    expect((await search(runId)).json().results).toEqual([byRequest]);
+  });
+
+  it('answers an empty list for an id it does not know', async () => {
+    expect((await search(`unknown-${randomUUID()}`)).json()).toEqual({ results: [] });
+  });
+
+  it.each([
+    ['empty', '?q='],
+    ['blank', '?q=%20%20'],
+    ['longer than any id (129 characters)', `?q=${'x'.repeat(129)}`],
+    ['two ids', '?q=a&q=b'],
+    ['missing', ''],
+  ])('refuses a q that is %s with a 400 problem naming q', async (_case, query) => {
+    const answer = await cases.harness.app.inject({ method: 'GET', url: `/v1/support/search${query}`, headers: auth('support') });
+    expectProblem(answer, 400, 'REQUEST.INVALID');
+    expect(new Set(answer.json().errors.map((e: { field: string }) => e.field))).toEqual(new Set(['q']));
+  });
+
+  it('is for the support role only', async () => {
+    expect((await search('x', 'storefront')).statusCode).toBe(403);
+    expect((await cases.harness.app.inject({ method: 'GET', url: '/v1/support/search?q=x' })).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * GET /v1/support/overview — the admin screen's header: how many duplicates Idem absorbed, and how far
+ * the read models this screen reads lag behind the log (a case may be newer than what search shows).
+ */
+import { Controller, Get, Inject } from '@nestjs/common';
+import type { Pool } from 'pg';
+import type { DataSource } from 'typeorm';
+import { importEventsReadModel } from '../../../projections/import-events/import-events.projector';
+import { ordersReadModel } from '../../../projections/orders/orders.projector';
+import { supportJobsReadModel } from '../../../projections/support-jobs/support-jobs.projector';
+import { Roles } from '../../../src/auth/roles';
+import { DATABASE_POOL } from '../../../src/database/database-pool';
+import { READ_MODEL_DATA_SOURCE } from '../../../src/database/data-source';
+import { EVENT_STORE, type EventStore } from '../../../src/event-store/event-store.port';
+import { measureLag } from '../../../src/subscriptions/projection-lag';
+import { readModelProjection } from '../../../src/subscriptions/read-models/read-model.projection';
+import { importRecordsAbsorbed } from './duplicates-absorbed';
+import { ReplayedAnswers } from './replayed-answers';
+
+const SCREEN_READ_MODELS = [supportJobsReadModel, ordersReadModel, importEventsReadModel].map(readModelProjection);
+/** Past this many pending events the screen shows "≥ 1000": counting further would make the header slow. */
+const LAG_COUNT_CAP = 1000;
+
+@Controller('v1/support/overview')
+export class ShowOverviewController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(DATABASE_POOL) private readonly pool: Pool,
+    @Inject(READ_MODEL_DATA_SOURCE) private readonly readModels: DataSource,
+    private readonly replayed: ReplayedAnswers,
+  ) {}
+
+  @Get()
+  @Roles('support')
+  async overview() {
+    const lags = await measureLag(this.store, this.pool, SCREEN_READ_MODELS, { maxCount: LAG_COUNT_CAP });
+    return {
+      duplicatesAbsorbed: {
+        replayedAnswers: { count: this.replayed.total, since: this.replayed.since.toISOString() },
+        importRecords: await importRecordsAbsorbed(this.readModels),
+      },
+      projections: lags
+        .filter((lag) => lag.state === 'live')
+        .map(({ name, version, lagEvents, lagEventsAtLeast, lagSeconds }) => ({ name, version, lagEvents, lagEventsAtLeast, lagSeconds })),
+    };
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * GET /v1/support/overview: the admin screen's header — duplicates absorbed (answers replayed by this
+ * process, contact records recognised as known) and the lag of the read models the screen reads.
+ */
+import { randomUUID } from 'node:crypto';
+import { startSupportCases, type SupportCases } from '../../../test/harness/support-cases';
+import { auth } from '../../../test/harness/test-app';
+import { waitUntil } from '../../../test/harness/wait-until';
+
+let cases: SupportCases;
+beforeAll(async () => {
+  cases = await startSupportCases('support_overview');
+});
+afterAll(() => cases.close());
+
+const overview = async () => (await cases.harness.app.inject({ url: '/v1/support/overview', headers: auth('support') })).json();
+
+describe('GET /v1/support/overview', () => {
+  it('counts a charge request sent again as one replayed answer', async () => {
+    const before = (await overview()).duplicatesAbsorbed.replayedAnswers.count;
+    const charge = () =>
+      cases.harness.app.inject({
+        method: 'POST',
+        url: `/v1/orders/o-${orderSuffix}/charge`,
+        headers: auth('storefront'),
+        payload: { amount: 1200, currency: 'EUR', customerId: 'c1' },
+      });
+    const orderSuffix = randomUUID();
+    expect((await charge()).headers['idempotent-replayed']).toBeUndefined();
+    expect((await charge()).headers['idempotent-replayed']).toBe('true');
+    expect((await overview()).duplicatesAbsorbed.replayedAnswers).toEqual({ count: before + 1, since: expect.any(String) });
+  });
+
+  it('counts contact records that an import found unchanged or duplicated', async () => {
+    const sourceId = `s-${randomUUID()}`;
+    const record = { sourceId, version: 1, fields: { email: 'a@example.com' } };
+    const batch = (records: object[]) =>
+      cases.harness.app.inject({ method: 'POST', url: '/v1/contacts/import', headers: auth('sync'), payload: { source: 'crm', records } });
+    const before = (await overview()).duplicatesAbsorbed.importRecords;
+    const outcomes = [(await batch([record])).json(), (await batch([record])).json()].flatMap((answer) => answer.results);
+    expect(outcomes.map((r: { outcome: string }) => r.outcome)).toEqual(['imported', 'unchanged']);
+    const after = await waitUntil(overview, (o) => o.duplicatesAbsorbed.importRecords.unchanged > before.unchanged, 15_000);
+    expect(after.duplicatesAbsorbed.importRecords).toEqual({ duplicate: before.duplicate, unchanged: before.unchanged + 1 });
+  });
+
+  it('shows the lag of the read models the screen reads, which catch up', async () => {
+    const caughtUp = await waitUntil(overview, (o) => o.projections.every((p: { lagEvents: number }) => p.lagEvents === 0), 15_000);
+    expect(caughtUp.projections.map((p: { name: string }) => p.name).sort()).toEqual(['import_events', 'orders', 'support_jobs']);
+    expect(caughtUp.projections[0]).toEqual({ name: expect.any(String), version: 1, lagEvents: 0, lagEventsAtLeast: false, lagSeconds: 0 });
+  });
+
+  it('is for the support role only', async () => {
+    expect((await cases.harness.app.inject({ url: '/v1/support/overview', headers: auth('auditor') })).statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * Support search stays a handful of index probes however many jobs there are: over 20,000 jobs and
+ * orders, with fresh statistics, the plan of each search reads no table with a sequential scan.
+ */
+import { DataSource, type Logger } from 'typeorm';
+import { createProjectionDatabase, type ProjectionDatabase } from '../../test/projections/projection-harness';
+import { installReadModels } from '../../src/subscriptions/read-models/versions';
+import { OrderRow } from '../orders/orders.entity';
+import { ordersReadModel } from '../orders/orders.projector';
+import { SupportJobRow } from './support-jobs.entity';
+import { supportJobsReadModel } from './support-jobs.projector';
+import { SupportJobQueries } from './support-jobs.queries';
+
+const JOBS = 20_000;
+let db: ProjectionDatabase;
+let dataSource: DataSource;
+const statements: Array<{ sql: string; parameters: unknown[] }> = [];
+
+/** Keeps each SELECT TypeORM sends, with its parameters, to ask PostgreSQL for its plan afterwards. */
+const recordSelects: Logger = {
+  logQuery: (sql, parameters) => {
+    if (sql.startsWith('SELECT')) statements.push({ sql, parameters: (parameters as unknown[] | undefined) ?? [] });
+  },
+  logQueryError: () => undefined,
+  logQuerySlow: () => undefined,
+  logSchemaBuild: () => undefined,
+  logMigration: () => undefined,
+  log: () => undefined,
+};
+
+beforeAll(async () => {
+  db = await createProjectionDatabase('support_search_plan');
+  await installReadModels(db.pool, [supportJobsReadModel, ordersReadModel]);
+  await db.pool.query(
+    `INSERT INTO support_jobs_v1 (job_id, kind, order_id, customer_id, request_id, external_reference, status, attempts, updated_at, revision)
+     SELECT 'charge-order:o-' || g, 'charge-order', 'o-' || g, 'c-' || (g % 5000), 'req-' || g, 'ch_' || g, 'done', 1, now(), 2
+     FROM generate_series(1, $1::int) g`,
+    [JOBS],
+  );
+  await db.pool.query(
+    `INSERT INTO orders_v1 (order_id, status, amount, currency, customer_id, payment_intent_id, provider_charge_id, attempts, updated_at, revision)
+     SELECT 'o-' || g, 'paid', 100, 'EUR', 'c-' || (g % 5000), 'pi_' || g, 'ch_' || g, 1, now(), 2 FROM generate_series(1, $1::int) g`,
+    [JOBS],
+  );
+  await db.pool.query('ANALYZE support_jobs_v1; ANALYZE orders_v1');
+  dataSource = new DataSource({ type: 'postgres', url: db.url, entities: [SupportJobRow, OrderRow], logger: recordSelects, logging: true });
+  await dataSource.initialize();
+});
+afterAll(async () => {
+  await dataSource?.destroy();
+  await db?.close();
+});
+
+function scannedTables(plan: Record<string, unknown>): string[] {
+  const children = (plan.Plans as Array<Record<string, unknown>> | undefined) ?? [];
+  const here = plan['Node Type'] === 'Seq Scan' ? [String(plan['Relation Name'])] : [];
+  return [...here, ...children.flatMap(scannedTables)];
+}
+
+describe('SupportJobQueries: search, with the orders an intent id names', () => {
+  it.each([
+    ['an order id', 'o-4242'],
+    ['a customer id', 'c-42'],
+    ['a charge id', 'ch_4242'],
+    ['an intent id', 'pi_4242'],
+    ['a request id', 'req-4242'],
+    ['an id it does not know', 'nothing-like-it'],
+  ])('finds by %s without scanning a table', async (_what, q) => {
+    statements.length = 0;
+    const jobs = new SupportJobQueries(dataSource);
+    const found = await jobs.search(q, await jobs.ordersPaidThrough(q));
+    expect(found.length).toBe(q === 'nothing-like-it' ? 0 : q.startsWith('c-') ? 4 : 1);
+    expect(statements.length).toBeGreaterThan(0);
+    for (const { sql, parameters } of statements) {
+      const { rows } = await db.pool.query(`EXPLAIN (FORMAT JSON) ${sql}`, parameters);
+      expect({ sql, scanned: scannedTables(rows[0]['QUERY PLAN'][0].Plan) }).toEqual({ sql, scanned: [] });
+    }
+  });
+});
