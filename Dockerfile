@@ -1,6 +1,8 @@
 # Idem api / worker / sandbox image (one image, the command picks the process; see docker-compose.yml).
 FROM node:20.19-bookworm-slim AS build
 WORKDIR /app
+# swagger-ui-dist's dependency @scarf/scarf reports installs unless told not to (package.json's allowScripts keeps it off locally).
+ENV SCARF_ANALYTICS=false
 COPY package.json package-lock.json ./
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
@@ -15,6 +17,8 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The admin screen's plain files are served from beside their source module (admin-assets.ts).
+COPY --from=build /app/modules/support/admin-screen/public ./modules/support/admin-screen/public
 USER node
 EXPOSE 3000
 CMD ["node", "dist/src/main.js"]

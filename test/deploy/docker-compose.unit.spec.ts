@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { loadConfig } from '../../src/config/config';
+import { publicDirectory } from '../../modules/support/admin-screen/admin-assets';
 
 const root = join(__dirname, '..', '..');
 const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
@@ -97,6 +98,14 @@ describe('docker-compose.yml', () => {
       const entry = services[name].command![1].replace(/^dist\//, '').replace(/\.js$/, '.ts');
       expect(existsSync(join(root, entry))).toBe(true);
     }
+  });
+
+  it("ships the admin screen's files in the runtime image, where the compiled service looks for them", () => {
+    const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+    const runtimeStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    const relative = publicDirectory(join(root, 'dist', 'modules', 'support', 'admin-screen')).slice(root.length + 1);
+    expect(existsSync(join(root, relative, 'admin.html'))).toBe(true);
+    expect(runtimeStage).toContain(`COPY --from=build /app/${relative} ./${relative}`);
   });
 
   it('starts the api and worker only after their dependencies are healthy, and checks health itself', () => {

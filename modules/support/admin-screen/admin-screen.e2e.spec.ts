@@ -4,9 +4,9 @@
  * timeline, and resolves a case in review — with the page's Content-Security-Policy in force, so an
  * inline script or a blocked request would show up as a console error and fail the test.
  */
-import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { browserRequired, CHROMIUM, ensureChromium } from '../../../test/harness/chromium';
 import { startService } from '../../../test/harness/service-process';
 import { orderInReview, paidOrder, startSupportCases, type SupportCases } from '../../../test/harness/support-cases';
 import { createTestDatabase } from '../../../test/harness/test-database';
@@ -14,14 +14,9 @@ import { auth } from '../../../test/harness/test-app';
 import { waitUntil } from '../../../test/harness/wait-until';
 import { ADMIN_CONTENT_SECURITY_POLICY } from './admin-screen.controller';
 
-const CHROMIUM = process.env.IDEM_CHROMIUM ?? '/usr/bin/chromium';
-const browserPresent = existsSync(CHROMIUM);
-// CI must run this spec (a missing browser fails it there); a developer's machine without chromium skips it, saying why.
-const browserRequired = Boolean(process.env.CI || process.env.IDEM_REQUIRE_BROWSER);
-if (!browserPresent && !browserRequired) {
-  console.warn(`admin-screen browser spec SKIPPED: no chromium at ${CHROMIUM} (apt-get install -y chromium, or set IDEM_CHROMIUM)`);
-}
-const describeInBrowser = browserPresent || browserRequired ? describe : describe.skip;
+// Installed here if missing and possible; skipped with a warning only off CI (test/harness/chromium.ts).
+const chromiumPath = ensureChromium();
+const describeInBrowser = chromiumPath || browserRequired ? describe : describe.skip;
 
 let cases: SupportCases;
 beforeAll(async () => {
@@ -76,7 +71,7 @@ describeInBrowser('the admin screen, in chromium', () => {
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!browserPresent) throw new Error(`No chromium at ${CHROMIUM}: install it (apt-get install -y chromium) or set IDEM_CHROMIUM`);
+    if (!chromiumPath) throw new Error(`No chromium at ${CHROMIUM}: install it (apt-get install -y chromium) or set IDEM_CHROMIUM`);
     paid = await paidOrder(cases, { customerId, requestId });
     inReview = await orderInReview(cases, { customerId: `cus-${randomUUID()}` });
     // The screen reads support_jobs: wait until both cases are there before a person would look.
@@ -85,7 +80,7 @@ describeInBrowser('the admin screen, in chromium', () => {
       (jobs: Array<{ orderId?: string }>) => jobs.some((job) => job.orderId === inReview),
       15_000,
     );
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox'] });
     page = await browser.newPage();
     page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
     page.on('pageerror', (error) => consoleErrors.push(error.message));
