@@ -14,9 +14,10 @@ export async function appendLinked(
   events: EventToAppend[],
   expected: number | 'no_stream',
   last?: RecordedEvent,
-): Promise<AppendResult> {
+): Promise<{ result: AppendResult; linked: EventToAppend[] }> {
   const revision = expected === 'no_stream' ? -1 : expected;
-  return store.append(stream, linkEvents(stream, await tipAt(store, stream, revision, last), events), expected);
+  const linked = linkEvents(stream, await tipAt(store, stream, revision, last), events);
+  return { result: await store.append(stream, linked, expected), linked };
 }
 
 async function tipAt(store: EventStore, stream: string, revision: number, last: RecordedEvent | undefined): Promise<StreamTip> {

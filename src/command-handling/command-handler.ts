@@ -36,6 +36,14 @@ export interface CommandContext {
 export interface HandleOptions<State> extends CommandContext {
   /** Decide on this state and append at exactly its revision: no read, no retry, a conflict is thrown. */
   from?: LoadedStream<State>;
+  /**
+   * The caller vouches that these events' ids were never appended before (their step key holds a value
+   * unique to this call), so the store cannot have answered with an earlier append's events: the
+   * outcome then carries the last event as appended (`last`), and a next step taken `from` it links to
+   * it without reading it back. Without this an outcome carries no `last`: a retry the store
+   * recognised holds the first call's metadata, not this one's.
+   */
+  freshIds?: boolean;
 }
 
 export interface CommandOutcome<State, E extends DomainEvent = DomainEvent> extends LoadedStream<State> {
@@ -79,16 +87,25 @@ export function commandHandler<State, E extends DomainEvent>(options: CommandHan
     stream: string,
     from: LoadedStream<State>,
     decide: Decide<State, E>,
-    context: CommandContext,
+    context: CommandContext & { freshIds?: boolean },
   ): Promise<CommandOutcome<State, E>> {
     const decided = decide(from.state);
     if (decided.length === 0) return { state: from.state, revision: from.revision, appended: 0, newEvents: [] };
     const recordedAt = (context.now?.() ?? new Date()).toISOString();
     const toAppend = decided.map((newEvent) => toEventToAppend(stream, newEvent, context.metadata, recordedAt));
-    const result = await appendLinked(store, stream, toAppend, from.revision < 0 ? 'no_stream' : from.revision, from.last);
+    const { result, linked } = await appendLinked(store, stream, toAppend, from.revision < 0 ? 'no_stream' : from.revision, from.last);
     const state = decided.reduce((s, { event }, i) => evolve(s, { ...event, metadata: toAppend[i].metadata }), from.state);
     const newEvents = decided.map(({ event }) => event);
-    return { state, revision: result.nextRevision, appended: toAppend.length, newEvents, position: result.position };
+    const outcome = { state, revision: result.nextRevision, appended: toAppend.length, newEvents, position: result.position };
+    if (!context.freshIds) return outcome;
+    const last: RecordedEvent = {
+      ...linked[linked.length - 1],
+      stream,
+      revision: result.nextRevision,
+      position: result.position,
+      created: new Date(),
+    };
+    return { ...outcome, last };
   }
 
   async function handle(store: EventStore, id: string, decide: Decide<State, E>, options: HandleOptions<State>) {

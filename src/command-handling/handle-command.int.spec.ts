@@ -259,6 +259,19 @@ describe('hash links (hash-link.ts)', () => {
     expect(checkStreamLinks(stream, await store.readStream(stream)).firstBreak).toMatchObject({ revision: 2, kind: 'link_mismatch' });
   });
 
+  it('links to the event as appended, without a read, when the caller vouches for fresh ids', async () => {
+    const stream = `ledger-${randomUUID()}`;
+    const first = await ledger.handle(store, stream, reserve({ key: 'a', amount: 1 }), { ...context, freshIds: true });
+    const reads = jest.spyOn(store, 'readStream');
+    try {
+      await ledger.handle(store, stream, reserve({ key: 'b', amount: 2 }), { ...context, from: first });
+      expect(reads).not.toHaveBeenCalled();
+    } finally {
+      reads.mockRestore();
+    }
+    expect(checkStreamLinks(stream, await store.readStream(stream))).toEqual({ checked: 2, unlinked: 0 });
+  });
+
   it('links an append made on a state passed as `from` without its last event by reading that event', async () => {
     const stream = `ledger-${randomUUID()}`;
     const first = await ledger.handle(store, stream, reserve({ key: 'a', amount: 1 }), context);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
+import { checkStreamLinks } from '../../../src/command-handling/hash-link';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
 import { createTestDatabase } from '../../../test/harness/test-database';
 import { createSandbox, isSucceededCharge, type Sandbox } from '../../sandbox';
@@ -53,6 +54,8 @@ describe('chargeOrder', () => {
     expect(sandbox.requests({ orderId })[0].idempotencyKey).toBe(`idem-order-${orderId}-r1`);
     const { state } = await loadOrder(store, orderId);
     expect(state).toMatchObject({ status: 'paid', paymentIntentId: intent.id, recovered: false, attempts: 1 });
+    // The outcome links to the attempt as appended (freshIds), which is what the store holds.
+    expect(checkStreamLinks(orderStream(orderId), await store.readStream(orderStream(orderId)))).toEqual({ checked: 3, unlinked: 0 });
   });
 
   it('records a decline as ChargeFailed (money did not move)', async () => {

@@ -69,8 +69,10 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
   const metadata: CommandMetadata = { correlationId: orderId, causationId: jobId, actor: { role: 'worker', tokenId: deps.workerId } };
   // Each step was decided on `from` (and the provider called on it): recorded at exactly its revision,
   // with no re-read; a conflict ends the round below, which looks again.
-  const record = (from: LoadedOrder, event: OrderEvent, step: string) =>
-    orderCommands.handle(deps.store, orderId, () => [{ event, key: step }], { metadata, now, from });
+  // `freshIds`: a step keyed by this run's claim can never be a retry the store recognises, so its
+  // answer carries the event as appended, and the step after it links to it without a read.
+  const record = (from: LoadedOrder, event: OrderEvent, step: string, freshIds = false) =>
+    orderCommands.handle(deps.store, orderId, () => [{ event, key: step }], { metadata, now, from, freshIds });
   // What this run claims (an attempt) or concludes from its own look at the provider (a verified
   // outcome) is its alone. Were those events' ids the same for every run, the store would take a
   // second run's event at the same revision for a retry of the first (same id, same place: an
@@ -113,7 +115,7 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
         type: 'ChargeAttemptStarted',
         data: { orderId, attempt, workerId: deps.workerId, providerKey: state.providerKey },
       };
-      const started = await record(loaded, attemptStarted, `attempt-started/${r}/${attempt}/${claim}`);
+      const started = await record(loaded, attemptStarted, `attempt-started/${r}/${attempt}/${claim}`, true);
       const outcome = await deps.gateway.charge({
         orderId,
         amount: state.amount,
