@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chainHash, eventHash } from '../../projections/audit-chain/chain-hash';
 import type { ProjectionDatabase } from '../../test/projections/projection-harness';
-import { appendEvents, chainedHistory, EVENT_COUNT, firstBreak, idem, linkChain, tamper } from './audit-history.fixture';
+import { appendEvents, chainedHistory, EVENT_COUNT, firstBreak, idem, linkChain, tamper } from '../../test/harness/audit-history';
 import type { VerifyReport } from './verify-history/chain-break';
 import { verifyHistory, verifyStream } from './verify-history/verify-history';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readSeals } from '../../../projections/audit-chain/audit-chain.queries';
 import type { ProjectionDatabase } from '../../../test/projections/projection-harness';
-import { chainedHistory, EVENT_COUNT, firstBreak, idem, linkChain, tamper } from '../audit-history.fixture';
+import { chainedHistory, EVENT_COUNT, firstBreak, idem, linkChain, tamper } from '../../../test/harness/audit-history';
 import { SEAL_STREAM } from '../ledger-sealed.events';
 import { checkLinksOf } from '../verify-history/check-links';
 import { verifyHistory } from '../verify-history/verify-history';

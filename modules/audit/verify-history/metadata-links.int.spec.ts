@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { eventHash } from '../../../src/command-handling/hash-link';
 import type { ProjectionDatabase } from '../../../test/projections/projection-harness';
-import { appendEvents, chainedHistory, EVENT_COUNT, firstBreak, linkChain, metadata, tamper } from '../audit-history.fixture';
+import { appendEvents, chainedHistory, EVENT_COUNT, firstBreak, linkChain, metadata, tamper } from '../../../test/harness/audit-history';
 import { checkHistoryLinks } from './check-links';
 import { verifyHistory, verifyStream } from './verify-history';
 

@@ -13,8 +13,8 @@ import { appendLinked } from '../../src/command-handling/append-linked';
 import { loadConfig } from '../../src/config/config';
 import type { EventMetadata, EventStore } from '../../src/event-store/event-store.port';
 import { startProjections } from '../../src/subscriptions/start-projections';
-import { createProjectionDatabase, waitUntilCaughtUp, type ProjectionDatabase } from '../../test/projections/projection-harness';
-import type { BreakKind } from './verify-history/chain-break';
+import { createProjectionDatabase, waitUntilCaughtUp, type ProjectionDatabase } from '../projections/projection-harness';
+import type { BreakKind } from '../../modules/audit/verify-history/chain-break';
 
 /** The history's streams and their appends, in the order they are made: 11 events. */
 export const APPENDS: Array<[stream: string, count: number]> = [
