@@ -11,9 +11,10 @@ import { migrateAuditChain } from '../../projections/audit-chain/audit-chain.sch
 import { runCli } from '../../src/cli';
 import { appendLinked } from '../../src/command-handling/append-linked';
 import { loadConfig } from '../../src/config/config';
+import { compareCheckpoints } from '../../src/event-store/checkpoint';
 import type { EventMetadata, EventStore } from '../../src/event-store/event-store.port';
 import { startProjections } from '../../src/subscriptions/start-projections';
-import { createProjectionDatabase, waitUntilCaughtUp, type ProjectionDatabase } from '../projections/projection-harness';
+import { createProjectionDatabase, waitFor, waitUntilCaughtUp, type ProjectionDatabase } from '../projections/projection-harness';
 import type { BreakKind } from '../../modules/audit/verify-history/chain-break';
 
 /** The history's streams and their appends, in the order they are made: 11 events. */
@@ -55,7 +56,7 @@ export const metadata: EventMetadata = {
   recordedAt: '2026-12-01T00:00:00.000Z',
 };
 
-/** `count` events appended to `stream`, linked to its last event. */
+/** `count` events appended to `stream`, linked to its last event, and settled (see `settled`). */
 export async function appendEvents(store: EventStore, stream: string, count: number): Promise<void> {
   const events = Array.from({ length: count }, (_, i) => ({
     id: randomUUID(),
@@ -65,6 +66,21 @@ export async function appendEvents(store: EventStore, stream: string, count: num
   }));
   const [last] = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
   await appendLinked(store, stream, events, last?.revision ?? 'no_stream', last);
+  await settled(store, stream);
+}
+
+/**
+ * Until `readAll` reaches the last event of `stream`. It shows only settled history, and on the
+ * quarantine cluster another test file's open transaction can hold a fresh append back: a projector
+ * would look caught up, and `verify` would not see the event yet.
+ */
+export async function settled(store: EventStore, stream: string): Promise<void> {
+  const [last] = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
+  if (!last) return;
+  await waitFor(`${stream}@${last.revision} to settle`, async () => {
+    const [newest] = await store.readAll({ direction: 'backwards', maxCount: 1 });
+    return newest !== undefined && compareCheckpoints(newest.position, last.position) >= 0;
+  });
 }
 
 /** Runs the audit_chain projector until it has linked everything stored. */

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readSeals } from '../../../projections/audit-chain/audit-chain.queries';
 import type { ProjectionDatabase } from '../../../test/projections/projection-harness';
-import { chainedHistory, EVENT_COUNT, firstBreak, idem, linkChain, tamper } from '../../../test/harness/audit-history';
+import { chainedHistory, EVENT_COUNT, firstBreak, idem, linkChain, settled, tamper } from '../../../test/harness/audit-history';
 import { SEAL_STREAM } from '../ledger-sealed.events';
 import { checkLinksOf } from '../verify-history/check-links';
 import { verifyHistory } from '../verify-history/verify-history';
@@ -25,7 +25,10 @@ const publish = (db: ProjectionDatabase) => publishSeals({ store: db.store, pool
 
 /** Publishes and chains until no seal is left unpublished. */
 async function publishAndChain(db: ProjectionDatabase): Promise<void> {
-  while ((await publish(db)) > 0) await linkChain(db, SEAL_EVERY);
+  while ((await publish(db)) > 0) {
+    await settled(db.store, SEAL_STREAM);
+    await linkChain(db, SEAL_EVERY);
+  }
 }
 
 /** Exports the history to a scratch file and hands it to `check`. */
