@@ -9,133 +9,18 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { auditChainProjector } from '../../projections/audit-chain/audit-chain.projector';
-import { migrateAuditChain } from '../../projections/audit-chain/audit-chain.schema';
 import { chainHash, eventHash } from '../../projections/audit-chain/chain-hash';
-import { runCli } from '../../src/cli';
-import { loadConfig } from '../../src/config/config';
-import type { EventMetadata, EventStore } from '../../src/event-store/event-store.port';
-import { startProjections } from '../../src/subscriptions/start-projections';
-import { createProjectionDatabase, waitUntilCaughtUp, type ProjectionDatabase } from '../../test/projections/projection-harness';
-import type { BreakKind, VerifyReport } from './verify-history/chain-break';
+import type { ProjectionDatabase } from '../../test/projections/projection-harness';
+import { appendEvents, chainedHistory, EVENT_COUNT, firstBreak, idem, linkChain, tamper } from '../../test/harness/audit-history';
+import type { VerifyReport } from './verify-history/chain-break';
 import { verifyHistory, verifyStream } from './verify-history/verify-history';
 
 const SEAL_EVERY = 4;
-/** The history's streams and their appends, in the order they are made: 11 events. */
-const APPENDS: Array<[stream: string, count: number]> = [
-  ['order-a', 1],
-  ['order-b', 2],
-  ['order-a', 1],
-  ['contact-crm.1', 1],
-  ['order-b', 1],
-  ['order-a', 2],
-  ['contact-crm.1', 2],
-  ['order-b', 1],
-];
-const EVENT_COUNT = APPENDS.reduce((sum, [, count]) => sum + count, 0);
-
-const metadata: EventMetadata = {
-  correlationId: 'audit-spec',
-  causationId: 'audit-spec',
-  actor: { role: 'test', tokenId: 'audit-spec' },
-  recordedAt: '2026-12-01T00:00:00.000Z',
-};
-
-async function appendEvents(store: EventStore, stream: string, count: number): Promise<void> {
-  const events = Array.from({ length: count }, (_, i) => ({
-    id: randomUUID(),
-    type: 'Happened',
-    data: { n: i, note: `${stream} #${i}` },
-    metadata,
-  }));
-  await store.append(stream, events, 'any');
-}
-
-/** The fixture's database with its history chained (the projector stopped again). */
-async function chainedHistory(label: string): Promise<ProjectionDatabase> {
-  const db = await createProjectionDatabase(label);
-  try {
-    await migrateAuditChain(db.pool);
-    for (const [stream, count] of APPENDS) await appendEvents(db.store, stream, count);
-    await linkChain(db);
-    return db;
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
-}
-
-/** Runs the audit_chain projector until it has linked everything stored. */
-async function linkChain(db: ProjectionDatabase): Promise<void> {
-  const projector = auditChainProjector({ sealEvery: SEAL_EVERY });
-  const running = await startProjections({ store: db.store, pool: db.pool, readModels: [], reactors: [projector] });
-  try {
-    await waitUntilCaughtUp(db.store, db.pool, [projector]);
-  } finally {
-    await running.stop();
-  }
-}
-
-/** Tampering with the PostgreSQL event store's rows directly. */
-const tamper = {
-  rewriteData: (db: ProjectionDatabase, stream: string, revision: number) =>
-    db.pool.query(
-      `UPDATE idem_events SET data = jsonb_set(data::jsonb, '{note}', '"changed"')::json WHERE stream_name = $1 AND revision = $2`,
-      [stream, revision],
-    ),
-  deleteEvent: (db: ProjectionDatabase, stream: string, revision: number) =>
-    db.pool.query(`DELETE FROM idem_events WHERE stream_name = $1 AND revision = $2`, [stream, revision]),
-  deleteStream: (db: ProjectionDatabase, stream: string) => db.pool.query(`DELETE FROM idem_events WHERE stream_name = $1`, [stream]),
-  /** Swaps the revision numbers of two events of a stream (their places in the global order stay). */
-  swapRevisions: (db: ProjectionDatabase, stream: string, first: number, second: number) =>
-    db.pool.query(
-      `BEGIN;
-       UPDATE idem_events SET revision = -1 WHERE stream_name = ${lit(stream)} AND revision = ${first};
-       UPDATE idem_events SET revision = ${first} WHERE stream_name = ${lit(stream)} AND revision = ${second};
-       UPDATE idem_events SET revision = ${second} WHERE stream_name = ${lit(stream)} AND revision = -1;
-       COMMIT`,
-    ),
-  /** A new event placed at the very start of the global order, before everything chained. */
-  forgeEventBeforeAll: (db: ProjectionDatabase, stream: string) =>
-    db.pool.query(
-      `INSERT INTO idem_events (stream_name, revision, event_id, event_type, data, metadata, transaction_id, sequence)
-       SELECT $1, 0, $2, 'Happened', '{}', $3, transaction_id, 0 FROM idem_events ORDER BY transaction_id, sequence LIMIT 1`,
-      [stream, randomUUID(), metadata],
-    ),
-};
-
-const lit = (value: string) => `'${value.replace(/'/g, "''")}'`;
-
-/** `idem …` against the database; stdout, stderr and the exit code. */
-async function idem(db: ProjectionDatabase, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const chunks = { out: [] as Buffer[], err: [] as Buffer[] };
-  stdout.on('data', (chunk: Buffer) => chunks.out.push(chunk));
-  stderr.on('data', (chunk: Buffer) => chunks.err.push(chunk));
-  const code = await runCli(args, {
-    readModels: [],
-    reactors: [],
-    config: () => loadConfig({ DATABASE_URL: db.url }),
-    runtime: async () => ({ pool: db.pool, store: db.store, databaseUrl: db.url }),
-    stdout,
-    stderr,
-    exitCode: 0,
-  });
-  return { code, out: Buffer.concat(chunks.out).toString(), err: Buffer.concat(chunks.err).toString() };
-}
-
-const firstBreak = (kind: BreakKind, stream: string, revision: number) => ({
-  ok: false,
-  firstBreak: expect.objectContaining({ kind, stream, revision }) as unknown,
-});
-
 describe('the audit chain over an untouched history', () => {
   let db: ProjectionDatabase;
   let dir: string;
   beforeAll(async () => {
-    db = await chainedHistory('audit_untouched');
+    db = await chainedHistory('audit_untouched', SEAL_EVERY);
     dir = await mkdtemp(join(tmpdir(), 'idem-audit-'));
   });
   afterAll(async () => {
@@ -229,7 +114,7 @@ describe('the audit chain over an untouched history', () => {
     await appendEvents(db.store, 'order-z', 2);
     expect(await verifyHistory(db)).toMatchObject({ ok: true, checked: EVENT_COUNT, unchained: 2 });
     expect(await verifyStream(db, 'order-z')).toMatchObject({ ok: true, checked: 0, unchained: 2 });
-    await linkChain(db);
+    await linkChain(db, SEAL_EVERY);
     expect(await verifyHistory(db)).toMatchObject({ ok: true, checked: EVENT_COUNT + 2, unchained: 0 });
   });
 });
@@ -237,7 +122,7 @@ describe('the audit chain over an untouched history', () => {
 describe('the audit chain over a tampered history', () => {
   let db: ProjectionDatabase;
   beforeEach(async () => {
-    db = await chainedHistory('audit_tampered');
+    db = await chainedHistory('audit_tampered', SEAL_EVERY);
   });
   afterEach(() => db.close());
 

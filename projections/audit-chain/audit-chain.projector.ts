@@ -1,16 +1,20 @@
 /**
  * The `audit_chain` projector: links every event, in the global order, into its stream's hash chain
  * and the running digest, and writes a seal every `sealEvery` events (default 1,000), all in the
- * transaction that moves its checkpoint.
+ * transaction that moves its checkpoint. A batch that records a seal also queues, in that transaction,
+ * the job that publishes it to the `seal-ledger` stream (modules/audit/publish-seals/): a recorded seal
+ * is never left unpublished, and its LedgerSealed event is then chained like any other event.
  *
  * It runs as a reactor, not a read model: reactors are never rebuilt (`idem projections rebuild`
  * knows only read models), which is what the chain needs — see audit-chain.schema.ts — and they
  * commit synchronously, so a crash never loses a committed link.
  */
 import type { RecordedEvent } from '../../src/event-store/event-store.port';
+import { enqueueInTransaction } from '../../src/jobs/enqueue-in-transaction';
 import type { Projection } from '../../src/subscriptions/projection';
 import { ChainReplay, type ChainHead } from './chain-replay';
 import { appendChain, readChainEnds } from './audit-chain.queries';
+import { PUBLISH_SEALS_JOB_KEY, PUBLISH_SEALS_TASK } from '../../modules/audit/publish-seals/publish-seals.payload';
 
 export const AUDIT_CHAIN = 'audit_chain';
 export const DEFAULT_SEAL_EVERY = 1000;
@@ -64,8 +68,9 @@ export function chainBatch(
 }
 
 export function auditChainProjector({ sealEvery = DEFAULT_SEAL_EVERY }: { sealEvery?: number } = {}): Projection {
-  if (!Number.isSafeInteger(sealEvery) || sealEvery < 1)
-    throw new Error(`audit seals: sealEvery must be a positive integer, not ${sealEvery}`);
+  // Each seal is published as an event that is chained in turn: a seal after every event would never end.
+  if (!Number.isSafeInteger(sealEvery) || sealEvery < 2)
+    throw new Error(`audit seals: sealEvery must be an integer of at least 2, not ${sealEvery}`);
   return {
     name: AUDIT_CHAIN,
     kind: 'reactor',
@@ -73,7 +78,9 @@ export function auditChainProjector({ sealEvery = DEFAULT_SEAL_EVERY }: { sealEv
     async handle(events, { client }) {
       const streams = [...new Set(events.map((event) => event.stream))];
       const { head, lastChainHashes } = await readChainEnds(client, streams);
-      await appendChain(client, chainBatch(head, lastChainHashes, events, sealEvery));
+      const batch = chainBatch(head, lastChainHashes, events, sealEvery);
+      await appendChain(client, batch);
+      if (batch.seals.length) await enqueueInTransaction(client, PUBLISH_SEALS_TASK, {}, { jobKey: PUBLISH_SEALS_JOB_KEY });
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Checkpoint, RecordedEvent } from '../../src/event-store/event-store.port';
-import { chainBatch } from './audit-chain.projector';
+import { auditChainProjector, chainBatch } from './audit-chain.projector';
 import { chainHash, eventHash, GENESIS_HASH, nextDigest } from './chain-hash';
 import { EMPTY_CHAIN } from './chain-replay';
 
@@ -75,5 +75,18 @@ describe('the audit_chain projector (chainBatch)', () => {
       expect(whole.seals).toEqual([...first.seals, ...second.seals]);
       expect([...first.entries, ...second.entries]).toEqual(whole.entries);
     });
+  });
+});
+
+describe('auditChainProjector', () => {
+  it.each([1, 0, 2.5])(
+    'refuses sealEvery %p: each seal is published as an event, so a seal after every event would never end',
+    (sealEvery) => {
+      expect(() => auditChainProjector({ sealEvery })).toThrow(/sealEvery must be an integer of at least 2/);
+    },
+  );
+
+  it('accepts a seal every 2 events', () => {
+    expect(auditChainProjector({ sealEvery: 2 }).name).toBe('audit_chain');
   });
 });

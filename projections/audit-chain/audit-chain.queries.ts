@@ -99,8 +99,23 @@ export async function readSeals(db: Queryable, upTo: number): Promise<Seal[]> {
     `SELECT events_sealed, position, digest FROM audit_seals WHERE events_sealed <= $1 ORDER BY events_sealed`,
     [upTo],
   );
-  return rows.map((row) => ({ eventsSealed: Number(row.events_sealed), position: row.position as string, digest: row.digest as string }));
+  return rows.map(toSeal);
 }
+
+/** Up to `limit` seals after the one that sealed `afterEventsSealed` events, in order: what is left to publish. */
+export async function readSealsAfter(db: Queryable, afterEventsSealed: number, limit: number): Promise<Seal[]> {
+  const { rows } = await db.query(
+    `SELECT events_sealed, position, digest FROM audit_seals WHERE events_sealed > $1 ORDER BY events_sealed LIMIT $2`,
+    [afterEventsSealed, limit],
+  );
+  return rows.map(toSeal);
+}
+
+const toSeal = (row: Record<string, unknown>): Seal => ({
+  eventsSealed: Number(row.events_sealed),
+  position: row.position as string,
+  digest: row.digest as string,
+});
 
 function toEntry(row: Record<string, unknown>): ChainEntry {
   return {

@@ -1,18 +1,22 @@
 /**
  * Checks an export line by line with nothing but the file: recomputes each event's hash, its
  * stream's chain and the running digest; revisions must follow each other per stream and event
- * numbers overall; seals and the end line must match the digest. A file edited consistently all the
+ * numbers overall; seals and the end line must match the digest, and each LedgerSealed event (the seals
+ * published to `seal-ledger`) the digest recomputed where its seal line stands. A file edited consistently all the
  * way to its end passes — which is why its final digest is printed, to compare with a seal or an
  * earlier export kept elsewhere (docs/AUDIT.md).
  */
 import { eventHash } from '../../../projections/audit-chain/chain-hash';
 import { ChainReplay } from '../../../projections/audit-chain/chain-replay';
+import { SEAL_STREAM, type LedgerSealed } from '../ledger-sealed.events';
 import type { ChainBreak, VerifyReport } from '../verify-history/chain-break';
 import { EXPORT_FORMAT, type EventLine, type ExportLine } from './export-lines';
 
 export class ExportChecker {
   private readonly replay = new ChainReplay();
   private readonly nextRevisions = new Map<string, number>();
+  /** The recomputed digest at each seal line that matched it, by events sealed. */
+  private readonly sealedDigests = new Map<number, string>();
   private checked = 0;
   private sealsChecked = 0;
   private lastEvent: EventLine | undefined;
@@ -55,6 +59,7 @@ export class ExportChecker {
       const { digest } = this.replay.head;
       if (line.eventsSealed === this.checked && line.digest === digest && line.position === this.lastEvent?.position) {
         this.sealsChecked += 1;
+        this.sealedDigests.set(line.eventsSealed, digest);
         return undefined;
       }
       return this.atLastEvent(
@@ -100,7 +105,26 @@ export class ExportChecker {
     this.nextRevisions.set(line.stream, line.revision + 1);
     this.lastEvent = line;
     this.checked += 1;
-    return undefined;
+    return line.stream === SEAL_STREAM && line.type === 'LedgerSealed' ? this.checkPublishedSeal(line) : undefined;
+  }
+
+  private checkPublishedSeal(line: EventLine): ChainBreak | undefined {
+    const { eventsSealed, digest } = line.data as LedgerSealed['data'];
+    const recomputed = this.sealedDigests.get(eventsSealed);
+    if (recomputed === digest) {
+      this.sealsChecked += 1;
+      return undefined;
+    }
+    const detail = `${line.stream}@${line.revision} seals ${eventsSealed} events with a digest the history up to there does not give`;
+    return {
+      stream: line.stream,
+      revision: line.revision,
+      position: line.position,
+      kind: 'seal_mismatch',
+      expected: digest,
+      actual: recomputed ?? null,
+      detail,
+    };
   }
 
   private atLastEvent(kind: ChainBreak['kind'], expected: string, actual: string, detail: string): ChainBreak {

@@ -1,9 +1,10 @@
 /**
  * `verify`: recomputes the hash chain from the event store and compares it with the stored chain and
- * seals — for the whole history (readAll, in the global order, side by side with the chain's entries)
- * or for one stream (readStream, side by side with its entries). The chain's head is read first:
- * what the projector links meanwhile is left for the next run, and events past the head are counted
- * as `unchained`, not checked.
+ * seals — for the whole history (readAll, in the global order, side by side with the chain's entries,
+ * and with the seals published in `seal-ledger`) or for one stream (readStream, side by side with its
+ * entries) — then checks the metadata links of every stream it covers (check-links.ts). The chain's
+ * head is read before the chain: what the projector links meanwhile is left for the next run, and
+ * events past the head are counted as `unchained`, not chain-checked (their links are checked).
  */
 import type { Pool } from 'pg';
 import { compareCheckpoints, type Checkpoint } from '../../../src/event-store/checkpoint';
@@ -20,7 +21,9 @@ import {
 import { ChainReplay } from '../../../projections/audit-chain/chain-replay';
 import type { ChainBreak, VerifyReport } from './chain-break';
 import { checkEntry, type BreakLookups } from './check-entry';
+import { checkHistoryLinks, checkLinksOf } from './check-links';
 import { HistoryPages } from './history-pages';
+import { publishedSealMismatch, readPublishedSeals, strandedPublishedSeal } from './published-seals';
 
 export interface VerifyDeps {
   store: EventStore;
@@ -30,6 +33,8 @@ export interface VerifyDeps {
 const PAGE = 1000;
 
 export async function verifyHistory({ store, pool }: VerifyDeps): Promise<VerifyReport> {
+  // Read before the head: every seal published by then lies within the chain read next.
+  const published = await readPublishedSeals(store);
   const head = await readHead(pool);
   const seals = await readSeals(pool, head.eventsChained);
   const events = new HistoryPages(store, PAGE);
@@ -40,10 +45,11 @@ export async function verifyHistory({ store, pool }: VerifyDeps): Promise<Verify
   };
   let checked = 0;
   let sealsChecked = 0;
+  let publishedChecked = 0;
   const failed = (firstBreak: ChainBreak): VerifyReport => ({
     ok: false,
     checked,
-    sealsChecked,
+    sealsChecked: sealsChecked + publishedChecked,
     unchained: 0,
     digest: replay.head.digest,
     firstBreak,
@@ -63,13 +69,22 @@ export async function verifyHistory({ store, pool }: VerifyDeps): Promise<Verify
           return failed(sealMismatch(entry, seal.digest, check.link.digest));
         sealsChecked += 1;
       }
+      const publishedSeal = published[publishedChecked];
+      if (publishedSeal?.eventsSealed === checked) {
+        if (publishedSeal.digest !== check.link.digest || publishedSeal.position !== entry.position)
+          return failed(publishedSealMismatch(entry, publishedSeal, check.link.digest));
+        publishedChecked += 1;
+      }
     }
   }
   if (sealsChecked < seals.length) return failed(strandedSeal(seals[sealsChecked].eventsSealed));
+  if (publishedChecked < published.length) return failed(strandedPublishedSeal(published[publishedChecked]));
   if (replay.head.digest !== head.digest) return failed(headMismatch(head, replay.head.digest));
   let unchained = 0;
   while (await events.next()) unchained += 1;
-  return { ok: true, checked, sealsChecked, unchained, digest: head.digest };
+  const links = await checkHistoryLinks(store, PAGE);
+  if (links.firstBreak) return { ...failed(links.firstBreak), unchained };
+  return { ok: true, checked, sealsChecked: sealsChecked + publishedChecked, unchained, digest: head.digest };
 }
 
 export async function verifyStream({ store, pool }: VerifyDeps, stream: string): Promise<VerifyReport> {
@@ -92,6 +107,8 @@ export async function verifyStream({ store, pool }: VerifyDeps, stream: string):
     if (!isPastHead(event, head)) return { ok: false, checked, sealsChecked: 0, unchained, firstBreak: extraBeforeHead(event) };
     unchained += 1;
   }
+  const links = checkLinksOf(stream, events);
+  if (links.firstBreak) return { ok: false, checked, sealsChecked: 0, unchained, firstBreak: links.firstBreak };
   return { ok: true, checked, sealsChecked: 0, unchained };
 }
 

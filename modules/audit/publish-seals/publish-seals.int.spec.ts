@@ -1,0 +1,109 @@
+/**
+ * The seals as history, on real PostgreSQL: the projector queues their publication in the transaction
+ * that records them, `publishSeals` appends them to `seal-ledger` in order and once, their events are
+ * chained and sealed in turn, and `verify` and `verify-file` hold every published seal against the
+ * digest recomputed at its place — so rebuilding the chain tables after an edit no longer hides it.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readSeals } from '../../../projections/audit-chain/audit-chain.queries';
+import type { ProjectionDatabase } from '../../../test/projections/projection-harness';
+import { chainedHistory, EVENT_COUNT, firstBreak, idem, linkChain, settled, tamper } from '../../../test/harness/audit-history';
+import { SEAL_STREAM } from '../ledger-sealed.events';
+import { checkLinksOf } from '../verify-history/check-links';
+import { verifyHistory } from '../verify-history/verify-history';
+import { PUBLISH_SEALS_JOB_KEY } from './publish-seals.payload';
+import { publishSeals } from './publish-seals';
+
+const SEAL_EVERY = 4;
+/** 11 events seal at 4 and 8; those two seals' events (12, 13) seal at 12; that seal's event is 14. */
+const SEALED_AT = [4, 8, 12];
+const CHAINED = EVENT_COUNT + SEALED_AT.length;
+
+const publish = (db: ProjectionDatabase) => publishSeals({ store: db.store, pool: db.pool, workerId: 'spec' });
+
+/** Publishes and chains until no seal is left unpublished. */
+async function publishAndChain(db: ProjectionDatabase): Promise<void> {
+  while ((await publish(db)) > 0) {
+    await settled(db.store, SEAL_STREAM);
+    await linkChain(db, SEAL_EVERY);
+  }
+}
+
+/** Exports the history to a scratch file and hands it to `check`. */
+async function withExport(db: ProjectionDatabase, check: (file: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'idem-seals-'));
+  try {
+    const file = join(dir, 'history.ndjson');
+    expect((await idem(db, 'audit', 'export', file)).code).toBe(0);
+    await check(file);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+describe('publishing the seals to seal-ledger', () => {
+  let db: ProjectionDatabase;
+  beforeEach(async () => {
+    db = await chainedHistory('audit_seal_ledger', SEAL_EVERY);
+  });
+  afterEach(() => db.close());
+
+  it('is queued by the projector in the transaction that records a seal', async () => {
+    const { rows } = await db.pool.query(`SELECT count(*)::int AS jobs FROM graphile_worker._private_jobs WHERE key = $1`, [
+      PUBLISH_SEALS_JOB_KEY,
+    ]);
+    expect(rows[0].jobs).toBe(1);
+  });
+
+  it('appends every recorded seal once, in order, linked, and its events are chained and sealed in turn', async () => {
+    await publishAndChain(db);
+    const published = await db.store.readStream(SEAL_STREAM);
+    expect(published.map((event) => [event.revision, event.type])).toEqual(SEALED_AT.map((_, i) => [i, 'LedgerSealed']));
+    const seals = await readSeals(db.pool, CHAINED);
+    expect(seals.map((seal) => seal.eventsSealed)).toEqual(SEALED_AT);
+    expect(published.map((event) => event.data)).toEqual(seals);
+    expect(checkLinksOf(SEAL_STREAM, published)).toEqual({ checked: SEALED_AT.length, unlinked: 0 });
+
+    expect(await publish(db)).toBe(0);
+    expect(await db.store.readStream(SEAL_STREAM)).toHaveLength(SEALED_AT.length);
+    expect(await verifyHistory(db)).toMatchObject({ ok: true, checked: CHAINED, sealsChecked: 2 * SEALED_AT.length, unchained: 0 });
+  });
+
+  it('lets two publishers race without doubling a seal', async () => {
+    await Promise.all([publish(db), publish(db), publish(db)]);
+    const published = await db.store.readStream(SEAL_STREAM);
+    expect(published.map((event) => (event.data as { eventsSealed: number }).eventsSealed)).toEqual([4, 8]);
+  });
+
+  it('is exported with the history, and the export verifies offline against every published seal', async () => {
+    await publishAndChain(db);
+    await withExport(db, async (file) => {
+      const lines = (await readFile(file, 'utf8'))
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(lines.filter((line) => line.kind === 'event' && line.stream === SEAL_STREAM)).toHaveLength(SEALED_AT.length);
+      const verify = await idem(db, 'audit', 'verify-file', file);
+      expect(verify.code).toBe(0);
+      expect(JSON.parse(verify.out)).toMatchObject({ ok: true, checked: CHAINED, sealsChecked: 2 * SEALED_AT.length });
+    });
+  });
+
+  it('catches an event rewritten before a published seal even when the chain tables were rebuilt to match', async () => {
+    await publishAndChain(db);
+    await tamper.rewriteData(db, 'order-b', 1); // event 3, sealed at 4 and published as seal-ledger@0
+    await tamper.rechain(db, SEAL_EVERY);
+    const report = await verifyHistory(db);
+    expect(report).toMatchObject({ ...firstBreak('seal_mismatch', 'order-a', 1), checked: 4, sealsChecked: 1 });
+    const [sealedAt4] = await db.store.readStream(SEAL_STREAM);
+    expect(report.firstBreak?.expected).toBe((sealedAt4.data as { digest: string }).digest);
+
+    await withExport(db, async (file) => {
+      const verify = await idem(db, 'audit', 'verify-file', file);
+      expect(verify.code).toBe(1);
+      expect(JSON.parse(verify.out)).toMatchObject(firstBreak('seal_mismatch', SEAL_STREAM, 0));
+    });
+  });
+});

@@ -1,0 +1,43 @@
+/**
+ * The seals published as history (`LedgerSealed` in `seal-ledger`), as `verify` checks them against
+ * the digest it recomputes at each one's place. Unlike a row of audit_seals they sit in the event
+ * store, linked to each other and chained and sealed in turn: rewriting sealed history unseen means
+ * rewriting this stream and its links as well, not only the chain tables.
+ */
+import type { EventStore } from '../../../src/event-store/event-store.port';
+import type { ChainEntry, Seal } from '../../../projections/audit-chain/audit-chain.projector';
+import { SEAL_STREAM, type LedgerSealed } from '../ledger-sealed.events';
+import type { ChainBreak } from './chain-break';
+
+export interface PublishedSeal extends Seal {
+  revision: number;
+}
+
+export async function readPublishedSeals(store: EventStore): Promise<PublishedSeal[]> {
+  const events = await store.readStream(SEAL_STREAM);
+  return events
+    .filter((event) => event.type === 'LedgerSealed')
+    .map((event) => {
+      const { eventsSealed, position, digest } = event.data as LedgerSealed['data'];
+      return { eventsSealed, position, digest, revision: event.revision };
+    });
+}
+
+export function publishedSealMismatch(entry: ChainEntry, seal: PublishedSeal, actual: string): ChainBreak {
+  const detail = `${SEAL_STREAM}@${seal.revision} sealed ${seal.eventsSealed} events at ${seal.position}; the history up to there differs`;
+  const at = { stream: entry.stream, revision: entry.revision, position: entry.position };
+  return { ...at, kind: 'seal_mismatch', expected: seal.digest, actual, detail };
+}
+
+export function strandedPublishedSeal(seal: PublishedSeal): ChainBreak {
+  const detail = `${SEAL_STREAM}@${seal.revision} seals event ${seal.eventsSealed}, which the chain does not reach in order`;
+  return {
+    stream: SEAL_STREAM,
+    revision: seal.revision,
+    position: null,
+    kind: 'seal_mismatch',
+    expected: seal.digest,
+    actual: null,
+    detail,
+  };
+}
