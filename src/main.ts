@@ -26,7 +26,8 @@ async function main(): Promise<void> {
   await app.listen({ port: config.http.port, host: config.http.host });
   const url = (await app.getUrl()).replace('[::1]', 'localhost');
   sandbox?.configureWebhook({ url: `${url}/v1/webhooks/payments`, secret: config.payments.webhookSecret });
-  process.stdout.write(startupBanner({ config, url, runtime, sandboxUrl: sandbox?.url, worker: background?.workerId }));
+  const featureLines = features.flatMap((feature) => feature.bannerLines?.(url) ?? []);
+  process.stdout.write(startupBanner({ config, url, runtime, sandboxUrl: sandbox?.url, worker: background?.workerId, featureLines }));
 
   stopOnSignals('stopping (finishing requests and jobs, then closing the database)…', [
     () => app.close(),

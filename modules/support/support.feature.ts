@@ -8,5 +8,10 @@ import type { Feature } from '../../src/features/feature';
 import { SupportModule } from './support.module';
 
 export function supportFeature(): Feature {
-  return { name: 'support', module: SupportModule, readModels: [supportJobsReadModel] };
+  return {
+    name: 'support',
+    module: SupportModule,
+    readModels: [supportJobsReadModel],
+    bannerLines: (apiUrl) => [`  admin screen   ${apiUrl}/admin   (log in with a support token)`],
+  };
 }

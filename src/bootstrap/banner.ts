@@ -8,17 +8,20 @@ export function startupBanner({
   runtime,
   sandboxUrl,
   worker,
+  featureLines = [],
 }: {
   config: IdemConfig;
   url: string;
   runtime: Runtime;
   sandboxUrl?: string;
   worker?: string;
+  /** What the features add (Feature.bannerLines). */
+  featureLines?: string[];
 }): string {
   const lines = [
     '',
     'Idem is running',
-    `  api            ${url}   (health: /health/ready)`,
+    `  api            ${url}   (health: /health/ready, metrics: /metrics, OpenAPI: /docs)`,
     runtime.embedded
       ? `  database       embedded PostgreSQL on 127.0.0.1:${runtime.embedded.port}, data in ${config.dataDir}`
       : `  database       ${redact(runtime.databaseUrl)}`,
@@ -29,6 +32,7 @@ export function startupBanner({
     worker
       ? `  worker         in this process (${worker}): projections, charge jobs, recovery every ${config.worker.recoveryIntervalMs / 60_000} min`
       : '  worker         not in this process (run dist/src/worker.js)',
+    ...featureLines,
   ];
   if (config.devTokens) {
     lines.push('  dev tokens     Authorization: Bearer dev-storefront | dev-sync | dev-support | dev-auditor');

@@ -41,6 +41,8 @@ export interface Feature {
   services?: Array<(worker: WorkerContext) => Promise<RunningService>>;
   /** `idem` command groups. */
   commands?: CliCommand[];
+  /** Lines of the `npm start` banner that say where the feature's own pages are, given the api's URL. */
+  bannerLines?(apiUrl: string): string[];
   /** Creates or upgrades the feature's own tables; must be safe with several processes starting at once. */
   migrate?(pool: Pool): Promise<void>;
 }

@@ -17,6 +17,9 @@ describe('the service on embedded defaults', () => {
     try {
       expect(first.output()).toContain(dataDir);
       expect(first.output()).toContain('dev-storefront');
+      // The banner says where the pages are, the features' own included (Feature.bannerLines).
+      expect(first.output()).toContain(`admin screen   ${first.apiUrl}/admin`);
+      expect((await fetch(`${first.apiUrl}/admin`)).status).toBe(200);
       const ready = await fetch(`${first.apiUrl}/health/ready`);
       expect(ready.status).toBe(200);
       expect(await ready.json()).toMatchObject({ status: 'up', checks: { database: { status: 'up' }, eventStore: { status: 'up' } } });
