@@ -17,6 +17,7 @@ import { evolveContact, initialContactState } from '../contact.state';
 import { toContactView, type ContactView } from '../contact.view';
 import { isKnownSource } from '../contact-sources';
 import { findContactRow, findImportTrail, type ImportTrail } from './contact-read-model';
+import { toStreamEventView } from '../../../src/event-store/stream-event-view';
 
 @Controller('v1/contacts')
 export class GetContactController {
@@ -51,15 +52,7 @@ export class GetContactController {
     return {
       source,
       sourceId,
-      events: events.map((e) => ({
-        revision: e.revision,
-        position: e.position,
-        id: e.id,
-        type: e.type,
-        data: e.data,
-        metadata: e.metadata,
-        created: e.created,
-      })),
+      events: events.map(toStreamEventView),
     };
   }
 

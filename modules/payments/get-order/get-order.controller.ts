@@ -11,6 +11,7 @@ import { orderStream } from '../order.events';
 import { toOrderView, type OrderView } from '../order.view';
 import { loadOrder } from '../load-order';
 import { ORDER_READ_MODEL, type OrderReadModel } from './order-read-model.port';
+import { toStreamEventView } from '../../../src/event-store/stream-event-view';
 
 @Controller('v1/orders')
 export class GetOrderController {
@@ -44,15 +45,7 @@ export class GetOrderController {
     if (events.length === 0) throw orderNotFound(orderId);
     return {
       orderId,
-      events: events.map((e) => ({
-        revision: e.revision,
-        position: e.position,
-        id: e.id,
-        type: e.type,
-        data: e.data,
-        metadata: e.metadata,
-        created: e.created,
-      })),
+      events: events.map(toStreamEventView),
     };
   }
 }
