@@ -67,6 +67,22 @@ export function chainBatch(
   return { entries, seals, head: { ...replay.head, position: events.at(-1)?.position } };
 }
 
+/**
+ * The streams whose chain hash before this batch must be read: those whose first event here is not
+ * their first event ever. A stream that starts in the batch starts at the genesis hash, and an import
+ * is mostly new contacts, so this spares most of the lookups.
+ */
+export function streamsLinkedBefore(events: RecordedEvent[]): string[] {
+  const seen = new Set<string>();
+  const linkedBefore: string[] = [];
+  for (const event of events) {
+    if (seen.has(event.stream)) continue;
+    seen.add(event.stream);
+    if (event.revision > 0) linkedBefore.push(event.stream);
+  }
+  return linkedBefore;
+}
+
 export function auditChainProjector({ sealEvery = DEFAULT_SEAL_EVERY }: { sealEvery?: number } = {}): Projection {
   // Each seal is published as an event that is chained in turn: a seal after every event would never end.
   if (!Number.isSafeInteger(sealEvery) || sealEvery < 2)
@@ -76,8 +92,7 @@ export function auditChainProjector({ sealEvery = DEFAULT_SEAL_EVERY }: { sealEv
     kind: 'reactor',
     filter: {},
     async handle(events, { client }) {
-      const streams = [...new Set(events.map((event) => event.stream))];
-      const { head, lastChainHashes } = await readChainEnds(client, streams);
+      const { head, lastChainHashes } = await readChainEnds(client, streamsLinkedBefore(events));
       const batch = chainBatch(head, lastChainHashes, events, sealEvery);
       await appendChain(client, batch);
       if (batch.seals.length) await enqueueInTransaction(client, PUBLISH_SEALS_TASK, {}, { jobKey: PUBLISH_SEALS_JOB_KEY });

@@ -1,5 +1,5 @@
 import type { Checkpoint, RecordedEvent } from '../../src/event-store/event-store.port';
-import { auditChainProjector, chainBatch } from './audit-chain.projector';
+import { auditChainProjector, chainBatch, streamsLinkedBefore } from './audit-chain.projector';
 import { chainHash, eventHash, GENESIS_HASH, nextDigest } from './chain-hash';
 import { EMPTY_CHAIN } from './chain-replay';
 
@@ -75,6 +75,20 @@ describe('the audit_chain projector (chainBatch)', () => {
       expect(whole.seals).toEqual([...first.seals, ...second.seals]);
       expect([...first.entries, ...second.entries]).toEqual(whole.entries);
     });
+  });
+});
+
+describe('streamsLinkedBefore', () => {
+  it('names each stream whose first event in the batch follows an earlier one, once, and no stream that starts here', () => {
+    const events = [
+      recorded('new-1', 0),
+      recorded('old-1', 4),
+      recorded('new-1', 1),
+      recorded('old-1', 5),
+      recorded('old-2', 1),
+      recorded('new-2', 0),
+    ];
+    expect(streamsLinkedBefore(events)).toEqual(['old-1', 'old-2']);
   });
 });
 

@@ -22,6 +22,7 @@ export async function readHead(db: Queryable): Promise<StoredHead> {
 /** The head, and the last chain hash of each of `streams` that has one. */
 export async function readChainEnds(db: Queryable, streams: string[]): Promise<{ head: StoredHead; lastChainHashes: Map<string, string> }> {
   const head = await readHead(db);
+  if (!streams.length) return { head, lastChainHashes: new Map() };
   const { rows } = await db.query(
     `SELECT DISTINCT ON (stream) stream, chain_hash FROM audit_chain WHERE stream = ANY($1::text[]) ORDER BY stream, revision DESC`,
     [streams],

@@ -26,6 +26,36 @@ describe('canonicalJson', () => {
     expect(canonicalJson({ a: 1, b: 2 })).toBe(canonicalJson({ b: 2, a: 1 }));
     expect(canonicalJson({ a: undefined, b: [undefined] })).toBe('{"b":[null]}');
   });
+
+  it('escapes strings and orders keys exactly as JSON.stringify and UTF-16 code units do', () => {
+    const value = { é: 1, e: 2, Z: [1.5, { b: 'line\nbreak \u2028 \ud800 \u0000 "q" \\', a: -0 }], '😀': true, '\ud800k': 1, 'a\u0001': 2 };
+    expect(canonicalJson(value)).toBe(
+      '{"Z":[1.5,{"a":0,"b":"line\\nbreak \u2028 \\ud800 \\u0000 \\"q\\" \\\\"}],"a\\u0001":2,"e":2,"é":1,"\\ud800k":1,"😀":true}',
+    );
+    expect(JSON.parse(canonicalJson(value))).toEqual(JSON.parse(JSON.stringify(value)));
+  });
+
+  it('refuses a cycle instead of hashing a placeholder', () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    expect(() => canonicalJson(cyclic)).toThrow(TypeError);
+  });
+});
+
+describe('eventHash', () => {
+  it('is the hash every stored link was written with (a known answer: a change here breaks the links of existing events)', () => {
+    const event = {
+      stream: 'contact-crm.ü-1',
+      revision: 7,
+      id: 'AB3C7E52-1F7A-4C58-9C0E-5D1A2B3C4D5E',
+      type: 'ContactImported',
+      data: { é: 1, e: 2, Z: [1.5, null, { b: 'line\nbreak \u2028', a: -0 }], '😀': true, emptyObj: {}, big: 12345678901234567000 },
+      metadata: { previousEventHash: null, actor: { role: 'sync' } },
+    };
+    // Computed with the hand-written canonical JSON the links were first written with (before safe-stable-stringify).
+    expect(eventHash(event)).toBe('d8d6abcbb823f2668e66d8723349c58bc60936d98a6bf19b8ab1684fea6de064');
+    expect(eventHash({ ...event, id: event.id.toLowerCase() })).toBe(eventHash(event));
+  });
 });
 
 describe('linkEvents and checkStreamLinks', () => {

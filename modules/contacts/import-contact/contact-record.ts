@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { BUSINESS_KEY } from '../../../src/errors/business-key';
+import { canonicalJson } from '../../../src/command-handling/hash-link';
 
 export interface ContactRecord {
   sourceId: string;
@@ -71,15 +72,4 @@ export function checksumOf(record: ContactRecord): string {
     computedChecksums.set(record, checksum);
   }
   return checksum;
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
