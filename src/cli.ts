@@ -16,8 +16,8 @@ import { startRuntime, type Runtime } from './bootstrap/runtime';
 import { EXIT_ERROR, type CliCommand, type CliContext, type CliRuntime } from './cli/cli-context';
 import { projectionsCommand } from './cli/projections.command';
 import { loadConfig, type IdemConfig } from './config/config';
-import { runReadModelMigrations } from './database/data-source';
-import { migrateFeatures, reactorsOf, readModelsOf } from './features/feature';
+import { reactorsOf, readModelsOf } from './features/feature';
+import { prepareDatabase } from './bootstrap/read-models';
 
 const FEATURES = idemFeatures();
 const COMMANDS: CliCommand[] = [projectionsCommand, ...FEATURES.flatMap((feature) => feature.commands ?? [])];
@@ -52,8 +52,7 @@ async function main(): Promise<void> {
   let opened: Promise<Runtime> | undefined;
   const open = async (): Promise<Runtime> => {
     const runtime = await startRuntime(configured(), { poolSize: 8 });
-    await runReadModelMigrations(runtime.databaseUrl);
-    await migrateFeatures(runtime.pool, FEATURES);
+    await prepareDatabase(runtime, FEATURES);
     return runtime;
   };
   const context: CliContext = {

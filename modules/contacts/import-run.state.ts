@@ -4,7 +4,9 @@
  */
 import type { ImportEvent, ImportOutcome, ImportRunStarted } from './contact.events';
 
-export type RunStatus = 'running' | 'completed' | 'failed' | 'needs_review';
+/** Every status a run can have; the list routes and `idem sync list --status` accept only these. */
+export const RUN_STATUSES = ['running', 'completed', 'failed', 'needs_review'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export interface ImportRunState {
   exists: boolean;

@@ -1,6 +1,6 @@
 /**
- * The read-model database as a process sees it: the kernel's and the features' migrations applied,
- * version 1 of every feature's read model installed (so the api can serve before the first worker
+ * The read-model database as a process sees it: prepared (prepareDatabase: migrations applied,
+ * version 1 of every feature's read model installed, so the api can serve before the first worker
  * ever ran), and a TypeORM data source over their entities.
  */
 import type { DataSource } from 'typeorm';
@@ -14,11 +14,20 @@ export interface ReadModels {
   close(): Promise<void>;
 }
 
-export async function openReadModels(runtime: Runtime, features: readonly Feature[], poolSize = 4): Promise<ReadModels> {
+/**
+ * What every process (api, worker, CLI) does to the database before it reads or writes: the kernel's
+ * and the features' migrations, then version 1 of each read model where none is installed yet — so
+ * `idem sync list` on a database no worker ever ran against lists nothing instead of failing.
+ */
+export async function prepareDatabase(runtime: Pick<Runtime, 'databaseUrl' | 'pool'>, features: readonly Feature[]): Promise<void> {
   await runReadModelMigrations(runtime.databaseUrl);
   await migrateFeatures(runtime.pool, features);
+  await installReadModels(runtime.pool, readModelsOf(features));
+}
+
+export async function openReadModels(runtime: Runtime, features: readonly Feature[], poolSize = 4): Promise<ReadModels> {
+  await prepareDatabase(runtime, features);
   const readModels = readModelsOf(features);
-  await installReadModels(runtime.pool, readModels);
   const entities = readModels.map((model) => model.entity);
   const dataSource = await createReadModelDataSource({ url: runtime.databaseUrl, entities, poolSize }).initialize();
   return { dataSource, close: () => dataSource.destroy() };

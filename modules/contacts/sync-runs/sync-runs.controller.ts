@@ -18,7 +18,7 @@ import { EVENT_STORE } from '../../../src/event-store/event-store.port';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
 import { AppError } from '../../../src/errors/app-error';
 import type { EventStore } from '../../../src/event-store/event-store.port';
-import type { RunStatus } from '../import-run.state';
+import { RUN_STATUSES, type RunStatus } from '../import-run.state';
 import { isKnownSource } from '../contact-sources';
 import { CONTACT_SOURCES_PORT, type ContactSources } from '../contact-source/contact-source.port';
 import { loadRun } from '../pull-run/drive-run';
@@ -26,7 +26,6 @@ import { driveInBackground } from '../pull-run/resume-runs';
 import { startRun } from '../pull-run/start-run';
 import { toRunView, type RunView } from '../import-run.view';
 
-const STATUSES: RunStatus[] = ['running', 'completed', 'failed', 'needs_review'];
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 const MAX_LISTED = 100;
 
@@ -75,9 +74,9 @@ export class SyncRunsController {
   @Get()
   @Roles('sync', 'support')
   async list(@Query('status') status?: string): Promise<{ runs: RunView[] }> {
-    if (status !== undefined && !STATUSES.includes(status as RunStatus)) {
+    if (status !== undefined && !(RUN_STATUSES as readonly string[]).includes(status)) {
       throw new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', {
-        errors: [{ field: 'status', message: `status must be one of ${STATUSES.join(', ')}` }],
+        errors: [{ field: 'status', message: `status must be one of ${RUN_STATUSES.join(', ')}` }],
       });
     }
     return { runs: await listRuns(this.pool, { status: status as RunStatus | undefined, limit: MAX_LISTED }) };

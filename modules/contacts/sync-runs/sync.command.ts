@@ -8,12 +8,12 @@
  *   runs, from the sync_runs read model: as current as the workers' projections), `resume <runId>`
  *   (a stopped or orphaned pull run).
  */
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { listRuns } from '../../../projections/sync-runs/sync-runs.queries';
 import { EXIT_CHECK_FAILED, println, providerUrl, type CliCommand, type CliContext } from '../../../src/cli/cli-context';
 import { contactSourcesAt } from '../contact-source/configured-sources';
 import { importFile } from '../import-file/import-file';
-import type { ImportRunState, RunStatus } from '../import-run.state';
+import { RUN_STATUSES, type ImportRunState, type RunStatus } from '../import-run.state';
 import { driveRun, loadRun } from '../pull-run/drive-run';
 import { resumeRun, startRun } from '../pull-run/start-run';
 import { RunProgressBar, summary } from './run-progress';
@@ -110,7 +110,7 @@ export const syncCommand: CliCommand = (context) => {
   sync
     .command('list')
     .description('the newest 100 import runs (pull and file), newest first, as the workers last projected them')
-    .option('--status <status>', 'running, completed, failed or needs_review')
+    .addOption(new Option('--status <status>', 'only runs with this status').choices(RUN_STATUSES))
     .action(async (options: { status?: RunStatus }) => {
       const { pool } = await context.runtime();
       for (const view of await listRuns(pool, { status: options.status, limit: MAX_LISTED })) {
