@@ -42,4 +42,17 @@ export class SupportJobQueries {
       .getRepository(SupportJobRow)
       .find({ where: { status: 'needs_review' }, order: { updatedAt: 'ASC' }, take: limit });
   }
+
+  /** How many cases wait for a human, by kind of job (the (status, updated_at) index answers it). */
+  async needingReviewByKind(): Promise<Array<{ kind: string; cases: number }>> {
+    const rows: Array<{ kind: string; cases: string }> = await this.dataSource
+      .getRepository(SupportJobRow)
+      .createQueryBuilder('job')
+      .select('job.kind', 'kind')
+      .addSelect('count(*)', 'cases')
+      .where('job.status = :status', { status: 'needs_review' })
+      .groupBy('job.kind')
+      .getRawMany();
+    return rows.map((row) => ({ kind: row.kind, cases: Number(row.cases) }));
+  }
 }

@@ -28,6 +28,14 @@ describe('GET /metrics', () => {
     expect(text).toContain('# TYPE nodejs_eventloop_lag_seconds gauge');
   });
 
+  it("serves the features' own metrics beside the kernel's: the stop rules' alerts and the cases in review", async () => {
+    const text = await scrape();
+    expect(sample(text, 'idem_needs_review_alerts_total')).toBeGreaterThanOrEqual(0);
+    expect(sample(text, 'idem_second_charges_total')).toBeGreaterThanOrEqual(0);
+    expect(sample(text, 'idem_support_needs_review_cases{kind="charge-order"}')).toBe(0);
+    expect(sample(text, 'idem_support_needs_review_cases{kind="import-run"}')).toBe(0);
+  });
+
   it('counts requests by route template and status, never by raw URL', async () => {
     const orderId = `ord-${randomUUID()}`;
     await harness.app.inject({ method: 'GET', url: `/v1/orders/${orderId}`, headers: auth('support') });

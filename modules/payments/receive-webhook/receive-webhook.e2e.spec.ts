@@ -126,11 +126,11 @@ describe('POST /v1/webhooks/payments', () => {
     const orderId = await requestedOrder();
     await chargeOrder(deps, orderId);
     await sandbox.webhooksIdle();
-    const before = { types: await orderTypes(orderId), alerts: secondChargeCount() };
+    const before = { types: await orderTypes(orderId), alerts: await secondChargeCount() };
     const second = sandbox.recordOutsideCharge({ orderId, amount: 4200, currency: 'EUR', customer: 'c1' });
     await sandbox.webhooksIdle();
     expect(await orderTypes(orderId)).toEqual(before.types);
-    expect(secondChargeCount()).toBe(before.alerts + 1);
+    expect(await secondChargeCount()).toBe(before.alerts + 1);
     const deliveries = await harness.runtime.pool.query(
       'SELECT outcome FROM payment_webhook_deliveries WHERE order_id = $1 ORDER BY received_at',
       [orderId],

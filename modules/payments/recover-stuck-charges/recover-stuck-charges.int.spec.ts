@@ -179,7 +179,7 @@ describe('recoverStuckCharges', () => {
       const atEdge = await unknownSince(new Date(edge));
       const leftWindow = await unknownSince(new Date(edge - 1));
       await readModelShows([atEdge, leftWindow], 'unknown');
-      const alertsBefore = needsReviewCount();
+      const alertsBefore = await needsReviewCount();
 
       // Neither can be verified: the provider refuses both searches, as on every sweep before.
       const results = await sweep([atEdge, leftWindow], now, refusingCallsAbout(new Set([atEdge, leftWindow])));
@@ -192,7 +192,7 @@ describe('recoverStuckCharges', () => {
         lastError: expect.stringContaining('left the 24 h recovery window unresolved'),
       });
       expect(results.find((r) => r.orderId === leftWindow)).toMatchObject({ oldStatus: 'unknown', newStatus: 'needs_review' });
-      expect(needsReviewCount()).toBe(alertsBefore + 1);
+      expect(await needsReviewCount()).toBe(alertsBefore + 1);
       const { rows } = await harness.runtime.pool.query(
         'SELECT old_status, new_status, trigger FROM payment_recovery_log WHERE order_id = $1',
         [leftWindow],

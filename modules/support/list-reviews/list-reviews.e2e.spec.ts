@@ -1,4 +1,4 @@
-/** GET /v1/support/reviews: the cases waiting for a human, until someone resolves them. */
+/** GET /v1/support/reviews and their count on /metrics: the cases waiting for a human, until someone resolves them. */
 import { orderInReview, paidOrder, startSupportCases, type SupportCases } from '../../../test/harness/support-cases';
 import { auth } from '../../../test/harness/test-app';
 import { waitUntil } from '../../../test/harness/wait-until';
@@ -9,8 +9,16 @@ beforeAll(async () => {
 });
 afterAll(() => cases.close());
 
-const reviews = async (): Promise<Array<{ orderId?: string }>> =>
+const reviews = async (): Promise<Array<{ orderId?: string; kind: string }>> =>
   (await cases.harness.app.inject({ url: '/v1/support/reviews', headers: auth('support') })).json().results;
+
+/** The value of `idem_support_needs_review_cases{kind="…"}` on /metrics (undefined when the series is missing). */
+async function casesInReviewMetric(kind: string): Promise<number | undefined> {
+  const text = (await cases.harness.app.inject({ url: '/metrics' })).body;
+  const series = `idem_support_needs_review_cases{kind="${kind}"} `;
+  const line = text.split('\n').find((l) => l.startsWith(series));
+  return line === undefined ? undefined : Number(line.slice(series.length));
+}
 
 describe('GET /v1/support/reviews', () => {
   it('lists an order in review with its reason, not a paid one, and drops it once resolved', async () => {
@@ -23,6 +31,9 @@ describe('GET /v1/support/reviews', () => {
       lastError: expect.stringContaining('succeeded payments'),
     });
     expect(listed.map((job) => job.orderId)).not.toContain(paid);
+    const inReviewBefore = listed.filter((job) => job.kind === 'charge-order').length;
+    expect(await casesInReviewMetric('charge-order')).toBe(inReviewBefore);
+    expect(await casesInReviewMetric('import-run')).toBe(0);
 
     const resolved = await cases.harness.app.inject({
       method: 'POST',
@@ -32,6 +43,7 @@ describe('GET /v1/support/reviews', () => {
     });
     expect(resolved.statusCode).toBe(200);
     await waitUntil(reviews, (jobs) => !jobs.some((job) => job.orderId === inReview), 15_000);
+    expect(await casesInReviewMetric('charge-order')).toBe(inReviewBefore - 1);
   });
 
   it('is for the support role only', async () => {
