@@ -7,13 +7,15 @@
  *
  * It runs as a reactor, not a read model: reactors are never rebuilt (`idem projections rebuild`
  * knows only read models), which is what the chain needs — see audit-chain.schema.ts — and they
- * commit synchronously, so a crash never loses a committed link.
+ * commit synchronously, so a crash never loses a committed link. Like every listed reactor it rides
+ * the worker's one shared read of the log (projection-group.ts); it installs its own tables first.
  */
 import type { RecordedEvent } from '../../src/event-store/event-store.port';
 import { enqueueInTransaction } from '../../src/jobs/enqueue-in-transaction';
 import type { Projection } from '../../src/subscriptions/projection';
 import { ChainReplay, type ChainHead } from './chain-replay';
 import { appendChain, readChainEnds } from './audit-chain.queries';
+import { migrateAuditChain } from './audit-chain.schema';
 import { PUBLISH_SEALS_JOB_KEY, PUBLISH_SEALS_TASK } from '../../modules/audit/publish-seals/publish-seals.payload';
 
 export const AUDIT_CHAIN = 'audit_chain';
@@ -91,6 +93,7 @@ export function auditChainProjector({ sealEvery = DEFAULT_SEAL_EVERY }: { sealEv
     name: AUDIT_CHAIN,
     kind: 'reactor',
     filter: {},
+    install: migrateAuditChain,
     async handle(events, { client }) {
       const { head, lastChainHashes } = await readChainEnds(client, streamsLinkedBefore(events));
       const batch = chainBatch(head, lastChainHashes, events, sealEvery);

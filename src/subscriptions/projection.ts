@@ -6,7 +6,7 @@
  * - reactors: turn events into work (job-queue rows written in that same transaction); never rebuilt,
  *   because replaying history must not redo real-world work.
  */
-import type { PoolClient } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type { EventFilter, RecordedEvent } from '../event-store/event-store.port';
 
 export type ProjectionKind = 'read_model' | 'reactor';
@@ -29,4 +29,10 @@ export interface Projection {
   readonly filter: EventFilter;
   /** Applies one batch (in log order, only events matching `filter`). Must not commit or roll back. */
   handle(events: RecordedEvent[], context: ProjectionContext): Promise<void>;
+  /**
+   * Reactors only: creates the tables `handle` writes besides the job queue (e.g. the audit chain's),
+   * before the reactor first runs; idempotent, and safe with several processes starting at once.
+   * Read models need none: their versioned tables come from their table spec.
+   */
+  install?(pool: Pool): Promise<void>;
 }

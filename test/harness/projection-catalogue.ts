@@ -5,6 +5,7 @@
  * projection-catalogue.unit.spec.ts proves the lists equal what the features declare.
  */
 import { chargeOrderReactor } from '../../modules/payments/charge-order/charge-order.reactor';
+import { auditChainProjector } from '../../projections/audit-chain/audit-chain.projector';
 import { contactsReadModel } from '../../projections/contacts/contacts.projector';
 import { importEventsReadModel } from '../../projections/import-events/import-events.projector';
 import { ordersReadModel } from '../../projections/orders/orders.projector';
@@ -20,5 +21,5 @@ export const READ_MODELS = [
   syncRunsReadModel,
   supportJobsReadModel,
 ];
-export const REACTORS = [chargeOrderReactor];
+export const REACTORS = [chargeOrderReactor, auditChainProjector()];
 export const READ_MODEL_ENTITIES = READ_MODELS.map((model) => model.entity);

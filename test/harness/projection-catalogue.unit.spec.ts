@@ -1,11 +1,14 @@
 import { idemFeatures } from '../../src/app.module';
 import { reactorsOf, readModelsOf } from '../../src/features/feature';
+import type { Projection } from '../../src/subscriptions/projection';
 import { READ_MODELS, REACTORS } from './projection-catalogue';
 
 describe('the projection catalogue of the tests', () => {
   it('lists the read models and reactors the features declare, in their order', () => {
     const features = idemFeatures();
     expect(READ_MODELS).toEqual(readModelsOf(features));
-    expect(REACTORS).toEqual(reactorsOf(features));
+    // Reactors are built by factories (the audit chain's takes its seal interval): the same ones, by name and kind.
+    const identity = ({ name, kind, filter }: Projection) => ({ name, kind, filter });
+    expect(REACTORS.map(identity)).toEqual(reactorsOf(features).map(identity));
   });
 });

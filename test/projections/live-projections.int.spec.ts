@@ -3,6 +3,7 @@ import { verifyReadModel } from '../../src/subscriptions/read-models/verify';
 import { startProjections, type RunningProjections } from '../../src/subscriptions/start-projections';
 import { createReadModelDataSource } from '../../src/database/data-source';
 import { OrderQueries } from '../../projections/orders/orders.queries';
+import { CHARGE_ORDER_TASK } from '../../modules/payments/charge-order/charge-order.payload';
 import { READ_MODEL_ENTITIES, READ_MODELS, REACTORS } from '../harness/projection-catalogue';
 import { LiveWriter } from './live-writer';
 import { createProjectionDatabase, waitUntilCaughtUp, type ProjectionDatabase } from './projection-harness';
@@ -36,8 +37,8 @@ describe('Live projections', () => {
     }
     const { rows } = await db.pool.query(
       `SELECT (SELECT count(DISTINCT stream_name)::int FROM idem_events WHERE event_type = 'ChargeRequested') AS orders,
-              (SELECT count(*)::int FROM graphile_worker._private_jobs) AS jobs,
-              (SELECT count(*)::int FROM graphile_worker._private_jobs WHERE revision > 0) AS replaced`,
+              (SELECT count(*)::int FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+                WHERE t.identifier = '${CHARGE_ORDER_TASK}') AS jobs`,
     );
     expect(rows[0].jobs).toBe(rows[0].orders);
   });

@@ -2,10 +2,12 @@
  * Exactly-once effect under crashes: a real runner process is SIGKILLed 20 times — half of them
  * inside an open batch transaction (rows written, checkpoint moved, not committed), half at a random
  * moment — while writers keep appending. Afterwards every read model equals a fold of its streams,
- * and the reactor handled every ChargeRequested exactly once and left one charge job per order.
+ * the charge reactor handled every ChargeRequested exactly once and left one charge job per order, and
+ * the audit chain linked every event once.
  */
 import { readModelProjection } from '../../src/subscriptions/read-models/read-model.projection';
 import { verifyReadModel } from '../../src/subscriptions/read-models/verify';
+import { CHARGE_ORDER_TASK } from '../../modules/payments/charge-order/charge-order.payload';
 import { READ_MODELS, REACTORS } from '../harness/projection-catalogue';
 import { LiveWriter } from './live-writer';
 import { createProjectionDatabase, waitUntilCaughtUp, type ProjectionDatabase } from './projection-harness';
@@ -75,18 +77,28 @@ describe('Projection runner killed with SIGKILL while writers append', () => {
         const report = await verifyReadModel(db.store, db.pool, model);
         expect({ model: model.name, differences: report.differences.slice(0, 5) }).toEqual({ model: model.name, differences: [] });
       }
-      const { rows } = await db.pool.query(`
+      const { rows } = await db.pool.query(
+        `
       SELECT (SELECT count(*)::int FROM idem_events WHERE event_type = 'ChargeRequested') AS requests,
              (SELECT count(DISTINCT stream_name)::int FROM idem_events WHERE event_type = 'ChargeRequested') AS orders,
              (SELECT count(*)::int FROM test_reactor_deliveries) AS deliveries,
              (SELECT count(DISTINCT event_id)::int FROM test_reactor_deliveries) AS distinct_deliveries,
-             (SELECT count(*)::int FROM graphile_worker._private_jobs) AS jobs,
-             (SELECT count(DISTINCT key)::int FROM graphile_worker._private_jobs) AS keys`);
+             (SELECT count(*)::int FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+               WHERE t.identifier = $1) AS jobs,
+             (SELECT count(DISTINCT key)::int FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+               WHERE t.identifier = $1) AS keys,
+             (SELECT count(*)::int FROM idem_events) AS events,
+             (SELECT events_chained::int FROM audit_chain_head) AS chained,
+             (SELECT count(*)::int FROM audit_chain) AS chain_rows`,
+        [CHARGE_ORDER_TASK],
+      );
       const counts = rows[0];
       expect(counts.deliveries).toBe(counts.requests);
       expect(counts.distinct_deliveries).toBe(counts.requests);
       expect(counts.jobs).toBe(counts.orders);
       expect(counts.keys).toBe(counts.orders);
+      // The audit chain, killed with the others: every event linked once (its rows refuse a second link).
+      expect({ chained: counts.chained, rows: counts.chain_rows }).toEqual({ chained: counts.events, rows: counts.events });
     },
     TIMEOUT_MS,
   );

@@ -15,6 +15,7 @@ import { Pool } from 'pg';
 import { PostgresEventStore } from '../../src/event-store/postgres/postgres.event-store';
 import type { Projection } from '../../src/subscriptions/projection';
 import { startProjections } from '../../src/subscriptions/start-projections';
+import { chargeOrderReactor } from '../../modules/payments/charge-order/charge-order.reactor';
 import { READ_MODELS, REACTORS } from '../harness/projection-catalogue';
 
 const report = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`);
@@ -41,7 +42,9 @@ async function main() {
     store,
     pool,
     readModels: READ_MODELS,
-    reactors: process.env.AUDIT_REACTOR ? REACTORS.map(audited) : REACTORS,
+    reactors: process.env.AUDIT_REACTOR
+      ? REACTORS.map((reactor) => (reactor === chargeOrderReactor ? audited(reactor) : reactor))
+      : REACTORS,
     retryDelayMs: { initial: 50, max: 500 },
     onStatus: (status) => report({ event: 'status', projection: status.name, state: status.state, version: status.version }),
     log: (level, message, error) => level === 'error' && report({ event: 'error', message, error: String(error) }),

@@ -74,6 +74,7 @@ export async function installReadModels(pool: Pool, models: AnyReadModel[]): Pro
 }
 
 export async function installReactors(pool: Pool, reactors: Projection[]): Promise<void> {
+  for (const reactor of reactors) await reactor.install?.(pool);
   await pool.query(
     `INSERT INTO projection_checkpoints (name, version, kind, state) SELECT unnest($1::text[]), 1, 'reactor', 'live' ON CONFLICT DO NOTHING`,
     [reactors.map((r) => r.name)],
