@@ -2,17 +2,19 @@
  * GET /metrics — Prometheus text exposition, no auth (like the health routes: scrape it from inside
  * the network). Projection lag and job-queue depth are read from the shared database at scrape time,
  * so an api without an in-process worker reports them too. A scrape that cannot reach the database
- * still answers with everything else and counts the failure in `idem_metrics_source_errors_total`.
+ * still answers with everything else and counts the failure in `idem_metrics_source_errors_total`
+ * (metric-sources.ts).
  */
-import { Controller, Get, Inject, Logger, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { Pool } from 'pg';
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
 import { DATABASE_POOL } from '../database/database-pool';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import type { Projection } from '../subscriptions/projection';
 import { formatLagMetrics, measureLag } from '../subscriptions/projection-lag';
 import { readJobQueueDepth } from './job-queue-depth';
+import { readMetricSource } from './metric-sources';
 import { exposition, METRICS_REGISTRY } from './metrics-registry';
 import { OBSERVED_PROJECTIONS } from './observed-projections';
 
@@ -21,8 +23,6 @@ const LAG_COUNT_CAP = 1_000;
 
 @Controller('metrics')
 export class MetricsController {
-  private readonly logger = new Logger('Metrics');
-  private readonly sourceErrors: Counter<'source'>;
   private readonly jobQueue: Gauge<'task' | 'state'>;
 
   constructor(
@@ -31,12 +31,6 @@ export class MetricsController {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(OBSERVED_PROJECTIONS) private readonly projections: Projection[],
   ) {
-    this.sourceErrors = new Counter({
-      name: 'idem_metrics_source_errors_total',
-      help: 'Scrapes that could not read a source (job_queue, projection_lag); its series are missing from that scrape.',
-      labelNames: ['source'],
-      registers: [registry],
-    });
     this.jobQueue = new Gauge({
       name: 'idem_job_queue_jobs',
       help: 'Jobs in the queue by task and state (ready, scheduled for a later retry, running, failed for good).',
@@ -49,22 +43,12 @@ export class MetricsController {
   async metrics(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     // Read before rendering, so a failed read is counted in this very scrape.
     const [lags, depth] = await Promise.all([
-      this.read('projection_lag', () => measureLag(this.store, this.pool, this.projections, { maxCount: LAG_COUNT_CAP })),
-      this.read('job_queue', () => readJobQueueDepth(this.pool)),
+      readMetricSource('projection_lag', () => measureLag(this.store, this.pool, this.projections, { maxCount: LAG_COUNT_CAP })),
+      readMetricSource('job_queue', () => readJobQueueDepth(this.pool)),
     ]);
     this.jobQueue.reset();
     for (const { task, state, jobs } of depth ?? []) this.jobQueue.set({ task, state }, jobs);
     void reply.header('content-type', this.registry.contentType);
     return (await exposition(this.registry)) + (lags ? formatLagMetrics(lags) : '');
-  }
-
-  private async read<T>(source: string, read: () => Promise<T>): Promise<T | undefined> {
-    try {
-      return await read();
-    } catch (error) {
-      this.sourceErrors.inc({ source });
-      this.logger.warn(`metrics: could not read ${source}: ${(error as Error).message}`);
-      return undefined;
-    }
   }
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { SupportJobQueries } from '../../projections/support-jobs/support-jobs.queries';
 import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
 
 /** The api alone, as in production: no worker in this process, so nothing here runs projections or jobs. */
@@ -73,13 +74,18 @@ describe('GET /metrics', () => {
 
   it('still answers when the database cannot be read, and counts what it could not read', async () => {
     const query = jest.spyOn(harness.runtime.pool, 'query').mockRejectedValue(new Error('connection refused') as never);
+    const readModel = jest.spyOn(SupportJobQueries.prototype, 'needingReviewByKind').mockRejectedValue(new Error('connection refused'));
     try {
       const text = await scrape();
       expect(text).toContain('process_cpu_user_seconds_total');
       expect(text).not.toContain('idem_job_queue_jobs{');
+      expect(text).not.toContain('idem_support_needs_review_cases{');
       expect(sample(text, 'idem_metrics_source_errors_total{source="job_queue"}')).toBe(1);
+      // A feature's collector runs while the scrape renders, so its failure shows from the next scrape on.
+      expect(sample(await scrape(), 'idem_metrics_source_errors_total{source="support_jobs"}')).toBeGreaterThanOrEqual(1);
     } finally {
       query.mockRestore();
+      readModel.mockRestore();
     }
   });
 });

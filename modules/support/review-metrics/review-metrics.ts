@@ -11,6 +11,7 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Gauge, register } from 'prom-client';
 import type { SupportJobQueries } from '../../../projections/support-jobs/support-jobs.queries';
 import type { SupportJobKind } from '../../../projections/support-jobs/support-jobs.entity';
+import { readMetricSource } from '../../../src/metrics/metric-sources';
 import { SUPPORT_JOBS } from '../support-jobs.provider';
 
 export const NEEDS_REVIEW_GAUGE = 'idem_support_needs_review_cases';
@@ -30,8 +31,11 @@ export class ReviewMetrics implements OnModuleDestroy {
       help: 'Support cases waiting for a human decision (needs_review), by kind of job, from the support_jobs read model.',
       labelNames: ['kind'],
       async collect() {
-        const counts = new Map((await queries.needingReviewByKind()).map(({ kind, cases }) => [kind, cases]));
+        const cases = await readMetricSource('support_jobs', () => queries.needingReviewByKind());
         this.reset();
+        // Unreadable: no series this scrape (an alert on absence notices), rather than a false 0 or a failed scrape.
+        if (!cases) return;
+        const counts = new Map(cases.map(({ kind, cases }) => [kind, cases]));
         for (const kind of KINDS) this.set({ kind }, counts.get(kind) ?? 0);
       },
     });
