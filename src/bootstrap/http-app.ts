@@ -8,6 +8,7 @@ import { countHttpRequests } from '../metrics/http-metrics';
 import { createMetricsRegistry } from '../metrics/metrics-registry';
 import { MetricsModule } from '../metrics/metrics.module';
 import { serveOpenApi } from '../openapi/serve-openapi';
+import { httpEdgeOptions, installHttpEdge } from './http-edge';
 import type { Runtime } from './runtime';
 
 /** Bodies above this are refused with 413 before any handler runs (DESIGN: > 64 KiB is bad input). */
@@ -26,7 +27,8 @@ export async function createHttpApp(
   // Readiness and /metrics read the job queue, so an api started before any worker installs it too
   // (idempotent, serialised with the worker's own install).
   await installJobQueue(runtime.pool);
-  const adapter = new FastifyAdapter({ bodyLimit: MAX_BODY_BYTES });
+  const adapter = new FastifyAdapter({ bodyLimit: MAX_BODY_BYTES, ...httpEdgeOptions });
+  installHttpEdge(adapter.getInstance());
   // A route that takes larger bodies says so with @RouteConfig({ bodyLimit }) (the contacts import).
   adapter.getInstance().addHook('onRoute', (route) => {
     const limit = (route.config as { bodyLimit?: unknown } | undefined)?.bodyLimit;

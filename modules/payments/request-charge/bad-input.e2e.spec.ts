@@ -38,7 +38,12 @@ const cases: Case[] = [
   ['a JSON array body', { payload: [valid] }, 400, 'REQUEST.INVALID'],
   ['no body at all', { body: '', headers: { 'content-type': 'application/json' } }, 400, 'REQUEST.MALFORMED'],
   ['malformed JSON', { body: '{"amount": 12', headers: { 'content-type': 'application/json' } }, 400, 'REQUEST.MALFORMED'],
-  ['a form-encoded body', { body: 'amount=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 400, 'REQUEST.INVALID'],
+  [
+    'a form-encoded body',
+    { body: 'amount=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+    415,
+    'REQUEST.UNSUPPORTED_MEDIA_TYPE',
+  ],
   ['an XML body', { body: '<amount>1</amount>', headers: { 'content-type': 'application/xml' } }, 415, 'REQUEST.UNSUPPORTED_MEDIA_TYPE'],
   ['a body over 64 KiB', { payload: { ...valid, description: 'x'.repeat(70 * 1024) } }, 413, 'REQUEST.TOO_LARGE'],
   ['an order id with illegal characters', { url: '/v1/orders/o%20rder%3B1/charge', payload: valid }, 400, 'REQUEST.INVALID'],

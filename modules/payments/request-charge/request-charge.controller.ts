@@ -35,7 +35,8 @@ export class RequestChargeController {
     name: 'waitMs',
     required: false,
     schema: { type: 'integer', minimum: 0, maximum: 10_000 },
-    description: 'Wait for a terminal state, then answer 200.',
+    description:
+      'Wait up to this long for a terminal state (paid, failed, needs_review): 200 if one is reached, else 202 with the state so far.',
   })
   async requestCharge(
     @Param('orderId') orderId: string,
@@ -59,7 +60,9 @@ export class RequestChargeController {
 
     void reply.header('location', `/v1/orders/${orderId}`);
     if (appended === 0) void reply.header('idempotent-replayed', 'true');
-    if (isSettled(state.status) || waitMs > 0) void reply.status(200);
+    // 200 only for a terminal state: a 202 after waiting still says "accepted, not finished", so a
+    // client that timed out polls GET instead of taking "processing" for an answer.
+    if (isSettled(state.status)) void reply.status(200);
     return toOrderView(state, revision);
   }
 }

@@ -1,0 +1,135 @@
+/**
+ * The api's edge (http-edge.ts) on a real port: request ids on every answer, and problem+json for
+ * what is refused before a route runs — too deep, not JSON, an undecodable URL, a parameter too long,
+ * a request Node's HTTP parser refuses.
+ */
+import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
+import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from './http-edge';
+
+let harness: TestApp;
+let port: number;
+beforeAll(async () => {
+  harness = await startTestApp('http_edge');
+  await harness.app.listen({ port: 0, host: '127.0.0.1' });
+  port = Number(new URL(await harness.app.getUrl()).port);
+});
+afterAll(() => harness.close());
+
+const url = (path: string) => `http://127.0.0.1:${port}${path}`;
+const charge = { amount: 1250, currency: 'EUR', customerId: 'cus_edge' };
+const nested = (levels: number): unknown => {
+  let value: unknown = 'x';
+  for (let i = 0; i < levels; i++) value = { a: value };
+  return value;
+};
+/** `{"a":{"a":…"x"…}}` as text: JSON.stringify itself overflows on a few thousand levels. */
+const nestedJson = (levels: number) => `${'{"a":'.repeat(levels)}"x"${'}'.repeat(levels)}`;
+
+/** A request written on a bare socket, for what Node's parser refuses before Fastify; the whole answer as text. */
+function rawRequest(text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(text));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+describe('X-Request-Id', () => {
+  it("echoes the caller's id and records it as the correlation id of the events the request wrote", async () => {
+    const orderId = `edge-${randomUUID()}`;
+    const requestId = `req-${randomUUID()}`;
+    const response = await fetch(url(`/v1/orders/${orderId}/charge`), {
+      method: 'POST',
+      headers: { ...auth('storefront'), 'content-type': 'application/json', 'x-request-id': requestId },
+      body: JSON.stringify(charge),
+    });
+    expect(response.status).toBe(202);
+    expect(response.headers.get('x-request-id')).toBe(requestId);
+    const [requested] = await harness.runtime.eventStore.readStream(`order-${orderId}`);
+    expect(requested.metadata).toMatchObject({ correlationId: requestId, requestId });
+  });
+
+  it('makes one when the caller sent none or an unusable one, on errors and unknown routes too', async () => {
+    for (const [path, headers] of [
+      ['/v1/orders/edge-1', {}],
+      ['/v1/orders/edge-1', { ...auth('support'), 'x-request-id': 'x'.repeat(129) }],
+      ['/no/such/route', { 'x-request-id': 'bad id with spaces' }],
+      ['/health/live', {}],
+    ] as const) {
+      const response = await fetch(url(path), { headers });
+      expect({ path, id: response.headers.get('x-request-id') }).toEqual({ path, id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    }
+  });
+});
+
+describe('refused before a route runs, as problem+json', () => {
+  it(`refuses JSON nested deeper than ${MAX_JSON_DEPTH} levels with 400 and writes nothing`, async () => {
+    const orderId = `edge-deep-${randomUUID()}`;
+    const sourceId = `deep-${randomUUID()}`;
+    for (const [path, body] of [
+      [`/v1/orders/${orderId}/charge`, `{"amount":1250,"currency":"EUR","customerId":"c","extra":${nestedJson(5000)}}`],
+      ['/v1/contacts/import', `{"source":"crm","records":[{"sourceId":"${sourceId}","fields":{"a":${nestedJson(5000)}}}]}`],
+    ] as const) {
+      const token = path.startsWith('/v1/orders') ? auth('storefront') : auth('sync');
+      const response = await fetch(url(path), {
+        method: 'POST',
+        headers: { ...token, 'content-type': 'application/json' },
+        body,
+      });
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(await response.json()).toMatchObject({ code: 'REQUEST.TOO_DEEP' });
+    }
+    expect(await harness.runtime.eventStore.readStream(`order-${orderId}`)).toEqual([]);
+    expect(await harness.runtime.eventStore.readStream(`contact-crm.${sourceId}`)).toEqual([]);
+  });
+
+  it('answers a body that is not JSON with 415', async () => {
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const response = await fetch(url('/v1/orders/edge-2/charge'), {
+        method: 'POST',
+        headers: { ...auth('storefront'), 'content-type': contentType },
+        body: JSON.stringify(charge),
+      });
+      expect({ contentType, status: response.status }).toEqual({ contentType, status: 415 });
+      expect(await response.json()).toMatchObject({ code: 'REQUEST.UNSUPPORTED_MEDIA_TYPE' });
+    }
+  });
+
+  it('answers an undecodable URL with 400 and an overlong path parameter with 414, without echoing them', async () => {
+    const bad = await fetch(url('/v1/orders/%ZZ'), { headers: auth('support') });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await bad.json()).toMatchObject({ code: 'REQUEST.MALFORMED_URL' });
+
+    const long = 'L'.repeat(300);
+    const tooLong = await fetch(url(`/v1/orders/${long}`), { headers: auth('support') });
+    expect(tooLong.status).toBe(414);
+    const text = await tooLong.text();
+    expect(JSON.parse(text)).toMatchObject({ code: 'REQUEST.URI_TOO_LONG' });
+    expect(text).not.toContain(long);
+  });
+
+  it("answers what Node's HTTP parser refuses (an unknown method) with a problem, and stays up", async () => {
+    const answer = await rawRequest('FOO /v1/orders/edge-3 HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toMatch(/content-type: application\/problem\+json/i);
+    expect(answer).toContain('"code":"REQUEST.MALFORMED"');
+    expect((await fetch(url('/health/live'))).status).toBe(200);
+  });
+});
+
+describe('nestedDeeperThan', () => {
+  it('counts objects and arrays as levels, not scalars, and walks without recursion', () => {
+    expect(nestedDeeperThan(nested(3), 3)).toBe(false);
+    expect(nestedDeeperThan(nested(4), 3)).toBe(true);
+    expect(nestedDeeperThan([[[1]]], 3)).toBe(false);
+    expect(nestedDeeperThan([[[[1]]]], 3)).toBe(true);
+    expect(nestedDeeperThan(nested(100_000), 64)).toBe(true);
+    expect(nestedDeeperThan('just a string', 1)).toBe(false);
+  });
+});

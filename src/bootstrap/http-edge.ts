@@ -1,0 +1,106 @@
+/**
+ * What the api does with a request before Nest sees it, and with the requests Nest never sees:
+ *
+ * - every answer carries `X-Request-Id` (DESIGN.md §6): the caller's, when it is printable ASCII of at
+ *   most 128 characters, else one made here; it is also `request.id`, the correlation id of the events
+ *   the request causes (src/auth/caller.decorator.ts), so the answer names what it wrote;
+ * - the errors Fastify raises before routing (a URL that is not valid percent-encoding, a path
+ *   parameter over the router's length limit) and the ones Node's HTTP parser raises before Fastify
+ *   (an unknown method, headers too large) are problem+json like every other error, not Fastify's
+ *   plain JSON, and never echo the request back;
+ * - a JSON body nested deeper than {@link MAX_JSON_DEPTH} is refused with 400: JSON.parse takes any
+ *   depth, but the validators and serialisers after it recurse and a few thousand levels overflow the
+ *   stack (a 500 for bad input);
+ * - a body that is not JSON (text/plain, a form) is refused with 415 instead of being validated as an
+ *   empty object, which answered "every field is missing".
+ */
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { AppError } from '../errors/app-error';
+
+export const MAX_JSON_DEPTH = 64;
+
+const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+
+function requestIdOf(request: IncomingMessage): string {
+  const header = request.headers['x-request-id'];
+  return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+function problem(status: number, code: string, title: string): Record<string, unknown> {
+  return { type: `https://idem.dev/problems/${code}`, title, status, code };
+}
+
+/** Fastify's own errors before a route is found: the URL cannot be decoded, or a path parameter is too long. */
+function frameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const [status, code, title] =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? [414, 'REQUEST.URI_TOO_LONG', 'A path segment of the URL is too long']
+      : [400, 'REQUEST.MALFORMED_URL', 'The URL is not valid percent-encoding'];
+  void reply
+    .status(status)
+    .header('content-type', 'application/problem+json')
+    .send(problem(status, code, title));
+}
+
+/** Node's HTTP parser refused the request (unknown method, headers too large, …): answer and close. */
+function clientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, code] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'REQUEST.HEADERS_TOO_LARGE']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'REQUEST.TIMEOUT']
+        : [400, 'REQUEST.MALFORMED'];
+  const body = JSON.stringify(problem(status, code, STATUS_CODES[status] ?? 'Bad Request'));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** Options of the api's Fastify instance (FastifyAdapter's constructor). */
+export const httpEdgeOptions = {
+  genReqId: requestIdOf,
+  frameworkErrors: frameworkError,
+  clientErrorHandler: clientError,
+} satisfies FastifyServerOptions;
+
+/** Whether `value` nests objects or arrays deeper than `limit` levels, walked without recursion. */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node))
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
+
+/** A 415 the problem filter answers as REQUEST.UNSUPPORTED_MEDIA_TYPE, like Fastify's own for an unknown type. */
+const notJson = () => Object.assign(new Error('The body must be application/json'), { statusCode: 415 });
+
+const jsonTooDeep = () => new AppError('validation', 'REQUEST.TOO_DEEP', `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+
+/** The hooks and parsers above, on the api's instance before Nest registers its routes. */
+export function installHttpEdge(instance: FastifyInstance): void {
+  instance.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    done();
+  });
+  instance.addHook('preValidation', (request, _reply, done) => {
+    if (request.body === undefined) return done();
+    // Nest registers a form parser of its own (rawBody), so the media type is checked here, after parsing.
+    if (!JSON_MEDIA_TYPE.test(request.headers['content-type'] ?? '')) return done(notJson());
+    done(nestedDeeperThan(request.body, MAX_JSON_DEPTH) ? jsonTooDeep() : undefined);
+  });
+}
