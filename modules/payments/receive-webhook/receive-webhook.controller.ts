@@ -18,6 +18,7 @@ import { orderCommands } from '../order.commands';
 import { toProviderPayment } from '../payment-gateway/stripe.payment-gateway';
 import { decideWebhook, secondChargeOfPaidOrder } from './webhook.decision';
 import { WebhookDeliveries } from './webhook-deliveries';
+import { assertWebhookEvent } from './webhook-shape';
 
 const SIGNATURE_TOLERANCE_SECONDS = 300;
 const HANDLED_TYPES = new Set(['payment_intent.succeeded', 'payment_intent.payment_failed']);
@@ -35,7 +36,8 @@ export class ReceiveWebhookController {
   @ApiHeader({ name: 'Stripe-Signature', required: true, description: 'Checked over the raw body, 300 s tolerance.' })
   @ApiBody({ description: 'A Stripe event (payment_intent.succeeded or payment_intent.payment_failed).', schema: { type: 'object' } })
   async receive(@Req() request: FastifyRequest & { rawBody?: Buffer }, @Headers('stripe-signature') signature: string | undefined) {
-    const event = this.verify(request.rawBody, signature);
+    const event: unknown = this.verify(request.rawBody, signature);
+    assertWebhookEvent(event, HANDLED_TYPES);
     if (!HANDLED_TYPES.has(event.type)) {
       const first = await this.deliveries.remember(event.id, event.type, undefined, 'ignored');
       return first ? { received: true, outcome: 'ignored' } : { received: true, duplicate: true };

@@ -184,4 +184,39 @@ describe('POST /v1/webhooks/payments', () => {
       expect(await orderTypes(orderId)).toEqual(['ChargeRequested']);
     });
   });
+
+  describe('answers 400 WEBHOOK.MALFORMED, records nothing and stays up, for a validly signed delivery that is not a payment event', () => {
+    const intentOf = (orderId: string) => ({
+      id: 'pi_x',
+      amount: 4200,
+      currency: 'eur',
+      status: 'succeeded',
+      metadata: { order_id: orderId },
+    });
+    it.each([
+      ['no data object', (_orderId: string) => ({ id: `evt_${randomUUID()}`, type: 'payment_intent.succeeded', data: {} })],
+      [
+        'an intent without amount and currency',
+        (orderId: string) => ({
+          id: `evt_${randomUUID()}`,
+          type: 'payment_intent.succeeded',
+          data: { object: { id: 'pi_x', status: 'succeeded', metadata: { order_id: orderId } } },
+        }),
+      ],
+      ['an array', (_orderId: string) => [1, 2]],
+      ['no event id', (orderId: string) => ({ type: 'payment_intent.succeeded', data: { object: intentOf(orderId) } })],
+    ])('%s', async (_label, body) => {
+      const orderId = await requestedOrder();
+      const payload = JSON.stringify(body(orderId));
+      const response = await postSigned(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }));
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toMatch(/problem\+json/);
+      expect(await response.json()).toMatchObject({ code: 'WEBHOOK.MALFORMED', errors: expect.any(Array) });
+      expect(await orderTypes(orderId)).toEqual(['ChargeRequested']);
+      const { rows } = await harness.runtime.pool.query('SELECT count(*)::int AS n FROM payment_webhook_deliveries WHERE order_id = $1', [
+        orderId,
+      ]);
+      expect(rows[0].n).toBe(0);
+    });
+  });
 });
