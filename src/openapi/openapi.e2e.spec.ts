@@ -6,6 +6,7 @@ import { routeHandlers } from './route-handlers';
 
 interface Operation {
   description?: string;
+  parameters?: Array<{ name: string; in: string; required?: boolean }>;
   security?: Array<Record<string, string[]>>;
   responses: Record<string, { content?: Record<string, { schema: { $ref: string } }> }>;
 }
@@ -69,6 +70,26 @@ describe('GET /docs/openapi.json', () => {
         statuses: expect.arrayContaining([expect.stringMatching(/^2\d\d$/)]),
       });
     }
+  });
+
+  it('lists the query parameters each route reads, all optional but the search text', () => {
+    const query = (path: string, method: string) =>
+      Object.fromEntries(
+        (document.paths[path][method].parameters ?? []).filter((p) => p.in === 'query').map((p) => [p.name, !!p.required]),
+      );
+    expect(query('/v1/orders/{orderId}', 'get')).toEqual({ minRevision: false });
+    expect(query('/v1/orders/{orderId}/charge', 'post')).toEqual({ waitMs: false });
+    expect(query('/v1/contacts/{source}/{sourceId}', 'get')).toEqual({ minRevision: false });
+    expect(query('/v1/sync/runs', 'get')).toEqual({ status: false });
+    expect(query('/v1/audit/events', 'get')).toEqual({ after: false, limit: false });
+    expect(query('/v1/audit/verify', 'get')).toEqual({ stream: false });
+    expect(query('/v1/support/search', 'get')).toEqual({ q: true });
+  });
+
+  it('gives the charge route both its answers and its own refusal', () => {
+    expect(Object.keys(document.paths['/v1/orders/{orderId}/charge'].post.responses)).toEqual(
+      expect.arrayContaining(['200', '202', '422']),
+    );
   });
 
   it('describes every error answer as application/problem+json', () => {

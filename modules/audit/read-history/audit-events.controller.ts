@@ -5,6 +5,7 @@
  * the client accepts `application/x-ndjson`. `next` is null when the page was not full: the end of
  * history for now; poll again with the last event's position.
  */
+import { ApiQuery } from '@nestjs/swagger';
 import { Controller, Get, Headers, Inject, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { Pool } from 'pg';
@@ -25,6 +26,13 @@ export class AuditEventsController {
 
   @Get('events')
   @Roles('auditor')
+  @ApiQuery({
+    name: 'after',
+    required: false,
+    schema: { type: 'string' },
+    description: 'The `next` of the previous page (a position): events after it.',
+  })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000 }, description: 'Events per page.' })
   async events(
     @Query('after') after: unknown,
     @Query('limit') limit: unknown,

@@ -3,6 +3,7 @@
  * history with its seals when `stream` is omitted, and report the first break. A break is a finding,
  * not an error: the answer is 200 with `ok: false`.
  */
+import { ApiQuery } from '@nestjs/swagger';
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { Roles } from '../../../src/auth/roles';
@@ -23,6 +24,12 @@ export class AuditVerifyController {
 
   @Get('verify')
   @Roles('auditor')
+  @ApiQuery({
+    name: 'stream',
+    required: false,
+    schema: { type: 'string' },
+    description: 'One stream; without it, the whole history and its seals.',
+  })
   async verify(@Query('stream') stream: unknown): Promise<VerifyReport> {
     const deps = { store: this.store, pool: this.pool };
     if (stream === undefined) return verifyHistory(deps);

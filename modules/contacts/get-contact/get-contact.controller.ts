@@ -18,6 +18,7 @@ import { toContactView, type ContactView } from '../contact.view';
 import { isKnownSource } from '../contact-sources';
 import { findContactRow, findImportTrail, type ImportTrail } from './contact-read-model';
 import { toStreamEventView } from '../../../src/event-store/stream-event-view';
+import { MinRevisionQuery } from '../../../src/openapi/min-revision-query';
 
 @Controller('v1/contacts')
 export class GetContactController {
@@ -28,6 +29,7 @@ export class GetContactController {
 
   @Get(':source/:sourceId')
   @Roles('sync', 'support', 'auditor')
+  @MinRevisionQuery()
   async getContact(
     @Param('source') source: string,
     @Param('sourceId') sourceId: string,

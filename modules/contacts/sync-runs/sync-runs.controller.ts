@@ -8,7 +8,7 @@
  * list or listed with its previous status and counts; its own GET already shows it.
  */
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
-import { ApiBody } from '@nestjs/swagger';
+import { ApiBody, ApiQuery } from '@nestjs/swagger';
 import type { Pool } from 'pg';
 import { listRuns } from '../../../projections/sync-runs/sync-runs.queries';
 import { CommandMetadata } from '../../../src/auth/caller.decorator';
@@ -73,6 +73,7 @@ export class SyncRunsController {
 
   @Get()
   @Roles('sync', 'support')
+  @ApiQuery({ name: 'status', required: false, enum: RUN_STATUSES, description: 'Only runs with this status.' })
   async list(@Query('status') status?: string): Promise<{ runs: RunView[] }> {
     if (status !== undefined && !(RUN_STATUSES as readonly string[]).includes(status)) {
       throw new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', {

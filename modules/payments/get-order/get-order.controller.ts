@@ -12,6 +12,7 @@ import { toOrderView, type OrderView } from '../order.view';
 import { loadOrder } from '../load-order';
 import { ORDER_READ_MODEL, type OrderReadModel } from './order-read-model.port';
 import { toStreamEventView } from '../../../src/event-store/stream-event-view';
+import { MinRevisionQuery } from '../../../src/openapi/min-revision-query';
 
 @Controller('v1/orders')
 export class GetOrderController {
@@ -27,6 +28,7 @@ export class GetOrderController {
    */
   @Get(':orderId')
   @Roles('storefront', 'support', 'auditor')
+  @MinRevisionQuery()
   async getOrder(@Param('orderId') orderId: string, @Query('minRevision') minRevisionParam?: string): Promise<OrderView> {
     assertBusinessKey('orderId', orderId);
     const minRevision = parseMinRevision(minRevisionParam);

@@ -5,7 +5,7 @@
  */
 import { Body, Controller, Headers, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ApiHeader, ApiQuery } from '@nestjs/swagger';
+import { ApiHeader, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { CommandMetadata } from '../../../src/auth/caller.decorator';
 import { Roles } from '../../../src/auth/roles';
 import { EVENT_STORE } from '../../../src/event-store/event-store.port';
@@ -30,6 +30,15 @@ export class RequestChargeController {
   @Post(':orderId/charge')
   @Roles('storefront')
   @HttpCode(202)
+  @ApiResponse({ status: 202, description: 'Accepted: the order is pending or processing (also after a ?waitMs= that ran out).' })
+  @ApiResponse({
+    status: 200,
+    description: 'The order is paid, failed or in review: now, after ?waitMs=, or as a duplicate of a settled charge.',
+  })
+  @ApiResponse({
+    status: 422,
+    description: 'ORDER.CHARGE_MISMATCH: this order was asked for with another amount, currency or customer; nothing written.',
+  })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'The same key with another body is refused.' })
   @ApiQuery({
     name: 'waitMs',
