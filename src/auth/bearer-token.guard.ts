@@ -36,7 +36,8 @@ export class BearerTokenGuard implements CanActivate {
     const allowed = this.allowedRoles(context);
     if (!allowed) return true;
     const request = context.switchToHttp().getRequest<FastifyRequest & { caller?: Caller }>();
-    const match = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '');
+    // The scheme is case-insensitive (RFC 9110 §11.1); the token is not.
+    const match = /^Bearer +(\S+)$/i.exec(request.headers.authorization ?? '');
     const caller = match ? this.callers.get(match[1]) : undefined;
     if (!caller) {
       throw new AppError('unauthenticated', 'AUTH.TOKEN_REQUIRED', 'A valid bearer token is required (Authorization: Bearer <token>)');

@@ -23,7 +23,8 @@ export function startupBanner({
     'Idem is running',
     `  api            ${url}   (health: /health/ready, metrics: /metrics, OpenAPI: /docs)`,
     runtime.embedded
-      ? `  database       embedded PostgreSQL on 127.0.0.1:${runtime.embedded.port}, data in ${config.dataDir}`
+      ? `  database       embedded PostgreSQL on 127.0.0.1:${runtime.embedded.port}, data in ${config.dataDir}\n` +
+        `                 idem beside it: DATABASE_URL=${runtime.databaseUrl}`
       : `  database       ${redact(runtime.databaseUrl)}`,
     `  event store    ${config.eventStore.kind}`,
     sandboxUrl

@@ -32,6 +32,9 @@ export async function startJobWorker(options: StartJobWorkerOptions): Promise<Jo
     pollInterval: options.pollIntervalMs,
     logger: options.logger,
     noHandleSignals: true,
+    // Schedules are the features' JobSchedule (src/bootstrap/background.ts), not graphile's cron: an
+    // empty crontab keeps it from looking for a `crontab` file and warning at every start.
+    crontab: '',
   });
   return { stop: () => runner.stop(), done: runner.promise };
 }

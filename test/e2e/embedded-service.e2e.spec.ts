@@ -17,6 +17,10 @@ describe('the service on embedded defaults', () => {
     try {
       expect(first.output()).toContain(dataDir);
       expect(first.output()).toContain('dev-storefront');
+      // What README tells a CLI user to copy from the banner.
+      expect(first.output()).toContain(`DATABASE_URL=${embeddedUrl(first.databasePort!)}`);
+      // Schedules are Idem's own: the job queue does not look for a crontab file (and warn) at start.
+      expect(first.output()).not.toContain('crontab');
       // The banner says where the pages are, the features' own included (Feature.bannerLines).
       expect(first.output()).toContain(`admin screen   ${first.apiUrl}/admin`);
       expect((await fetch(`${first.apiUrl}/admin`)).status).toBe(200);

@@ -68,6 +68,25 @@ describe('POST /v1/orders/{orderId}/charge with bad input', () => {
     expect(await orderEventCount()).toBe(before);
   });
 
+  it('takes the Bearer scheme in any case, as RFC 9110 says, but never a token in another case', async () => {
+    const orderId = `o-${randomUUID()}`;
+    const token = auth('storefront').authorization.slice('Bearer '.length);
+    const lower = await harness.app.inject({
+      method: 'POST',
+      url: `/v1/orders/${orderId}/charge`,
+      headers: { authorization: `bearer ${token}` },
+      payload: valid,
+    });
+    expect(lower.statusCode).toBe(202);
+    const wrongCase = await harness.app.inject({
+      method: 'POST',
+      url: `/v1/orders/o-${randomUUID()}/charge`,
+      headers: { authorization: `Bearer ${token.toUpperCase()}` },
+      payload: valid,
+    });
+    expectProblem(wrongCase, 401, 'AUTH.TOKEN_REQUIRED');
+  });
+
   it('stays up and serves a valid request afterwards', async () => {
     const ok = await harness.app.inject({
       method: 'POST',
