@@ -27,6 +27,11 @@ export interface OrderState {
   lastError?: string;
   lastAttemptAt?: string;
   updatedAt?: string;
+  /**
+   * The correlation id (the X-Request-Id) of the request behind the current ChargeRequested: the
+   * worker's events for that charge carry it, so one id finds the request, its events and its job.
+   */
+  correlationId?: string;
 }
 
 /**
@@ -55,13 +60,17 @@ export const initialOrderState = (): OrderState => ({
   lastError: undefined,
   lastAttemptAt: undefined,
   updatedAt: undefined,
+  correlationId: undefined,
 });
 
 /** Terminal for the storefront: the answer will not change without a new request or a human. */
 export const isSettled = (status: OrderStatus) => status === 'paid' || status === 'failed' || status === 'needs_review';
 
 /** Pure: returns a new state (or `state` itself for an event that means nothing to an order). */
-export function evolveOrder(state: OrderState, event: OrderEvent & { metadata?: { recordedAt: string } }): OrderState {
+export function evolveOrder(
+  state: OrderState,
+  event: OrderEvent & { metadata?: { recordedAt: string; correlationId?: string } },
+): OrderState {
   const next = { ...state };
   if (!applyOrderEvent(next, event)) return state;
   const at = event.metadata?.recordedAt;
@@ -69,6 +78,7 @@ export function evolveOrder(state: OrderState, event: OrderEvent & { metadata?: 
     next.updatedAt = at;
     if (event.type === 'ChargeAttemptStarted') next.lastAttemptAt = at;
   }
+  if (event.type === 'ChargeRequested') next.correlationId = event.metadata?.correlationId;
   return next;
 }
 

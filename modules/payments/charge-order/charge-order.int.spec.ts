@@ -58,6 +58,20 @@ describe('chargeOrder', () => {
     expect(checkStreamLinks(orderStream(orderId), await store.readStream(orderStream(orderId)))).toEqual({ checked: 3, unlinked: 0 });
   });
 
+  it("carries the request's correlation id (its X-Request-Id) on the job's events, caused by the job", async () => {
+    const orderId = `o-${randomUUID()}`;
+    const command = { orderId, amount: 4200, currency: 'EUR', customerId: 'cus_1', requestId: 'req-481' };
+    const requestMetadata = { correlationId: 'req-481', causationId: 'req-481', actor: { role: 'storefront', tokenId: 't' } };
+    await orderCommands.handle(store, orderId, (order) => decideRequestCharge(command, order), { metadata: requestMetadata });
+    await chargeOrder(deps, orderId, 'job-7');
+    const events = await store.readStream(orderStream(orderId));
+    expect(events.map((e) => [e.type, e.metadata.correlationId, e.metadata.causationId])).toEqual([
+      ['ChargeRequested', 'req-481', 'req-481'],
+      ['ChargeAttemptStarted', 'req-481', 'job-7'],
+      ['ChargeSucceeded', 'req-481', 'job-7'],
+    ]);
+  });
+
   it('records a decline as ChargeFailed (money did not move)', async () => {
     const orderId = await requestCharge(1002);
     await chargeOrder(deps, orderId);

@@ -71,8 +71,14 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
   // with no re-read; a conflict ends the round below, which looks again.
   // `freshIds`: a step keyed by this run's claim can never be a retry the store recognises, so its
   // answer carries the event as appended, and the step after it links to it without a read.
+  // Correlated with the request that asked for this charge (its X-Request-Id), caused by this job.
   const record = (from: LoadedOrder, event: OrderEvent, step: string, freshIds = false) =>
-    orderCommands.handle(deps.store, orderId, () => [{ event, key: step }], { metadata, now, from, freshIds });
+    orderCommands.handle(deps.store, orderId, () => [{ event, key: step }], {
+      metadata: { ...metadata, correlationId: from.state.correlationId ?? orderId },
+      now,
+      from,
+      freshIds,
+    });
   // What this run claims (an attempt) or concludes from its own look at the provider (a verified
   // outcome) is its alone. Were those events' ids the same for every run, the store would take a
   // second run's event at the same revision for a retry of the first (same id, same place: an
