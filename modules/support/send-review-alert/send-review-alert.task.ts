@@ -34,7 +34,7 @@ export function sendReviewAlertTask({ alerts, timeoutMs = ALERT_TIMEOUT_MS, now 
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
-      throw new Error(`${what} not delivered to ${host}: ${describeFailure(error)}`);
+      throw new Error(`${what} not delivered to ${host}: ${describeFailure(error)}`, { cause: error });
     }
     // The answer's body is not read; cancelling it frees the connection.
     await response.body?.cancel();
@@ -42,9 +42,13 @@ export function sendReviewAlertTask({ alerts, timeoutMs = ALERT_TIMEOUT_MS, now 
   };
 }
 
-/** fetch reports a refused connection as "fetch failed" with the reason in `cause`. */
+/**
+ * fetch reports a refused connection as "fetch failed" with the reason in `cause`. Read by shape, not
+ * `instanceof Error`: fetch's errors may come from another realm (jest's sandbox, for one).
+ */
 function describeFailure(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? `: ${(error.cause as NodeJS.ErrnoException).code ?? error.cause.message}` : '';
-  return `${error.message}${cause}`;
+  const { message, cause } = (error ?? {}) as { message?: unknown; cause?: { code?: unknown; message?: unknown } };
+  if (typeof message !== 'string') return String(error);
+  const reason = cause?.code ?? cause?.message;
+  return reason === undefined ? message : `${message}: ${String(reason)}`;
 }
