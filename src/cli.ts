@@ -57,7 +57,10 @@ async function main(): Promise<void> {
   };
   const context: CliContext = {
     readModels: readModelsOf(FEATURES),
-    reactors: reactorsOf(FEATURES),
+    // A getter: which reactors run depends on the configuration, read only once a command needs it.
+    get reactors() {
+      return reactorsOf(FEATURES, configured());
+    },
     config: configured,
     stdout: process.stdout,
     stderr: process.stderr,

@@ -1,10 +1,14 @@
 /**
  * Everything support adds to Idem (see src/features/feature.ts): the reconcile and resolve routes,
  * and the support_jobs read model (one row per charge job and import run, for finding a case). Its
- * actions ask the provider through payments' gateway.
+ * actions ask the provider through payments' gateway. Cases that stop for a human also go to the
+ * optional alert webhook (IDEM_ALERT_WEBHOOK_URL): a reactor queues one job per needs-review event.
  */
 import { supportJobsReadModel } from '../../projections/support-jobs/support-jobs.projector';
 import type { Feature } from '../../src/features/feature';
+import { reviewAlertReactor } from './send-review-alert/review-alert.reactor';
+import { SEND_REVIEW_ALERT_TASK } from './send-review-alert/review-alert.payload';
+import { sendReviewAlertTask } from './send-review-alert/send-review-alert.task';
 import { SupportModule } from './support.module';
 
 export function supportFeature(): Feature {
@@ -12,6 +16,8 @@ export function supportFeature(): Feature {
     name: 'support',
     module: SupportModule,
     readModels: [supportJobsReadModel],
+    reactors: (config) => [reviewAlertReactor(config.alerts)],
+    tasks: ({ config }) => ({ [SEND_REVIEW_ALERT_TASK]: sendReviewAlertTask({ alerts: config.alerts }) }),
     bannerLines: (apiUrl) => [`  admin screen   ${apiUrl}/admin   (log in with a support token)`],
   };
 }

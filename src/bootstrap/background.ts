@@ -66,7 +66,7 @@ export async function startBackground(
   await installJobQueue(pool);
   const worker: WorkerContext = { config, store, pool, workerId, readModels: readModels.dataSource };
 
-  const projections = await startProjections({ store, pool, readModels: readModelsOf(features), reactors: reactorsOf(features) });
+  const projections = await startProjections({ store, pool, readModels: readModelsOf(features), reactors: reactorsOf(features, config) });
   // graphile-worker's own statements (get_job, complete_job, its LISTEN connection) get a pool with a
   // connection per slot, so they never queue behind the api's requests in the shared pool. The jobs'
   // event-store reads and appends still go through the runtime's store: its appends wake the

@@ -38,7 +38,7 @@ export async function createHttpApp(
   countHttpRequests(adapter.getInstance(), registry);
   const root = {
     module: HttpApiModule,
-    imports: [AppModule.forRuntime(runtime, parts), MetricsModule.forApi(parts.features, registry)],
+    imports: [AppModule.forRuntime(runtime, parts), MetricsModule.forApi(parts.features, registry, runtime.config)],
   };
   const app = await NestFactory.create<NestFastifyApplication>(root, adapter, {
     logger: options.logger === false ? false : ['error', 'warn', 'log'],

@@ -44,6 +44,12 @@ export interface IdemConfig {
     paymentMethod: string;
     providerTimeoutMs: number;
   };
+  /** The stop rules' optional webhook (DESIGN.md §7.5); no URL, no webhook. */
+  alerts: {
+    webhookUrl: string | undefined;
+    /** When set, each delivery is signed (`Idem-Signature`, Stripe's scheme). */
+    webhookSecret: string | undefined;
+  };
   logLevel: 'error' | 'warn' | 'info' | 'debug';
   readiness: {
     /** /health/ready answers 503 when a live projection's oldest unprocessed event is older than this. */
@@ -110,6 +116,12 @@ export function loadConfig(env: Env = process.env): IdemConfig {
   if (production && !databaseUrl) {
     problems.push({ variable: 'DATABASE_URL', problem: 'is required with NODE_ENV=production (embedded PostgreSQL is for development)' });
   }
+  const alertWebhookUrl = read('IDEM_ALERT_WEBHOOK_URL', absoluteHttpUrl, undefined);
+  const alertWebhookSecret = read('IDEM_ALERT_WEBHOOK_SECRET', nonEmpty, undefined);
+  if (alertWebhookSecret && !env.IDEM_ALERT_WEBHOOK_URL) {
+    // A secret alone signs nothing: most likely the URL's variable is misspelt or missing.
+    problems.push({ variable: 'IDEM_ALERT_WEBHOOK_URL', problem: 'is required when IDEM_ALERT_WEBHOOK_SECRET is set' });
+  }
   const inApiProcess = read('IDEM_WORKER_IN_API', flag, !production);
   const config: IdemConfig = {
     production,
@@ -137,6 +149,7 @@ export function loadConfig(env: Env = process.env): IdemConfig {
       paymentMethod: read('IDEM_PAYMENT_METHOD', nonEmpty, 'pm_card_visa'),
       providerTimeoutMs: read('IDEM_PROVIDER_TIMEOUT_MS', positiveInt, 10_000),
     },
+    alerts: { webhookUrl: alertWebhookUrl, webhookSecret: alertWebhookSecret },
     logLevel: read('LOG_LEVEL', oneOf(['error', 'warn', 'info', 'debug'] as const), 'info'),
     readiness: { maxProjectionLagMs: read('IDEM_READY_MAX_PROJECTION_LAG', positiveDuration, 5 * 60_000) },
     worker: {
@@ -197,6 +210,19 @@ function stripeKey(raw: string): string {
 function httpUrl(raw: string): string {
   if (!/^https?:\/\/[^\s/]+\/?$/.test(raw)) throw new Error(`must be a base URL like https://api.stripe.com, got "${raw}"`);
   return raw.replace(/\/$/, '');
+}
+
+/** The value is not echoed: a webhook URL often carries its own secret in the path (Slack's do). */
+function absoluteHttpUrl(raw: string): string {
+  const problem = 'must be an absolute http(s) URL like https://alerts.example.com/idem';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(problem);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${problem} (got ${url.protocol}//)`);
+  return raw;
 }
 
 function hostName(raw: string): string {

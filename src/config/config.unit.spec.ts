@@ -64,6 +64,8 @@ describe('loadConfig', () => {
       ['IDEM_RECOVERY_THRESHOLD', '15'],
       ['IDEM_JOB_POLL_INTERVAL', '0s'],
       ['IDEM_SUBSCRIPTION_POLL_INTERVAL', 'fast'],
+      ['IDEM_ALERT_WEBHOOK_URL', 'alerts.example.com/idem'],
+      ['IDEM_ALERT_WEBHOOK_URL', 'ftp://alerts.example.com/idem'],
     ])('names %s=%s in the error', (variable, value) => {
       expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`${variable} .*`));
       expect(problemsOf({ [variable]: value })).toEqual([variable]);
@@ -79,6 +81,28 @@ describe('loadConfig', () => {
     expect(loadConfig({ EVENT_STORE: 'esdb', EVENTSTORE_CONNECTION_STRING: 'esdb://localhost:2113?tls=false' }).eventStore.kind).toBe(
       'esdb',
     );
+  });
+
+  describe('the alert webhook', () => {
+    it('is off by default', () => {
+      expect(loadConfig({}).alerts).toEqual({ webhookUrl: undefined, webhookSecret: undefined });
+    });
+
+    it('takes an absolute http(s) URL and an optional signing secret', () => {
+      const url = 'https://alerts.example.com/hooks/idem?team=payments';
+      expect(loadConfig({ IDEM_ALERT_WEBHOOK_URL: url }).alerts).toEqual({ webhookUrl: url, webhookSecret: undefined });
+      expect(loadConfig({ IDEM_ALERT_WEBHOOK_URL: url, IDEM_ALERT_WEBHOOK_SECRET: 's3cret' }).alerts.webhookSecret).toBe('s3cret');
+    });
+
+    it('does not repeat a bad URL in the error, since webhook URLs often carry a secret', () => {
+      expect(() => loadConfig({ IDEM_ALERT_WEBHOOK_URL: 'hooks.example.com/T0/B0/xoxb-secret' })).toThrow(
+        /IDEM_ALERT_WEBHOOK_URL must be an absolute http\(s\) URL like https:\/\/alerts\.example\.com\/idem$/,
+      );
+    });
+
+    it('refuses a secret without a URL', () => {
+      expect(problemsOf({ IDEM_ALERT_WEBHOOK_SECRET: 's3cret' })).toEqual(['IDEM_ALERT_WEBHOOK_URL']);
+    });
   });
 
   describe('with NODE_ENV=production', () => {

@@ -31,8 +31,11 @@ export interface Feature {
   module?: Type<unknown> | DynamicModule;
   /** Read models the feature owns (projectors in projections/<name>/); their entities serve TypeORM. */
   readModels?: AnyReadModel[];
-  /** Projections that act instead of keeping rows, e.g. enqueueing a job in their checkpoint's transaction. */
-  reactors?: Projection[];
+  /**
+   * Projections that act instead of keeping rows, e.g. enqueueing a job in their checkpoint's
+   * transaction; a function when what they do depends on the configuration.
+   */
+  reactors?: Projection[] | ((config: IdemConfig) => Projection[]);
   /** Job handlers by task name, built once per worker from what the worker holds. */
   tasks?(worker: WorkerContext): TaskList;
   /** Tasks to run again and again, however many worker processes there are. */
@@ -71,7 +74,8 @@ export interface RunningService {
 
 export const readModelsOf = (features: readonly Feature[]): AnyReadModel[] => features.flatMap((feature) => feature.readModels ?? []);
 
-export const reactorsOf = (features: readonly Feature[]): Projection[] => features.flatMap((feature) => feature.reactors ?? []);
+export const reactorsOf = (features: readonly Feature[], config: IdemConfig): Projection[] =>
+  features.flatMap(({ reactors = [] }) => (typeof reactors === 'function' ? reactors(config) : reactors));
 
 /** Every feature's job handlers in one list; two features claiming one task name is a wiring mistake. */
 export function taskListOf(features: readonly Feature[], worker: WorkerContext): TaskList {

@@ -19,7 +19,17 @@ describe('collecting features', () => {
 
   it('lists read models and reactors in the order of the features', () => {
     expect(readModelsOf([payments, support]).map((m) => m.name)).toEqual(['orders', 'payment_ledger', 'support_jobs']);
-    expect(reactorsOf([payments, support]).map((r) => r.name)).toEqual(['charge']);
+    expect(reactorsOf([payments, support], worker.config).map((r) => r.name)).toEqual(['charge']);
+  });
+
+  it('asks a feature whose reactors depend on the configuration for them with the one it is given', () => {
+    const alerting: Feature = {
+      name: 'support',
+      reactors: (config) => (config.alerts.webhookUrl ? [reactor('alert')] : []),
+    };
+    const withUrl = loadConfig({ IDEM_ALERT_WEBHOOK_URL: 'https://alerts.example.com/idem' });
+    expect(reactorsOf([payments, alerting], withUrl).map((r) => r.name)).toEqual(['charge', 'alert']);
+    expect(reactorsOf([payments, alerting], worker.config).map((r) => r.name)).toEqual(['charge']);
   });
 
   it("builds every feature's tasks with the worker it is given", () => {

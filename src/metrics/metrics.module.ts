@@ -4,6 +4,7 @@
  */
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { Registry } from 'prom-client';
+import type { IdemConfig } from '../config/config';
 import type { Feature } from '../features/feature';
 import { MetricsController } from './metrics.controller';
 import { METRICS_REGISTRY } from './metrics-registry';
@@ -11,14 +12,14 @@ import { OBSERVED_PROJECTIONS, observedProjections } from './observed-projection
 
 @Module({})
 export class MetricsModule {
-  static forApi(features: readonly Feature[], registry: Registry): DynamicModule {
+  static forApi(features: readonly Feature[], registry: Registry, config: IdemConfig): DynamicModule {
     return {
       module: MetricsModule,
       global: true,
       controllers: [MetricsController],
       providers: [
         { provide: METRICS_REGISTRY, useValue: registry },
-        { provide: OBSERVED_PROJECTIONS, useValue: observedProjections(features) },
+        { provide: OBSERVED_PROJECTIONS, useValue: observedProjections(features, config) },
       ],
       exports: [OBSERVED_PROJECTIONS],
     };

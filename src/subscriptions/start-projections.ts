@@ -2,7 +2,7 @@
  * The worker's entry into projections: installs what is missing (version 1 of each read model, the
  * reactors' checkpoints) and keeps every projection running until `stop()`.
  *
- *   const projections = await startProjections({ store, pool, readModels: readModelsOf(features), reactors: reactorsOf(features) });
+ *   const projections = await startProjections({ store, pool, readModels: readModelsOf(features), reactors: reactorsOf(features, config) });
  *   …  metrics: formatLagMetrics(await projections.lag())  …  await projections.stop();
  */
 import type { Projection } from './projection';

@@ -5,6 +5,7 @@
  * projection-catalogue.unit.spec.ts proves the lists equal what the features declare.
  */
 import { chargeOrderReactor } from '../../modules/payments/charge-order/charge-order.reactor';
+import { reviewAlertReactor } from '../../modules/support/send-review-alert/review-alert.reactor';
 import { auditChainProjector } from '../../projections/audit-chain/audit-chain.projector';
 import { contactsReadModel } from '../../projections/contacts/contacts.projector';
 import { importEventsReadModel } from '../../projections/import-events/import-events.projector';
@@ -21,5 +22,10 @@ export const READ_MODELS = [
   syncRunsReadModel,
   supportJobsReadModel,
 ];
-export const REACTORS = [chargeOrderReactor, auditChainProjector()];
+/** As configured with nothing set: the review alert reactor without a webhook URL enqueues nothing. */
+export const REACTORS = [
+  chargeOrderReactor,
+  reviewAlertReactor({ webhookUrl: undefined, webhookSecret: undefined }),
+  auditChainProjector(),
+];
 export const READ_MODEL_ENTITIES = READ_MODELS.map((model) => model.entity);

@@ -1,0 +1,54 @@
+/**
+ * Delivers one review alert: POSTs its JSON body to IDEM_ALERT_WEBHOOK_URL, signed when a secret is
+ * set. A network error, a timeout or a non-2xx answer throws, so graphile-worker retries the job with
+ * its backoff and logs the error, which says what failed. The log names the webhook's host only: a
+ * webhook URL often carries its own secret in the path.
+ */
+import type { Task } from 'graphile-worker';
+import type { IdemConfig } from '../../../src/config/config';
+import { signatureHeaders, type ReviewAlert } from './review-alert';
+
+export const ALERT_TIMEOUT_MS = 5_000;
+
+export interface AlertDelivery {
+  alerts: IdemConfig['alerts'];
+  timeoutMs?: number;
+  now?: () => Date;
+}
+
+export function sendReviewAlertTask({ alerts, timeoutMs = ALERT_TIMEOUT_MS, now = () => new Date() }: AlertDelivery): Task {
+  return async (payload) => {
+    const alert = payload as ReviewAlert;
+    const what = `review alert for ${alert.stream}@${alert.revision} (event ${alert.eventId})`;
+    // Only a worker with the URL enqueues alerts; one without it (set differently, or removed since)
+    // leaves the job to be retried rather than dropping the alert.
+    if (!alerts.webhookUrl) throw new Error(`${what} not sent: IDEM_ALERT_WEBHOOK_URL is not set in this worker`);
+    const host = new URL(alerts.webhookUrl).host;
+    const body = JSON.stringify(alert);
+    let response: Response;
+    try {
+      response = await fetch(alerts.webhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...signatureHeaders(body, alerts.webhookSecret, now()) },
+        body,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      throw new Error(`${what} not delivered to ${host}: ${describeFailure(error)}`, { cause: error });
+    }
+    // The answer's body is not read; cancelling it frees the connection.
+    await response.body?.cancel();
+    if (!response.ok) throw new Error(`${what} refused by ${host}: HTTP ${response.status}`);
+  };
+}
+
+/**
+ * fetch reports a refused connection as "fetch failed" with the reason in `cause`. Read by shape, not
+ * `instanceof Error`: fetch's errors may come from another realm (jest's sandbox, for one).
+ */
+function describeFailure(error: unknown): string {
+  const { message, cause } = (error ?? {}) as { message?: unknown; cause?: { code?: unknown; message?: unknown } };
+  if (typeof message !== 'string') return String(error);
+  const reason = cause?.code ?? cause?.message;
+  return reason === undefined ? message : `${message}: ${String(reason)}`;
+}

@@ -1,0 +1,65 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { JobHelpers } from 'graphile-worker';
+import type { ReviewAlert } from './review-alert';
+import { sendReviewAlertTask } from './send-review-alert.task';
+
+const alert: ReviewAlert = {
+  alert: 'needs_review',
+  kind: 'charge-order',
+  orderId: 'o-1',
+  reason: 'contradictory provider data',
+  eventId: 'e-1',
+  stream: 'order-o-1',
+  revision: 3,
+  recordedAt: '2026-12-01T20:00:00.000Z',
+};
+const helpers = {} as JobHelpers;
+
+/** A receiver that answers `status`, or never answers when `status` is undefined. */
+async function receiver(status: number | undefined): Promise<{ url: string; server: Server }> {
+  const server = createServer((request, response) => {
+    request.resume();
+    if (status !== undefined) request.on('end', () => response.writeHead(status).end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, server };
+}
+
+const closed = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+
+describe('the send-review-alert job', () => {
+  it('ends when the webhook answers 2xx', async () => {
+    const { url, server } = await receiver(202);
+    try {
+      await expect(sendReviewAlertTask({ alerts: { webhookUrl: url, webhookSecret: undefined } })(alert, helpers)).resolves.toBeUndefined();
+    } finally {
+      await closed(server);
+    }
+  });
+
+  it('throws, naming the event and the host, when the webhook cannot be reached', async () => {
+    const { url, server } = await receiver(204);
+    await closed(server);
+    const send = sendReviewAlertTask({ alerts: { webhookUrl: url, webhookSecret: undefined } });
+    await expect(send(alert, helpers)).rejects.toThrow(
+      `review alert for order-o-1@3 (event e-1) not delivered to ${new URL(url).host}: fetch failed: ECONNREFUSED`,
+    );
+  });
+
+  it('throws when the webhook does not answer within the timeout', async () => {
+    const { url, server } = await receiver(undefined);
+    try {
+      const send = sendReviewAlertTask({ alerts: { webhookUrl: url, webhookSecret: undefined }, timeoutMs: 200 });
+      await expect(send(alert, helpers)).rejects.toThrow(/not delivered to 127\.0\.0\.1:\d+: .*timeout/);
+    } finally {
+      server.closeAllConnections();
+      await closed(server);
+    }
+  });
+
+  it('leaves the job for a retry in a worker that has no URL', async () => {
+    const send = sendReviewAlertTask({ alerts: { webhookUrl: undefined, webhookSecret: undefined } });
+    await expect(send(alert, helpers)).rejects.toThrow('IDEM_ALERT_WEBHOOK_URL is not set in this worker');
+  });
+});
