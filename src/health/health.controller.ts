@@ -14,7 +14,9 @@ import { OBSERVED_PROJECTIONS } from '../metrics/observed-projections';
 import type { Projection } from '../subscriptions/projection';
 import { probe } from './probe';
 import { assertProjectionsCurrent } from './projection-lag.check';
+import { Public } from '../auth/roles';
 
+@Public('probes of the platform, from inside the network')
 @Controller('health')
 export class HealthController {
   constructor(

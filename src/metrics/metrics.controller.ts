@@ -17,10 +17,12 @@ import { readJobQueueDepth } from './job-queue-depth';
 import { readMetricSource } from './metric-sources';
 import { exposition, METRICS_REGISTRY } from './metrics-registry';
 import { OBSERVED_PROJECTIONS } from './observed-projections';
+import { Public } from '../auth/roles';
 
 /** Pending events counted per projection per scrape; beyond it the lag in seconds tells the story. */
 const LAG_COUNT_CAP = 1_000;
 
+@Public('scraped by Prometheus from inside the network')
 @Controller('metrics')
 export class MetricsController {
   private readonly jobQueue: Gauge<'task' | 'state'>;

@@ -19,10 +19,12 @@ import { toProviderPayment } from '../payment-gateway/stripe.payment-gateway';
 import { decideWebhook, secondChargeOfPaidOrder } from './webhook.decision';
 import { WebhookDeliveries } from './webhook-deliveries';
 import { assertWebhookEvent } from './webhook-shape';
+import { Public } from '../../../src/auth/roles';
 
 const SIGNATURE_TOLERANCE_SECONDS = 300;
 const HANDLED_TYPES = new Set(['payment_intent.succeeded', 'payment_intent.payment_failed']);
 
+@Public('the provider signs each delivery (Stripe-Signature), checked in the handler')
 @Controller('v1/webhooks')
 export class ReceiveWebhookController {
   constructor(

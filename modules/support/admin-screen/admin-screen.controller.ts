@@ -6,6 +6,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { AdminAssets, type AdminAssetName } from './admin-assets';
+import { Public } from '../../../src/auth/roles';
 
 /** Only our own script, style and API: no inline script, so injected markup cannot run code. */
 export const ADMIN_CONTENT_SECURITY_POLICY = [
@@ -19,6 +20,7 @@ export const ADMIN_CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+@Public('static files of a page that asks for a token itself; every call it makes needs one')
 @Controller('admin')
 export class AdminScreenController {
   private readonly assets = new AdminAssets();
