@@ -10,10 +10,11 @@ import { Roles } from '../../../src/auth/roles';
 import { DATABASE_POOL } from '../../../src/database/database-pool';
 import { EVENT_STORE, type EventStore } from '../../../src/event-store/event-store.port';
 import { AppError } from '../../../src/errors/app-error';
+import { idPattern } from '../../../src/errors/business-key';
 import type { VerifyReport } from './chain-break';
 import { verifyHistory, verifyStream } from './verify-history';
 
-const STREAM_NAME = /^[A-Za-z0-9_.:-]{1,200}$/;
+const STREAM_NAME = idPattern(200);
 
 @Controller('v1/audit')
 export class AuditVerifyController {
