@@ -14,6 +14,7 @@ import { Command, CommanderError } from 'commander';
 import { idemFeatures } from './app.module';
 import { startRuntime, type Runtime } from './bootstrap/runtime';
 import { EXIT_ERROR, type CliCommand, type CliContext, type CliRuntime } from './cli/cli-context';
+import { watchInterrupts } from './cli/interrupts';
 import { projectionsCommand } from './cli/projections.command';
 import { loadConfig, type IdemConfig } from './config/config';
 import { reactorsOf, readModelsOf } from './features/feature';
@@ -55,7 +56,10 @@ async function main(): Promise<void> {
     await prepareDatabase(runtime, FEATURES);
     return runtime;
   };
+  // One handler for Ctrl+C: the command stops at its next safe point, then the database closes.
+  const interrupts = watchInterrupts((code) => process.exit(code));
   const context: CliContext = {
+    interrupted: interrupts.signal,
     readModels: readModelsOf(FEATURES),
     // A getter: which reactors run depends on the configuration, read only once a command needs it.
     get reactors() {
@@ -70,14 +74,10 @@ async function main(): Promise<void> {
       return { pool: runtime.pool, store: runtime.eventStore, databaseUrl: runtime.databaseUrl };
     },
   };
-  const closeAndExit = async (code: number) => {
-    await opened?.then((runtime) => runtime.close()).catch(() => undefined);
-    process.exit(code);
-  };
-  // Ctrl+C during a long rebuild: close the database (an embedded one stops) instead of orphaning it.
-  process.once('SIGINT', () => void closeAndExit(130));
-  process.once('SIGTERM', () => void closeAndExit(143));
-  await closeAndExit(await runCli(process.argv.slice(2), context));
+  const code = await runCli(process.argv.slice(2), context);
+  await opened?.then((runtime) => runtime.close()).catch(() => undefined);
+  interrupts.dispose();
+  process.exit(interrupts.exitCode ?? code);
 }
 
 if (require.main === module) void main();

@@ -18,6 +18,8 @@ const metadata: EventMetadata = {
   recordedAt: new Date().toISOString(),
 };
 const STREAMS = ['order-r1', 'order-r2', 'order-r3'];
+/** Small enough that the six events below are sealed three times (the feature's default is one per 1,000). */
+const SEAL_EVERY = 2;
 
 let harness: TestApp;
 beforeAll(async () => {
@@ -25,7 +27,7 @@ beforeAll(async () => {
   const { eventStore: store, pool } = harness.runtime;
   for (const stream of [...STREAMS, ...STREAMS])
     await store.append(stream, [{ id: randomUUID(), type: 'Happened', data: { stream }, metadata }], 'any');
-  const projector = auditChainProjector();
+  const projector = auditChainProjector({ sealEvery: SEAL_EVERY });
   const running = await startProjections({ store, pool, readModels: [], reactors: [projector] });
   try {
     await waitUntilCaughtUp(store, pool, [projector]);
@@ -85,7 +87,11 @@ describe('GET /v1/audit/events', () => {
 
 describe('GET /v1/audit/verify', () => {
   it('verifies the whole history with its seals, or one stream', async () => {
-    expect((await get('/v1/audit/verify')).json()).toMatchObject({ ok: true, checked: 6, unchained: 0 });
+    const { rows } = await harness.runtime.pool.query<{ sealed: number }>(
+      'SELECT events_sealed::int AS sealed FROM audit_seals ORDER BY 1',
+    );
+    expect(rows.map((row) => row.sealed)).toEqual([2, 4, 6]);
+    expect((await get('/v1/audit/verify')).json()).toMatchObject({ ok: true, checked: 6, sealsChecked: 3, unchained: 0 });
     expect((await get('/v1/audit/verify?stream=order-r2')).json()).toEqual({ ok: true, checked: 2, sealsChecked: 0, unchained: 0 });
   });
 

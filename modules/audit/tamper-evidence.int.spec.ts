@@ -6,7 +6,7 @@
  * once edited.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chainHash, eventHash } from '../../projections/audit-chain/chain-hash';
@@ -81,6 +81,15 @@ describe('the audit chain over an untouched history', () => {
       expect(await readFile(file, 'utf8')).toBe(before);
     });
 
+    it('removes what it wrote when it fails, so the same command can run again', async () => {
+      const retried = join(dir, 'retried.ndjson');
+      jest.spyOn(db.pool, 'query').mockRejectedValueOnce(new Error('connection lost') as never);
+      const failed = await idem(db, 'audit', 'export', retried);
+      expect(failed).toMatchObject({ code: 2, err: expect.stringContaining('connection lost') });
+      await expect(access(retried)).rejects.toThrow('ENOENT');
+      expect((await idem(db, 'audit', 'export', retried)).code).toBe(0);
+    });
+
     async function editedCopy(edit: (lines: string[]) => string[]): Promise<VerifyReport> {
       const lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
       const edited = join(dir, `edited-${randomUUID()}.ndjson`);
@@ -108,6 +117,10 @@ describe('the audit chain over an untouched history', () => {
       const report = await editedCopy((lines) => lines.slice(0, 5));
       expect(report).toMatchObject({ ok: false, checked: 4, firstBreak: expect.objectContaining({ kind: 'missing' }) });
     });
+  });
+
+  it('stops a whole-history verification once its signal aborts, reporting nothing as ok', async () => {
+    await expect(verifyHistory(db, AbortSignal.abort(new Error('the client left')))).rejects.toThrow('the client left');
   });
 
   it('counts events stored after the chain ends as unchained, not as breaks, until the projector links them', async () => {
@@ -173,6 +186,20 @@ describe('the audit chain over a tampered history', () => {
 
     expect(await verifyStream(db, 'order-a')).toMatchObject({ ok: true });
     expect(await verifyHistory(db)).toMatchObject({ ...firstBreak('seal_mismatch', 'order-a', 3), checked: 8, sealsChecked: 1 });
+  });
+
+  it('refuses an export cut short by a deleted event with exit code 1, and does not offer its digest to keep', async () => {
+    await tamper.deleteEvent(db, 'order-a', 1);
+    const dir = await mkdtemp(join(tmpdir(), 'idem-audit-'));
+    try {
+      const run = await idem(db, 'audit', 'export', join(dir, 'history.ndjson'));
+      expect(run.code).toBe(1);
+      expect(JSON.parse(run.out)).toMatchObject({ events: EVENT_COUNT - 1, chained: EVENT_COUNT });
+      expect(run.err).toContain(`the store holds only ${EVENT_COUNT - 1} of the ${EVENT_COUNT} chained events`);
+      expect(run.err).not.toContain('keep this digest');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('exports a rewritten event as it is now, so the file fails offline where the store fails', async () => {

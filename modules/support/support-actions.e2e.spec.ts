@@ -29,6 +29,14 @@ describe('POST /v1/support/orders/{orderId}/reconcile', () => {
     expect(rows).toEqual([{ provider_key: `idem-order-${orderId}-r1`, old_status: 'unknown', new_status: 'paid', trigger: 'support' }]);
   });
 
+  it('answers an order that was never requested 404 ORDER.NOT_FOUND, as GET /v1/orders/{id} does', async () => {
+    const orderId = `never-${randomUUID()}`;
+    const response = await harness.app.inject({ method: 'POST', url: `/v1/support/orders/${orderId}/reconcile`, headers: auth('support') });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toContain('application/problem+json');
+    expect(response.json()).toMatchObject({ code: 'ORDER.NOT_FOUND' });
+  });
+
   it('is for the support role only', async () => {
     const response = await harness.app.inject({ method: 'POST', url: `/v1/support/orders/x/reconcile`, headers: auth('storefront') });
     expect(response.statusCode).toBe(403);

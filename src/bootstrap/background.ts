@@ -7,12 +7,13 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Logger as JobLogger, type LogLevel } from 'graphile-worker';
-import { reactorsOf, readModelsOf, taskListOf, type Feature, type RunningService, type WorkerContext } from '../features/feature';
+import { reactorsOf, readModelsOf, taskListOf, type Feature, type WorkerContext } from '../features/feature';
 import { installJobQueue } from '../jobs/install-job-queue';
 import { startJobWorker, type JobWorker } from '../jobs/job-worker';
 import { startProjections, type RunningProjections } from '../subscriptions/start-projections';
 import { openReadModels, type ReadModels } from './read-models';
 import type { Runtime } from './runtime';
+import { StopStack } from './stop-stack';
 
 /**
  * graphile-worker's get_job takes the first available job in (priority, run_at) order, which its
@@ -62,15 +63,50 @@ export async function startBackground(
 ): Promise<Background> {
   const { config, pool, eventStore: store } = runtime;
   const workerId = options.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
-  const readModels = options.readModels ?? (await openReadModels(runtime, features));
-  await installJobQueue(pool);
-  const worker: WorkerContext = { config, store, pool, workerId, readModels: readModels.dataSource };
+  // What has started so far, to stop newest first: on stop(), and when a later piece fails to start
+  // (the projections and read models already running would otherwise outlive the failed start).
+  const started = new StopStack();
+  try {
+    const readModels = options.readModels ?? started.push(await openReadModels(runtime, features), (opened) => opened.close());
+    await installJobQueue(pool);
+    const worker: WorkerContext = { config, store, pool, workerId, readModels: readModels.dataSource };
 
-  const projections = await startProjections({ store, pool, readModels: readModelsOf(features), reactors: reactorsOf(features, config) });
-  // graphile-worker's own statements (get_job, complete_job, its LISTEN connection) get a pool with a
-  // connection per slot, so they never queue behind the api's requests in the shared pool. The jobs'
-  // event-store reads and appends still go through the runtime's store: its appends wake the
-  // projections in this process (10 ms later, see runtime.ts) without waiting for a poll.
+    const projections = started.push(
+      await startProjections({ store, pool, readModels: readModelsOf(features), reactors: reactorsOf(features, config) }),
+      (running) => running.stop(),
+    );
+    const jobs = started.push(await startJobs(runtime, features, worker), (running) => running.stop());
+    const timers = features
+      .flatMap((feature) => feature.schedules ?? [])
+      .map(({ task, intervalMs }) => {
+        // One pending run at a time across every worker process: the job key deduplicates.
+        const schedule = () =>
+          pool
+            .query(`SELECT graphile_worker.add_job($1, '{}'::json, job_key => $1, job_key_mode => 'preserve_run_at')`, [task])
+            .catch((error) => logger.warn(`could not schedule ${task}: ${(error as Error).message}`));
+        const timer = setInterval(() => void schedule(), intervalMs(config));
+        timer.unref();
+        return timer;
+      });
+    started.push(timers, async (all) => all.forEach(clearInterval));
+    for (const feature of features) {
+      for (const start of feature.services ?? []) started.push(await start(worker), (service) => service.stop());
+    }
+    return { projections, jobs, readModels, workerId, stop: () => started.stopAll() };
+  } catch (error) {
+    await started.stopAll().catch((stopError: unknown) => logger.error(`stopping after a failed start: ${(stopError as Error).message}`));
+    throw error;
+  }
+}
+
+/**
+ * The job queue on its own pool: graphile-worker's statements (get_job, complete_job, its LISTEN
+ * connection) get a connection per slot, so they never queue behind the api's requests in the shared
+ * pool. The jobs' event-store reads and appends still go through the runtime's store: its appends wake
+ * the projections in this process (10 ms later, see runtime.ts) without waiting for a poll.
+ */
+async function startJobs(runtime: Runtime, features: readonly Feature[], worker: WorkerContext): Promise<JobWorker> {
+  const { config } = runtime;
   const jobPool = runtime.openPool({
     max: config.worker.concurrency + 1,
     applicationName: 'idem-jobs',
@@ -86,39 +122,10 @@ export async function startBackground(
     await jobPool.end();
     throw error;
   });
-  const timers = features
-    .flatMap((feature) => feature.schedules ?? [])
-    .map(({ task, intervalMs }) => {
-      // One pending run at a time across every worker process: the job key deduplicates.
-      const schedule = () =>
-        pool
-          .query(`SELECT graphile_worker.add_job($1, '{}'::json, job_key => $1, job_key_mode => 'preserve_run_at')`, [task])
-          .catch((error) => logger.warn(`could not schedule ${task}: ${(error as Error).message}`));
-      const timer = setInterval(() => void schedule(), intervalMs(config));
-      timer.unref();
-      return timer;
-    });
   // Stopping twice (a test stops the jobs early, then the whole background) is not an error.
   let jobsStopping: Promise<void> | undefined;
   const stopJobs = async () => {
     await jobs.stop().finally(() => jobPool.end());
   };
-  const stoppableJobs: JobWorker = { done: jobs.done, stop: () => (jobsStopping ??= stopJobs()) };
-
-  const services: RunningService[] = [];
-  for (const feature of features) for (const start of feature.services ?? []) services.push(await start(worker));
-
-  return {
-    projections,
-    jobs: stoppableJobs,
-    readModels,
-    workerId,
-    async stop() {
-      timers.forEach(clearInterval);
-      for (const service of [...services].reverse()) await service.stop();
-      await stoppableJobs.stop();
-      await projections.stop();
-      if (!options.readModels) await readModels.close();
-    },
-  };
+  return { done: jobs.done, stop: () => (jobsStopping ??= stopJobs()) };
 }

@@ -43,11 +43,41 @@ export async function startRuntime(config: IdemConfig, options: { poolSize?: num
   if (!databaseUrl) {
     socketDir = embeddedSocketDir(config.dataDir);
     embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, settings: socketDir ? { unix_socket_directories: socketDir } : {} });
-    await ensureDatabase(embedded.urlFor('postgres'), EMBEDDED_DATABASE);
-    databaseUrl = embedded.urlFor(EMBEDDED_DATABASE);
   }
-  const connection = connectionFor(databaseUrl, socketDir);
-  const openPool = ({ max, applicationName, settings = {} }: PoolOptions) => {
+  // From here on a failure must not leave the embedded server running (it would hold the data
+  // directory, so the next start fails too) nor the pool's connections open.
+  let pool: Pool | undefined;
+  try {
+    if (embedded) {
+      await ensureDatabase(embedded.urlFor('postgres'), EMBEDDED_DATABASE);
+      databaseUrl = embedded.urlFor(EMBEDDED_DATABASE);
+    }
+    const openPool = poolOpener(connectionFor(databaseUrl!, socketDir));
+    pool = openPool({ max: options.poolSize ?? config.databasePoolSize, applicationName: 'idem' });
+    const eventStore = await createEventStore(config, pool);
+    const opened = pool;
+    return {
+      config,
+      databaseUrl: databaseUrl!,
+      pool,
+      eventStore,
+      embedded,
+      openPool,
+      async close() {
+        await eventStore.close();
+        await opened.end();
+        await embedded?.stop();
+      },
+    };
+  } catch (error) {
+    await pool?.end();
+    await embedded?.stop();
+    throw error;
+  }
+}
+
+function poolOpener(connection: PoolConfig): (options: PoolOptions) => Pool {
+  return ({ max, applicationName, settings = {} }) => {
     // `settings` become the sessions' own defaults (the startup packet's `-c name=value` options).
     const options = Object.entries(settings)
       .map(([name, value]) => `-c ${name}=${value}`)
@@ -57,28 +87,6 @@ export async function startRuntime(config: IdemConfig, options: { poolSize?: num
     opened.on('error', () => undefined);
     return opened;
   };
-  const poolSize = options.poolSize ?? config.databasePoolSize;
-  const pool = openPool({ max: poolSize, applicationName: 'idem' });
-  try {
-    const eventStore = await createEventStore(config, pool);
-    return {
-      config,
-      databaseUrl,
-      pool,
-      eventStore,
-      embedded,
-      openPool,
-      async close() {
-        await eventStore.close();
-        await pool.end();
-        await embedded?.stop();
-      },
-    };
-  } catch (error) {
-    await pool.end();
-    await embedded?.stop();
-    throw error;
-  }
 }
 
 /**

@@ -26,6 +26,11 @@ export interface CliContext {
   stdout: NodeJS.WritableStream;
   /** Progress and diagnostics, so stdout stays parseable. */
   stderr: NodeJS.WritableStream;
+  /**
+   * Aborted by the first Ctrl+C (src/cli/interrupts.ts): long commands stop at their next safe point
+   * and return; the entry point closes the database after that. Unset in tests that do not need it.
+   */
+  interrupted?: AbortSignal;
   /** Set by a command to report failure (e.g. drift found by verify) without throwing. */
   exitCode: number;
 }

@@ -9,9 +9,9 @@ import type { Pool } from 'pg';
 import { IDEM_CONFIG, type IdemConfig } from '../config/config';
 import { DATABASE_POOL } from '../database/database-pool';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
-import { readJobQueueDepth } from '../metrics/job-queue-depth';
 import { OBSERVED_PROJECTIONS } from '../metrics/observed-projections';
 import type { Projection } from '../subscriptions/projection';
+import { assertJobQueueAnswers } from './job-queue.check';
 import { probe } from './probe';
 import { assertProjectionsCurrent } from './projection-lag.check';
 import { Public } from '../auth/roles';
@@ -36,7 +36,7 @@ export class HealthController {
     const [database, eventStore, jobQueue, projectionLag] = await Promise.all([
       probe(() => this.pool.query('SELECT 1')),
       probe(() => this.eventStore.ping()),
-      probe(() => readJobQueueDepth(this.pool)),
+      probe(() => assertJobQueueAnswers(this.pool)),
       probe(() => assertProjectionsCurrent(this.eventStore, this.pool, this.projections, this.config.readiness.maxProjectionLagMs)),
     ]);
     const checks = { database, eventStore, jobQueue, projectionLag };

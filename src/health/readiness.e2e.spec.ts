@@ -48,6 +48,19 @@ describe('GET /health/ready', () => {
     expect((await readiness(harness)).statusCode).toBe(200);
   });
 
+  it('asks the job queue whether its tables answer, without counting its jobs', async () => {
+    const query = jest.spyOn(harness.runtime.pool, 'query');
+    try {
+      expect((await readiness(harness)).statusCode).toBe(200);
+      const statements = query.mock.calls.map((call) => JSON.stringify((call as unknown[])[0]));
+      const jobQueue = statements.filter((statement) => statement.includes('graphile_worker.'));
+      expect(jobQueue).toEqual([expect.stringContaining('LIMIT 1')]);
+      expect(jobQueue[0]).not.toMatch(/count\(/i);
+    } finally {
+      query.mockRestore();
+    }
+  });
+
   it('is 503 when the database refuses connections', async () => {
     const database = new URL(harness.runtime.databaseUrl).pathname.slice(1);
     const admin = new Client({ connectionString: process.env.IDEM_TEST_ADMIN_URL });

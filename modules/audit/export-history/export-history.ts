@@ -15,16 +15,23 @@ import { EXPORT_FORMAT, type EventLine, type ExportLine } from './export-lines';
 const PAGE = 1000;
 
 export interface ExportSummary {
+  /** Events written; fewer than `chained` when the store no longer holds every chained event. */
   events: number;
+  /** Events the chain holds (its head when the export began). */
+  chained: number;
   seals: number;
   digest: string;
 }
 
-/** Writes the export to `out` (not ended here); `progress` hears the number of events written so far and the total. */
+/**
+ * Writes the export to `out` (not ended here); `progress` hears the number of events written so far and
+ * the total. `signal` stops it between pages, rejecting with its reason.
+ */
 export async function exportHistory(
   { store, pool }: VerifyDeps,
   out: Writable,
   progress: (written: number, total: number) => void = () => undefined,
+  signal?: AbortSignal,
 ): Promise<ExportSummary> {
   // An unwritable path (or an existing file: the CLI opens with 'wx') fails here, before any work.
   if (out instanceof WriteStream && out.pending) await once(out, 'open');
@@ -38,6 +45,7 @@ export async function exportHistory(
   let written = 0;
   let sealsWritten = 0;
   while (written < head.eventsChained) {
+    signal?.throwIfAborted();
     const entries = await readEntries(pool, written, head.eventsChained, PAGE);
     if (!entries.length) break;
     for (const entry of entries) {
@@ -69,5 +77,5 @@ export async function exportHistory(
     if (written < entries.at(-1)!.eventNumber) break;
   }
   await write({ kind: 'end', events: head.eventsChained, digest: head.digest });
-  return { events: written, seals: sealsWritten, digest: head.digest };
+  return { events: written, chained: head.eventsChained, seals: sealsWritten, digest: head.digest };
 }

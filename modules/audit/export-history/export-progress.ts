@@ -1,31 +1,18 @@
-/**
- * The progress bar of an export on stderr, as the import's (contacts' run-progress.ts). Without a
- * terminal it prints a line every few seconds.
- */
-import { SingleBar } from 'cli-progress';
+/** The progress bar of an export on stderr: events written against the chain's length. */
+import { ProgressBar } from '../../../src/cli/progress-bar';
 
 export class ExportProgressBar {
-  private readonly bar: SingleBar;
-  private started = false;
+  private readonly bar: ProgressBar;
 
   constructor(stream: NodeJS.WritableStream) {
-    this.bar = new SingleBar({
-      stream: stream as NodeJS.WriteStream,
-      format: 'export [{bar}] {percentage}% | {value}/{total} events',
-      noTTYOutput: true,
-      notTTYSchedule: 2000,
-      hideCursor: true,
-    });
+    this.bar = new ProgressBar(stream, 'export [{bar}] {percentage}% | {value}/{total} events');
   }
 
   update(written: number, total: number): void {
-    if (!this.started) {
-      this.bar.start(Math.max(total, 1), written);
-      this.started = true;
-    } else this.bar.update(written);
+    this.bar.show(written, total);
   }
 
   stop(): void {
-    if (this.started) this.bar.stop();
+    this.bar.stop();
   }
 }

@@ -32,7 +32,11 @@ export interface VerifyDeps {
 
 const PAGE = 1000;
 
-export async function verifyHistory({ store, pool }: VerifyDeps): Promise<VerifyReport> {
+/**
+ * Walks the whole history page by page. `signal` stops the walk between pages (a client that left,
+ * Ctrl+C): it then rejects with the signal's reason and reports nothing, so no partial walk passes for ok.
+ */
+export async function verifyHistory({ store, pool }: VerifyDeps, signal?: AbortSignal): Promise<VerifyReport> {
   // Read before the head: every seal published by then lies within the chain read next.
   const published = await readPublishedSeals(store);
   const head = await readHead(pool);
@@ -56,6 +60,7 @@ export async function verifyHistory({ store, pool }: VerifyDeps): Promise<Verify
   });
 
   while (checked < head.eventsChained) {
+    signal?.throwIfAborted();
     const entries = await readEntries(pool, checked, head.eventsChained, PAGE);
     if (!entries.length || entries[0].eventNumber !== checked + 1) return failed(chainEntryGone(checked + 1));
     for (const entry of entries) {
@@ -81,8 +86,13 @@ export async function verifyHistory({ store, pool }: VerifyDeps): Promise<Verify
   if (publishedChecked < published.length) return failed(strandedPublishedSeal(published[publishedChecked]));
   if (replay.head.digest !== head.digest) return failed(headMismatch(head, replay.head.digest));
   let unchained = 0;
-  while (await events.next()) unchained += 1;
+  while (await events.next()) {
+    if (unchained % PAGE === 0) signal?.throwIfAborted();
+    unchained += 1;
+  }
+  signal?.throwIfAborted();
   const links = await checkHistoryLinks(store, PAGE);
+  signal?.throwIfAborted();
   if (links.firstBreak) return { ...failed(links.firstBreak), unchained };
   return { ok: true, checked, sealsChecked: sealsChecked + publishedChecked, unchained, digest: head.digest };
 }

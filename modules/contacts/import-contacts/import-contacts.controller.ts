@@ -15,6 +15,7 @@ import type { CommandContext } from '../../../src/command-handling/handle-comman
 import { toEventToAppend } from '../../../src/command-handling/event-to-append';
 import { appendLinked } from '../../../src/command-handling/append-linked';
 import { AppError } from '../../../src/errors/app-error';
+import { BUSINESS_KEY } from '../../../src/errors/business-key';
 import { parseIdempotencyKey } from '../../../src/errors/idempotency-key';
 import { WrongExpectedVersion } from '../../../src/event-store/errors';
 import type { EventStore } from '../../../src/event-store/event-store.port';
@@ -58,7 +59,7 @@ export class ImportContactsController {
             type: 'object',
             required: ['sourceId'],
             properties: {
-              sourceId: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,64}$' },
+              sourceId: { type: 'string', pattern: BUSINESS_KEY.source },
               version: { type: 'integer', minimum: 0 },
               updatedAt: { type: 'string', format: 'date-time' },
               checksum: { type: 'string', maxLength: 128 },

@@ -1,37 +1,23 @@
 /**
  * The progress bar of an import on stderr: bytes read of a file, or pages and records of a pull run,
- * with the outcome counts so far. Without a terminal it prints a line every few seconds.
+ * with the outcome counts so far.
  */
-import { SingleBar } from 'cli-progress';
+import { ProgressBar } from '../../../src/cli/progress-bar';
 import type { ImportRunState } from '../import-run.state';
 
 export class RunProgressBar {
-  private readonly bar: SingleBar;
-  private started = false;
+  private readonly bar: ProgressBar;
 
   constructor(stream: NodeJS.WritableStream, unit: 'bytes' | 'records') {
-    this.bar = new SingleBar({
-      stream: stream as NodeJS.WriteStream,
-      format: `import [{bar}] {percentage}% | {value}/{total} ${unit} | {processed} records: {counts}`,
-      noTTYOutput: true,
-      notTTYSchedule: 2000,
-      hideCursor: true,
-    });
+    this.bar = new ProgressBar(stream, `import [{bar}] {percentage}% | {value}/{total} ${unit} | {processed} records: {counts}`);
   }
 
   update(value: number, total: number, run: ImportRunState): void {
-    const payload = { processed: run.processed, counts: summary(run) };
-    if (!this.started) {
-      this.bar.start(Math.max(total, 1), value, payload);
-      this.started = true;
-    } else {
-      this.bar.setTotal(Math.max(total, 1));
-      this.bar.update(value, payload);
-    }
+    this.bar.show(value, total, { processed: run.processed, counts: summary(run) });
   }
 
   stop(): void {
-    if (this.started) this.bar.stop();
+    this.bar.stop();
   }
 }
 

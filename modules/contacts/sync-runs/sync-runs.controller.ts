@@ -17,6 +17,7 @@ import { DATABASE_POOL } from '../../../src/database/database-pool';
 import { EVENT_STORE } from '../../../src/event-store/event-store.port';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
 import { AppError } from '../../../src/errors/app-error';
+import { idPattern } from '../../../src/errors/business-key';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import { RUN_STATUSES, type RunStatus } from '../import-run.state';
 import { isKnownSource } from '../contact-sources';
@@ -28,6 +29,8 @@ import { toRunView, type RunView } from '../import-run.view';
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 const MAX_LISTED = 100;
+
+const RUN_ID = idPattern(80);
 
 @Controller('v1/sync/runs')
 export class SyncRunsController {
@@ -65,7 +68,7 @@ export class SyncRunsController {
   @Get(':runId')
   @Roles('sync', 'support')
   async get(@Param('runId') runId: string): Promise<RunView> {
-    if (!/^[A-Za-z0-9_.:-]{1,80}$/.test(runId)) throw notFound(runId);
+    if (!RUN_ID.test(runId)) throw notFound(runId);
     const run = await loadRun(this.store, runId);
     if (!run.exists) throw notFound(runId);
     return toRunView(run);

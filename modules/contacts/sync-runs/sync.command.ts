@@ -42,7 +42,10 @@ async function drive(context: CliContext, runId: string): Promise<void> {
   const bar = new RunProgressBar(context.stderr, 'records');
   const sources = contactSourcesAt(providerUrl(config));
   try {
-    const run = await driveRun({ store, sources, metadata: cliMetadata(), onPage: (r) => bar.update(r.processed, r.processed, r) }, runId);
+    const run = await driveRun(
+      { store, sources, metadata: cliMetadata(), signal: context.interrupted, onPage: (r) => bar.update(r.processed, r.processed, r) },
+      runId,
+    );
     bar.stop();
     report(context, run);
   } finally {
@@ -99,7 +102,7 @@ export const syncCommand: CliCommand = (context) => {
       let run = await loadRun(store, runId);
       if (!run.exists) throw new Error(`no import run ${runId}`);
       const bar = new RunProgressBar(context.stderr, 'records');
-      while (options.follow && run.status === 'running') {
+      while (options.follow && run.status === 'running' && !context.interrupted?.aborted) {
         bar.update(run.processed, run.processed, run);
         await new Promise((resolve) => setTimeout(resolve, 1000));
         run = await loadRun(store, runId);

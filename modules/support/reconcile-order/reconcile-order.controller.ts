@@ -1,12 +1,14 @@
 /**
  * POST /v1/support/orders/{orderId}/reconcile — run recovery for one order now and answer with the
  * resulting state (support asks "was I charged?": the provider is asked, the answer recorded).
+ * An unknown order is 404 `ORDER.NOT_FOUND`.
  */
 import { Controller, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { Roles } from '../../../src/auth/roles';
 import { DATABASE_POOL } from '../../../src/database/database-pool';
 import { EVENT_STORE } from '../../../src/event-store/event-store.port';
+import { AppError } from '../../../src/errors/app-error';
 import { assertBusinessKey } from '../../../src/errors/business-key';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import { PAYMENT_GATEWAY, loadOrder, reconcileOrder, toOrderView, type PaymentGateway } from '../../payments';
@@ -24,6 +26,10 @@ export class ReconcileOrderController {
   @HttpCode(200)
   async reconcile(@Param('orderId') orderId: string) {
     assertBusinessKey('orderId', orderId);
+    // An order nobody asked to charge has nothing to reconcile: answer as GET /v1/orders/{id} does.
+    if (!(await loadOrder(this.store, orderId)).state.exists) {
+      throw new AppError('not_found', 'ORDER.NOT_FOUND', `No charge was ever requested for order ${orderId}`, { orderId });
+    }
     // Support asks for it now: any silent attempt is verified at once, not after the usual threshold.
     const result = await reconcileOrder({ store: this.store, pool: this.pool, gateway: this.gateway, workerId: 'support' }, orderId, {
       staleAfterMs: 0,

@@ -25,8 +25,9 @@ export async function projectionsRebuild(context: CliContext, names: string[], o
     2000,
   );
   const interrupt = new AbortController();
-  const onSigint = () => interrupt.abort(new Error('interrupted; run the same command again to resume this rebuild'));
-  process.once('SIGINT', onSigint);
+  const onInterrupt = () => interrupt.abort(new Error('interrupted; run the same command again to resume this rebuild'));
+  context.interrupted?.addEventListener('abort', onInterrupt, { once: true });
+  if (context.interrupted?.aborted) onInterrupt();
   try {
     const results = await rebuildReadModels({
       store,
@@ -52,6 +53,6 @@ export async function projectionsRebuild(context: CliContext, names: string[], o
   } finally {
     bar.stop();
     clearInterval(refresh);
-    process.off('SIGINT', onSigint);
+    context.interrupted?.removeEventListener('abort', onInterrupt);
   }
 }

@@ -1,0 +1,43 @@
+/**
+ * `idem audit export <file>`: the export written to a new file (never over an existing one). A failed
+ * or interrupted export removes what it wrote, so the same command can simply be run again. An export
+ * that holds fewer events than the chain (events gone from the store) is kept for inspection, but its
+ * digest is not one to keep: the command exits 1.
+ */
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { finished } from 'node:stream/promises';
+import { EXIT_CHECK_FAILED, println, type CliContext } from '../../../src/cli/cli-context';
+import { exportHistory } from './export-history';
+import { ExportProgressBar } from './export-progress';
+
+export async function exportToFile(context: CliContext, file: string): Promise<void> {
+  const { store, pool } = await context.runtime();
+  const out = createWriteStream(file, { flags: 'wx' });
+  // Only a file this export created is ours to remove ('wx' refuses an existing one before that).
+  let created = false;
+  out.once('open', () => (created = true));
+  const bar = new ExportProgressBar(context.stderr);
+  try {
+    const summary = await exportHistory({ store, pool }, out, (written, total) => bar.update(written, total), context.interrupted);
+    out.end();
+    await finished(out);
+    bar.stop();
+    println(context.stdout, JSON.stringify({ file, ...summary }));
+    if (summary.events < summary.chained) {
+      println(
+        context.stderr,
+        `the store holds only ${summary.events} of the ${summary.chained} chained events: this export is cut short and its digest` +
+          ' is not one to keep; run `idem audit verify` to find the first break',
+      );
+      context.exitCode = EXIT_CHECK_FAILED;
+      return;
+    }
+    println(context.stderr, `keep this digest apart from the database; a later verify-file of this file must print it: ${summary.digest}`);
+  } catch (error) {
+    bar.stop();
+    out.destroy();
+    if (created) await rm(file, { force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * The one way `idem` commands show progress (rebuild, import, export): a cli-progress bar on stderr,
+ * so stdout stays parseable. On a terminal it redraws; without one (CI, a log file) it prints a line
+ * every few seconds instead. Each command brings its own format.
+ */
+import { SingleBar, type Options } from 'cli-progress';
+
+type Payload = Record<string, unknown>;
+
+export class ProgressBar {
+  private readonly bar: SingleBar;
+  private running = false;
+
+  constructor(stream: NodeJS.WritableStream, format: string, options: Pick<Options, 'etaBuffer'> = {}) {
+    this.bar = new SingleBar({
+      stream: stream as NodeJS.WriteStream,
+      format,
+      noTTYOutput: true,
+      notTTYSchedule: 2000,
+      hideCursor: true,
+      ...options,
+    });
+  }
+
+  start(total: number, value: number, payload?: Payload): void {
+    this.bar.start(Math.max(total, 1), value, payload);
+    this.running = true;
+  }
+
+  /** Moves the bar, starting it on the first call (for work whose total is known only once it runs). */
+  show(value: number, total: number, payload?: Payload): void {
+    if (!this.running) return this.start(total, value, payload);
+    this.setTotal(total);
+    this.update(value, payload);
+  }
+
+  setTotal(total: number): void {
+    if (this.running) this.bar.setTotal(Math.max(total, 1));
+  }
+
+  update(value: number, payload?: Payload): void {
+    if (this.running) this.bar.update(value, payload);
+  }
+
+  /** Ends the bar's line; stopping a bar never started (or stopped already) does nothing. */
+  stop(): void {
+    if (this.running) this.bar.stop();
+    this.running = false;
+  }
+}
