@@ -15,7 +15,7 @@ import type { EventStore } from '../../../src/event-store/event-store.port';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
 import type { ImportEvent } from '../contact.events';
 import type { ImportRunState } from '../import-run.state';
-import { importItems } from '../import-contacts/import-records';
+import { importItems, throwIfNotStored } from '../import-contacts/import-records';
 import { checkItems, type BatchItem } from '../import-contacts/import-request';
 import { appendRunEvents, loadRun } from '../pull-run/drive-run';
 import { decidePage } from '../pull-run/record-page.decision';
@@ -68,6 +68,7 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
   const record = async (nextCursor: string | null) => {
     const items = slice.map((r, i) => batchItem(r, run.processed + i));
     const results = await importItems(store, source, runId, items, { ...metadata, correlationId: runId });
+    throwIfNotStored(results);
     const events = decidePage(run, { cursor: run.cursor, nextCursor, results });
     await options.beforeRecordingSlice?.(run);
     await append(events);

@@ -12,7 +12,7 @@ import type { EventStore } from '../../../src/event-store/event-store.port';
 import { importStream, type ImportEvent } from '../contact.events';
 import type { ContactPage, ContactSources } from '../contact-source/contact-source.port';
 import { evolveImportRun, initialImportRunState, type ImportRunState } from '../import-run.state';
-import { importItems } from '../import-contacts/import-records';
+import { importItems, throwIfNotStored } from '../import-contacts/import-records';
 import { checkItems } from '../import-contacts/import-request';
 import { keepRun, knownRun } from './run-folds';
 import { decideFetchGaveUp, decidePage, MAX_FETCH_ATTEMPTS } from './record-page.decision';
@@ -86,6 +86,7 @@ async function driveLoop(deps: RunDriverDeps, runId: string): Promise<ImportRunS
 async function importPage(deps: RunDriverDeps, run: ImportRunState, page: ContactPage): Promise<ImportEvent[]> {
   const items = checkItems(page.records, run.processed);
   const results = await importItems(deps.store, run.source, run.runId, items, { ...deps.metadata, correlationId: run.runId });
+  throwIfNotStored(results);
   return decidePage(run, { cursor: run.cursor, nextCursor: page.nextCursor, results });
 }
 
