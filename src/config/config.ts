@@ -44,6 +44,8 @@ export interface IdemConfig {
     paymentMethod: string;
     providerTimeoutMs: number;
   };
+  /** IDEM_CRM_URL: the CRM pull runs page through. Unset: the sandbox's in development, none in production. */
+  contacts: { crmUrl: string | undefined };
   logLevel: 'error' | 'warn' | 'info' | 'debug';
   readiness: {
     /** /health/ready answers 503 when a live projection's oldest unprocessed event is older than this. */
@@ -137,6 +139,7 @@ export function loadConfig(env: Env = process.env): IdemConfig {
       paymentMethod: read('IDEM_PAYMENT_METHOD', nonEmpty, 'pm_card_visa'),
       providerTimeoutMs: read('IDEM_PROVIDER_TIMEOUT_MS', positiveInt, 10_000),
     },
+    contacts: { crmUrl: read('IDEM_CRM_URL', httpUrl, undefined) },
     logLevel: read('LOG_LEVEL', oneOf(['error', 'warn', 'info', 'debug'] as const), 'info'),
     readiness: { maxProjectionLagMs: read('IDEM_READY_MAX_PROJECTION_LAG', positiveDuration, 5 * 60_000) },
     worker: {

@@ -14,6 +14,7 @@ import { basename } from 'node:path';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
 import type { ImportEvent } from '../contact.events';
+import { assertKnownSource } from '../contact-sources';
 import type { ImportRunState } from '../import-run.state';
 import { importItems, throwIfNotStored } from '../import-contacts/import-records';
 import { checkItems, type BatchItem } from '../import-contacts/import-request';
@@ -42,6 +43,7 @@ export async function contentHash(path: string): Promise<string> {
 
 export async function importFile(options: FileImportOptions): Promise<ImportRunState> {
   const { store, source, path, metadata } = options;
+  assertKnownSource(source);
   const hash = await contentHash(path);
   const runId = `file.${source}.${hash.slice(0, 40)}`;
   let run = await loadRun(store, runId);
