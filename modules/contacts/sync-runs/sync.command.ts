@@ -41,13 +41,13 @@ async function drive(context: CliContext, runId: string): Promise<void> {
   const { store } = await context.runtime();
   const bar = new RunProgressBar(context.stderr, 'records');
   const sources = configuredContactSources(context.config());
+  let run: ImportRunState;
   try {
-    const run = await driveRun({ store, sources, metadata: cliMetadata(), onPage: (r) => bar.update(r.processed, r.processed, r) }, runId);
-    bar.stop();
-    report(context, run);
+    run = await driveRun({ store, sources, metadata: cliMetadata(), onPage: (r) => bar.update(r.processed, r.processed, r) }, runId);
   } finally {
     bar.stop();
   }
+  report(context, run);
 }
 
 export const syncCommand: CliCommand = (context) => {
@@ -60,19 +60,19 @@ export const syncCommand: CliCommand = (context) => {
       assertKnownSource(options.source);
       const { store } = await context.runtime();
       const bar = new RunProgressBar(context.stderr, 'bytes');
+      let run: ImportRunState;
       try {
-        const run = await importFile({
+        run = await importFile({
           store,
           source: options.source,
           path: file,
           metadata: cliMetadata(),
           onProgress: (p) => bar.update(p.bytes, p.totalBytes, p.run),
         });
-        bar.stop();
-        report(context, run);
       } finally {
         bar.stop();
       }
+      report(context, run);
     });
   sync
     .command('run')
