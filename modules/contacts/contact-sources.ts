@@ -4,7 +4,29 @@
  * namespace of contacts. `crm` is the default pull source (the sandbox CRM in development); a real
  * CRM is one more name here and one more `contact-source` adapter.
  */
+import { AppError } from '../../src/errors/app-error';
+import type { ContactSources } from './contact-source/contact-source.port';
+
 export const CONTACT_SOURCES: readonly string[] = ['crm'];
 
 // Not a `source is string` guard: a false answer would wrongly narrow a string name to never.
 export const isKnownSource = (source: string): boolean => CONTACT_SOURCES.includes(source);
+
+/** Every import (push, pull, file) refuses an unknown source before it writes anything. */
+export function assertKnownSource(source: string): void {
+  if (!isKnownSource(source))
+    throw new AppError('unprocessable', 'CONTACTS.UNKNOWN_SOURCE', `No contact source is configured under the name ${source}`, { source });
+}
+
+/** A pull run also needs the source's address: in production the CRM's is IDEM_CRM_URL, and without it nothing can be pulled. */
+export function assertPullableSource(source: string, sources: ContactSources): void {
+  assertKnownSource(source);
+  if (!sources(source)) {
+    throw new AppError(
+      'unprocessable',
+      'CONTACTS.SOURCE_NOT_CONFIGURED',
+      `The contact source ${source} has no address configured here, so nothing can be pulled from it (set IDEM_CRM_URL)`,
+      { source },
+    );
+  }
+}

@@ -8,18 +8,18 @@ import { importEventsReadModel } from '../../projections/import-events/import-ev
 import { syncRunsReadModel } from '../../projections/sync-runs/sync-runs.projector';
 import type { IdemConfig } from '../../src/config/config';
 import type { Feature } from '../../src/features/feature';
-import { contactSourcesAt } from './contact-source/configured-sources';
+import { configuredContactSources } from './contact-source/configured-sources';
 import type { ContactSources } from './contact-source/contact-source.port';
 import { ContactsModule } from './contacts.module';
 import { resumeUnfinishedRuns } from './pull-run/resume-runs';
 import { syncCommand } from './sync-runs/sync.command';
 
 export interface ContactsPorts {
-  /** Where pull runs read contacts (default: the CRM beside the configured provider — the sandbox's in development). */
+  /** Where pull runs read contacts (default: the CRM at IDEM_CRM_URL, in development the sandbox's; configured-sources.ts). */
   sources?: (config: IdemConfig) => ContactSources;
 }
 
-export function contactsFeature({ sources = (config) => contactSourcesAt(config.payments.stripeApiBase) }: ContactsPorts = {}): Feature {
+export function contactsFeature({ sources = configuredContactSources }: ContactsPorts = {}): Feature {
   return {
     name: 'contacts',
     module: ContactsModule.withSources(sources),

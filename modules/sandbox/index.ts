@@ -18,3 +18,4 @@ export { isSucceededCharge } from './payment-intents/payment-intent';
 export { DEFAULT_SEARCH_LAG_MS } from './payment-intents/intents.store';
 export { AUTHENTICATION_PAYMENT_METHODS, PROCESSING_PAYMENT_METHOD } from './payment-intents/confirmation-rule';
 export type { OutsideCharge } from './payment-intents/outside-charge';
+export { seededRandom } from './faults/seeded-random';

@@ -50,6 +50,8 @@ export interface IdemConfig {
     /** When set, each delivery is signed (`Idem-Signature`, Stripe's scheme). */
     webhookSecret: string | undefined;
   };
+  /** IDEM_CRM_URL: the CRM pull runs page through. Unset: the sandbox's in development, none in production. */
+  contacts: { crmUrl: string | undefined };
   logLevel: 'error' | 'warn' | 'info' | 'debug';
   readiness: {
     /** /health/ready answers 503 when a live projection's oldest unprocessed event is older than this. */
@@ -150,6 +152,7 @@ export function loadConfig(env: Env = process.env): IdemConfig {
       providerTimeoutMs: read('IDEM_PROVIDER_TIMEOUT_MS', positiveInt, 10_000),
     },
     alerts: { webhookUrl: alertWebhookUrl, webhookSecret: alertWebhookSecret },
+    contacts: { crmUrl: read('IDEM_CRM_URL', httpUrl, undefined) },
     logLevel: read('LOG_LEVEL', oneOf(['error', 'warn', 'info', 'debug'] as const), 'info'),
     readiness: { maxProjectionLagMs: read('IDEM_READY_MAX_PROJECTION_LAG', positiveDuration, 5 * 60_000) },
     worker: {

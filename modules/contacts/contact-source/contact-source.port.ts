@@ -9,10 +9,20 @@ export interface ContactPage {
   nextCursor: string | null;
 }
 
+export interface PageRequest {
+  /** Where the page starts, as the previous page said (null: the first page). */
+  cursor: string | null;
+  limit: number;
+  /** ISO-8601: only records changed at or after it (the run's `since`, resumed runs included); absent: every record. */
+  since?: string;
+  /** Aborted when the run's driver stops: the request is dropped. */
+  signal?: AbortSignal;
+}
+
 export interface ContactSource {
   readonly name: string;
   /** Throws on any failure (5xx, timeout, dropped connection): the run retries the page with backoff. */
-  fetchPage(cursor: string | null, limit: number): Promise<ContactPage>;
+  fetchPage(request: PageRequest): Promise<ContactPage>;
 }
 
 /** Finds the adapter of a configured source by name; undefined for an unknown one. */

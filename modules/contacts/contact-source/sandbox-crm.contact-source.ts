@@ -1,9 +1,9 @@
 /**
  * The sandbox CRM (modules/sandbox/crm, our own fake) as a contact source, over HTTP only: product
- * code never imports the sandbox. `GET {baseUrl}/crm/contacts?cursor=&limit=` →
+ * code never imports the sandbox. `GET {baseUrl}/crm/contacts?cursor=&limit=&since=` →
  * `{contacts: [...], nextCursor}`.
  */
-import type { ContactPage, ContactSource } from './contact-source.port';
+import type { ContactPage, ContactSource, PageRequest } from './contact-source.port';
 
 export class SandboxCrmContactSource implements ContactSource {
   constructor(
@@ -12,9 +12,12 @@ export class SandboxCrmContactSource implements ContactSource {
     private readonly timeoutMs = 10_000,
   ) {}
 
-  async fetchPage(cursor: string | null, limit: number): Promise<ContactPage> {
-    const query = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) });
-    const response = await fetch(`${this.baseUrl}/crm/contacts?${query}`, { signal: AbortSignal.timeout(this.timeoutMs) });
+  async fetchPage({ cursor, limit, since, signal }: PageRequest): Promise<ContactPage> {
+    const query = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}), ...(since ? { since } : {}) });
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const response = await fetch(`${this.baseUrl}/crm/contacts?${query}`, {
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    });
     if (!response.ok) throw new Error(`${this.name} answered ${response.status} for cursor ${cursor ?? '(start)'}`);
     const body = (await response.json()) as { contacts?: unknown; nextCursor?: unknown };
     if (!Array.isArray(body.contacts) || !(body.nextCursor === null || typeof body.nextCursor === 'string')) {

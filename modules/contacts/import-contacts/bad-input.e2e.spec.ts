@@ -106,6 +106,36 @@ describe('POST /v1/contacts/import with bad input', () => {
     });
   });
 
+  describe('when one record is too large for the store (IDEM_MAX_APPEND_BYTES, 1 MiB by default)', () => {
+    it('answers it rejected, with why, imports the rest and records the batch', async () => {
+      const response = await harness.app.inject({
+        method: 'POST',
+        url: '/v1/contacts/import',
+        headers: auth('sync'),
+        payload: batch(
+          { sourceId: 'huge-before', fields: { a: 1 } },
+          { sourceId: 'huge', fields: { blob: 'x'.repeat(1_100_000) } },
+          { sourceId: 'huge-after', fields: { a: 2 } },
+        ),
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json().results).toEqual([
+        { sourceId: 'huge-before', outcome: 'imported', revision: 0 },
+        { sourceId: 'huge', outcome: 'rejected', revision: null, reason: expect.stringMatching(/too large to store.*limit is 1048576/) },
+        { sourceId: 'huge-after', outcome: 'imported', revision: 0 },
+      ]);
+      const { runId } = response.json();
+      const audit = await harness.runtime.eventStore.readStream(`import-${runId}`);
+      expect(audit.filter((e) => e.type === 'ImportRecordProcessed').map((e) => (e.data as { outcome: string }).outcome)).toEqual([
+        'imported',
+        'rejected',
+        'imported',
+      ]);
+      const written = await harness.runtime.pool.query(`SELECT 1 FROM idem_events WHERE stream_name = 'contact-crm.huge'`);
+      expect(written.rowCount).toBe(0);
+    });
+  });
+
   it('stays up and serves a valid request afterwards', async () => {
     const response = await harness.app.inject({
       method: 'POST',

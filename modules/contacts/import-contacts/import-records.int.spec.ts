@@ -7,7 +7,7 @@ import { Pool } from 'pg';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
 import { countStatements } from '../../../test/harness/statement-counter';
 import { createTestDatabase } from '../../../test/harness/test-database';
-import { importRecords } from './import-records';
+import { importRecords, throwIfNotStored } from './import-records';
 
 let pool: Pool;
 let store: PostgresEventStore;
@@ -44,5 +44,38 @@ describe('importRecords', () => {
       expect(inserts()).toBeGreaterThan(0);
       expect(inserts()).toBeLessThanOrEqual(12);
     });
+  });
+});
+
+describe('importRecords, when the store cannot take one record', () => {
+  const batch = [
+    { seq: 0, record: { sourceId: 'n-0', fields: { a: 0 } } },
+    { seq: 1, record: { sourceId: 'n-1', fields: { blob: 'x'.repeat(3000) } } },
+    { seq: 2, record: { sourceId: 'n-2', fields: { a: 2 } } },
+  ];
+
+  it('answers a record over the configured append limit rejected and imports the others', async () => {
+    const small = new PostgresEventStore(pool, { maxAppendBytes: 2048 });
+    const results = await importRecords(small, 'small', 'run-small', batch, metadata);
+    expect(results.map((r) => [r.outcome, r.revision, r.storeFailure])).toEqual([
+      ['imported', 0, undefined],
+      ['rejected', null, undefined],
+      ['imported', 0, undefined],
+    ]);
+    expect(results[1].reason).toMatch(/too large to store.*the limit is 2048/);
+  });
+
+  it('waits for every record and answers a failed append rejected with "send it again", marked for a run to retry', async () => {
+    const lost = new Error('connection terminated');
+    const failing = Object.create(store, {
+      append: {
+        value: (stream: string, ...rest: unknown[]) =>
+          stream.endsWith('.n-1') ? Promise.reject(lost) : store.append(stream, ...(rest as [never, never])),
+      },
+    }) as PostgresEventStore;
+    const results = await importRecords(failing, 'failing', 'run-failing', batch, metadata);
+    expect(results.map((r) => r.outcome)).toEqual(['imported', 'rejected', 'imported']);
+    expect(results[1]).toMatchObject({ reason: expect.stringContaining('send it again'), storeFailure: lost });
+    expect(() => throwIfNotStored(results)).toThrow(lost);
   });
 });

@@ -6,8 +6,12 @@
  * trip per record. Records of one contact inside a batch go one after the other, in batch order, so
  * a batch never races itself; a concurrent import of the same contact loses the append, re-reads and
  * is judged again (one revision, the other answer `duplicate`/`unchanged`).
+ *
+ * A record the store cannot take is answered on its own and never fails its batch: every record's
+ * command settles before the batch answers, so a batch is never left half-written behind an error.
  */
 import { handleCommand, type CommandContext } from '../../../src/command-handling/handle-command';
+import { InvalidAppend } from '../../../src/event-store/errors';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import type { ImportOutcome } from '../contact.events';
 import { contactStream } from '../contact.events';
@@ -29,6 +33,11 @@ export interface RecordResult {
   revision: number | null;
   reason?: string;
   record?: ContactRecord;
+  /**
+   * The store failed (not refused) the record's append, e.g. a lost connection: the record is answered
+   * `rejected` with a "send it again" reason, and a run (pull page, file slice) re-imports it instead.
+   */
+  storeFailure?: unknown;
 }
 
 /** Imports the valid items; the invalid ones are answered `rejected` with their problems. In seq order. */
@@ -74,10 +83,30 @@ async function importOne(store: EventStore, command: ImportContact, metadata: Co
     ...importContactDecider,
     decide: (c: ImportContact, state: Parameters<typeof judgeContact>[1]) => toNewEvents(c, (verdict = judgeContact(c, state))),
   };
-  const { revision } = await handleCommand(store, contactStream(command.source, command.record.sourceId), decider, command, {
-    metadata,
-    maxAttempts: MAX_ATTEMPTS,
-  });
-  const { outcome, reason } = verdict!;
-  return { seq: command.seq, sourceId: command.record.sourceId, outcome, revision, ...(reason ? { reason } : {}), record: command.record };
+  const answer = { seq: command.seq, sourceId: command.record.sourceId, record: command.record };
+  try {
+    const { revision } = await handleCommand(store, contactStream(command.source, command.record.sourceId), decider, command, {
+      metadata,
+      maxAttempts: MAX_ATTEMPTS,
+    });
+    const { outcome, reason } = verdict!;
+    return { ...answer, outcome, revision, ...(reason ? { reason } : {}) };
+  } catch (error) {
+    return { ...answer, outcome: 'rejected', revision: null, ...notStored(error) };
+  }
+}
+
+/** Why a record's append did not happen: refused for good (too large for the store's limit) or failed for now. */
+function notStored(error: unknown): Pick<RecordResult, 'reason' | 'storeFailure'> {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof InvalidAppend && error.code === 'EVENT_STORE.INVALID_EVENT_TOO_LARGE')
+    return { reason: `the record is too large to store (${message})` };
+  if (error instanceof InvalidAppend) return { reason: `the store refuses the record (${message})` };
+  return { reason: `the record could not be stored (${message}); send it again`, storeFailure: error };
+}
+
+/** A run records a page only when every record of it was stored or refused: a store failure fails the page, which is imported again. */
+export function throwIfNotStored(results: RecordResult[]): void {
+  const failed = results.find((result) => result.storeFailure !== undefined);
+  if (failed) throw failed.storeFailure;
 }

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { AppError, type FieldProblem } from '../../../src/errors/app-error';
-import { isKnownSource } from '../contact-sources';
+import { assertKnownSource } from '../contact-sources';
 import { checkRecord, type ContactRecord } from '../import-contact/contact-record';
 
 export const MAX_RECORDS = 1000;
@@ -27,8 +27,7 @@ export function parseImportRequest(body: unknown): ImportRequest {
   const { source, records, ...rest } = body as Record<string, unknown>;
   const problems: FieldProblem[] = Object.keys(rest).map((field) => ({ field, message: `${field} is not a known field` }));
   if (typeof source !== 'string') problems.push({ field: 'source', message: 'source must be a string' });
-  else if (!isKnownSource(source))
-    throw new AppError('unprocessable', 'CONTACTS.UNKNOWN_SOURCE', `No contact source is configured under the name ${source}`, { source });
+  else assertKnownSource(source);
   if (!Array.isArray(records) || records.length === 0) problems.push({ field: 'records', message: 'records must be a non-empty array' });
   else if (records.length > MAX_RECORDS)
     problems.push({ field: 'records', message: `at most ${MAX_RECORDS} records per request (got ${records.length})` });

@@ -26,4 +26,7 @@ async function main() {
   await pool.end();
 }
 
-void main();
+main().catch((error) => {
+  process.stderr.write(`${String(error)}\n`);
+  process.exit(1);
+});

@@ -14,8 +14,9 @@ import { basename } from 'node:path';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
 import type { ImportEvent } from '../contact.events';
+import { assertKnownSource } from '../contact-sources';
 import type { ImportRunState } from '../import-run.state';
-import { importItems } from '../import-contacts/import-records';
+import { importItems, throwIfNotStored } from '../import-contacts/import-records';
 import { checkItems, type BatchItem } from '../import-contacts/import-request';
 import { appendRunEvents, loadRun } from '../pull-run/drive-run';
 import { decidePage } from '../pull-run/record-page.decision';
@@ -42,6 +43,7 @@ export async function contentHash(path: string): Promise<string> {
 
 export async function importFile(options: FileImportOptions): Promise<ImportRunState> {
   const { store, source, path, metadata } = options;
+  assertKnownSource(source);
   const hash = await contentHash(path);
   const runId = `file.${source}.${hash.slice(0, 40)}`;
   let run = await loadRun(store, runId);
@@ -68,6 +70,7 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
   const record = async (nextCursor: string | null) => {
     const items = slice.map((r, i) => batchItem(r, run.processed + i));
     const results = await importItems(store, source, runId, items, { ...metadata, correlationId: runId });
+    throwIfNotStored(results);
     const events = decidePage(run, { cursor: run.cursor, nextCursor, results });
     await options.beforeRecordingSlice?.(run);
     await append(events);

@@ -4,6 +4,7 @@
  * decided on, so a second driver (another worker resuming the same run) loses its append and stops
  * — one driver per run. In one process, a run already being driven is not driven twice.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { toEventToAppend } from '../../../src/command-handling/event-to-append';
 import { appendLinked } from '../../../src/command-handling/append-linked';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
@@ -12,7 +13,7 @@ import type { EventStore } from '../../../src/event-store/event-store.port';
 import { importStream, type ImportEvent } from '../contact.events';
 import type { ContactPage, ContactSources } from '../contact-source/contact-source.port';
 import { evolveImportRun, initialImportRunState, type ImportRunState } from '../import-run.state';
-import { importItems } from '../import-contacts/import-records';
+import { importItems, throwIfNotStored } from '../import-contacts/import-records';
 import { checkItems } from '../import-contacts/import-request';
 import { keepRun, knownRun } from './run-folds';
 import { decideFetchGaveUp, decidePage, MAX_FETCH_ATTEMPTS } from './record-page.decision';
@@ -27,7 +28,7 @@ export interface RunDriverDeps {
   metadata: CommandContext['metadata'];
   /** Called after each recorded page (progress bars, logs). */
   onPage?: (run: ImportRunState) => void;
-  /** Stops driving between pages (process shutdown); the run stays `running` for the next worker. */
+  /** Stops driving between pages and cuts a page's retries short (process shutdown); the run stays `running` for the next worker. */
   signal?: AbortSignal;
   /** Called when a page's records are imported and its outcomes not yet recorded (crash tests stop here). */
   beforeRecordingPage?: (run: ImportRunState) => Promise<void>;
@@ -59,20 +60,34 @@ export function driveRun(deps: RunDriverDeps, runId: string): Promise<ImportRunS
 }
 
 async function driveLoop(deps: RunDriverDeps, runId: string): Promise<ImportRunState> {
+  // Ends the prefetched page's request and retries whenever this driver stops, whatever stops it.
+  const stopped = new AbortController();
+  const signal = deps.signal ? AbortSignal.any([deps.signal, stopped.signal]) : stopped.signal;
+  try {
+    return await drivePages(deps, runId, signal);
+  } finally {
+    stopped.abort();
+  }
+}
+
+async function drivePages(deps: RunDriverDeps, runId: string, signal: AbortSignal): Promise<ImportRunState> {
   // The run is read once; after that this driver folds what it appends itself. Its appends carry the
   // revision they were decided on, so the fold stays exactly the stream: another writer makes the
   // next append conflict, and this driver stops. (Re-reading the run per page read its whole
   // history — one event per record — on every page: quadratic in the run's size.)
   let run = await loadRun(deps.store, runId);
+  const fetchFrom = (cursor: string | null) => fetchWithRetries(deps, run, cursor, signal);
   let fetching: Promise<Fetched> | undefined;
   for (;;) {
-    if (!run.exists || run.status !== 'running' || run.kind !== 'pull' || deps.signal?.aborted) return run;
-    const fetched = await (fetching ?? fetchWithRetries(deps, run.source, run.cursor));
+    if (!run.exists || run.status !== 'running' || run.kind !== 'pull' || signal.aborted) return run;
+    const fetched = await (fetching ?? fetchFrom(run.cursor));
+    // A fetch cut short by a shutdown is no failure of the source: the run stays running.
+    if ('error' in fetched && signal.aborted) return run;
     // The next page is fetched while this one is imported and recorded: fetching has no effect, and
     // the next page still counts only once its own records and cursor are recorded. If this page
     // ends the run (or the driver), the fetched page is simply dropped.
     const nextCursor = 'page' in fetched ? fetched.page.nextCursor : null;
-    fetching = nextCursor !== null ? fetchWithRetries(deps, run.source, nextCursor) : undefined;
+    fetching = nextCursor !== null ? fetchFrom(nextCursor) : undefined;
     const events =
       'page' in fetched ? await importPage(deps, run, fetched.page) : [decideFetchGaveUp(run, MAX_FETCH_ATTEMPTS, fetched.error)];
     await deps.beforeRecordingPage?.(run);
@@ -86,26 +101,34 @@ async function driveLoop(deps: RunDriverDeps, runId: string): Promise<ImportRunS
 async function importPage(deps: RunDriverDeps, run: ImportRunState, page: ContactPage): Promise<ImportEvent[]> {
   const items = checkItems(page.records, run.processed);
   const results = await importItems(deps.store, run.source, run.runId, items, { ...deps.metadata, correlationId: run.runId });
+  throwIfNotStored(results);
   return decidePage(run, { cursor: run.cursor, nextCursor: page.nextCursor, results });
 }
 
 type Fetched = { page: ContactPage } | { error: string };
 
-/** Never rejects: a page the source keeps failing is answered with its last error. */
-async function fetchWithRetries(deps: RunDriverDeps, sourceName: string, cursor: string | null): Promise<Fetched> {
-  const source = deps.sources(sourceName);
-  if (!source) return { error: `no contact source is configured under the name ${sourceName}` };
-  let error = '';
-  for (let attempt = 1; attempt <= MAX_FETCH_ATTEMPTS; attempt++) {
+/**
+ * Never rejects: a page the source keeps failing is answered with its last error. A run started with
+ * `since` asks for the records changed since then on every page, resumed or not.
+ */
+async function fetchWithRetries(deps: RunDriverDeps, run: ImportRunState, cursor: string | null, signal: AbortSignal): Promise<Fetched> {
+  const source = deps.sources(run.source);
+  if (!source) return { error: `no contact source is configured under the name ${run.source}` };
+  const request = { cursor, limit: deps.pageSize ?? DEFAULT_PAGE_SIZE, since: run.started?.since, signal };
+  let error = 'the driver stopped';
+  for (let attempt = 1; attempt <= MAX_FETCH_ATTEMPTS && !signal.aborted; attempt++) {
     try {
-      return { page: await source.fetchPage(cursor, deps.pageSize ?? DEFAULT_PAGE_SIZE) };
+      return { page: await source.fetchPage(request) };
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
-      if (attempt < MAX_FETCH_ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, (deps.backoffMs ?? 500) * 2 ** (attempt - 1)));
+      if (attempt < MAX_FETCH_ATTEMPTS) await backoff((deps.backoffMs ?? 500) * 2 ** (attempt - 1), signal);
     }
   }
   return { error };
 }
+
+/** Waits before a retry; a stopping driver does not wait. */
+const backoff = (ms: number, signal: AbortSignal) => sleep(ms, undefined, { signal }).catch(() => undefined);
 
 /**
  * Appends at the run's revision and answers the run with `events` folded in (what the stream now

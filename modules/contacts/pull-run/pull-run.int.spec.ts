@@ -92,6 +92,43 @@ describe('a pull run', () => {
     }
   });
 
+  describe('started with since', () => {
+    it('pulls only the contacts changed since then, and so does its resumption', async () => {
+      const { touched } = await control('POST', '/crm/_control/mutate', { count: 12 });
+      const changed = new Set<string>(touched).size;
+      // Every contact's first version is from 2026-01-02; an edit moves a contact a day on.
+      const since = '2026-01-03T00:00:00Z';
+      const runId = await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull', since }, deps.metadata);
+      const shutdown = new AbortController();
+      const smallPages = { ...deps, pageSize: 5 };
+      const first = await driveRun({ ...smallPages, signal: shutdown.signal, onPage: () => shutdown.abort() }, runId);
+      expect(first).toMatchObject({ status: 'running', pages: 1, processed: 5 });
+
+      // Another process (nothing folded in memory) resumes it from its stream.
+      const resumed = await driveRun({ ...smallPages, store: new PostgresEventStore(pool) }, runId);
+      expect(resumed).toMatchObject({ status: 'completed', processed: changed });
+      const pulled = (await store.readStream(importStream(runId)))
+        .filter((e) => e.type === 'ImportRecordProcessed')
+        .map((e) => (e.data as { sourceId: string }).sourceId);
+      expect(new Set(pulled)).toEqual(new Set(touched));
+    });
+  });
+
+  describe('when its driver stops (shutdown)', () => {
+    it("stops at once in the middle of a page's backoff, and the run stays running", async () => {
+      await control('POST', '/crm/_control/faults', { page: 1, kind: 'error_500' });
+      const runId = await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, deps.metadata);
+      const shutdown = new AbortController();
+      const driving = driveRun({ ...deps, backoffMs: 60_000, signal: shutdown.signal }, runId);
+      await waitFor('the first page to fail once', async () => (await control('GET', '/crm/_control/requests')).byPage['1'] >= 1);
+      const abortedAt = Date.now();
+      shutdown.abort();
+      expect(await driving).toMatchObject({ status: 'running', pages: 0 });
+      expect(Date.now() - abortedAt).toBeLessThan(5_000);
+      expect((await control('GET', '/crm/_control/requests')).byPage['1']).toBe(1);
+    });
+  });
+
   describe('when the CRM fails a page', () => {
     it.each([
       ['error_500', {}],

@@ -20,7 +20,7 @@ import { AppError } from '../../../src/errors/app-error';
 import { idPattern } from '../../../src/errors/business-key';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import { RUN_STATUSES, type RunStatus } from '../import-run.state';
-import { isKnownSource } from '../contact-sources';
+import { assertPullableSource } from '../contact-sources';
 import { CONTACT_SOURCES_PORT, type ContactSources } from '../contact-source/contact-source.port';
 import { loadRun } from '../pull-run/drive-run';
 import { driveInBackground } from '../pull-run/resume-runs';
@@ -52,10 +52,7 @@ export class SyncRunsController {
   @HttpCode(202)
   async start(@Body() body: unknown, @CommandMetadata() metadata: CommandContext['metadata']): Promise<RunView> {
     const { source, since } = parseStart(body);
-    if (!isKnownSource(source) || !this.sources(source))
-      throw new AppError('unprocessable', 'CONTACTS.UNKNOWN_SOURCE', `No contact source is configured under the name ${source}`, {
-        source,
-      });
+    assertPullableSource(source, this.sources);
     const runId = await startRun(
       this.store,
       { source, startedBy: metadata.actor.role, kind: 'pull', ...(since ? { since } : {}) },

@@ -81,3 +81,38 @@ describe('POST /v1/sync/runs', () => {
     expect((await get('/v1/sync/runs/run.nope', 'auditor')).statusCode).toBe(403);
   });
 });
+
+describe('POST /v1/sync/runs in production without IDEM_CRM_URL', () => {
+  it('answers 422 CONTACTS.SOURCE_NOT_CONFIGURED and starts nothing, though the provider (Stripe) is configured', async () => {
+    const { config } = harness.runtime;
+    const production = { ...config, production: true, payments: { ...config.payments, stripeApiBase: 'https://api.stripe.com' } };
+    const features = idemFeatures({ paymentGateway: () => harness.gateway });
+    const productionReadModels = await openReadModels(harness.runtime, features, 1);
+    const productionApp = await createHttpApp(
+      { ...harness.runtime, config: production },
+      { features, readModels: productionReadModels },
+      { logger: false },
+    );
+    try {
+      await productionApp.getHttpAdapter().getInstance().ready();
+      const runsBefore = await harness.runtime.pool.query(`SELECT count(*) AS n FROM idem_events WHERE stream_name LIKE 'import-run.%'`);
+      const response = await productionApp.inject({
+        method: 'POST',
+        url: '/v1/sync/runs',
+        headers: auth('sync'),
+        payload: { source: 'crm' },
+      });
+      expect(response.statusCode).toBe(422);
+      expect(response.json()).toMatchObject({
+        status: 422,
+        code: 'CONTACTS.SOURCE_NOT_CONFIGURED',
+        title: expect.stringContaining('IDEM_CRM_URL'),
+      });
+      const runsAfter = await harness.runtime.pool.query(`SELECT count(*) AS n FROM idem_events WHERE stream_name LIKE 'import-run.%'`);
+      expect(runsAfter.rows[0].n).toBe(runsBefore.rows[0].n);
+    } finally {
+      await productionApp.close();
+      await productionReadModels.close();
+    }
+  });
+});

@@ -10,8 +10,9 @@
  */
 import { Command, Option } from 'commander';
 import { listRuns } from '../../../projections/sync-runs/sync-runs.queries';
-import { EXIT_CHECK_FAILED, println, providerUrl, type CliCommand, type CliContext } from '../../../src/cli/cli-context';
-import { contactSourcesAt } from '../contact-source/configured-sources';
+import { EXIT_CHECK_FAILED, println, type CliCommand, type CliContext } from '../../../src/cli/cli-context';
+import { configuredContactSources } from '../contact-source/configured-sources';
+import { assertKnownSource, assertPullableSource } from '../contact-sources';
 import { importFile } from '../import-file/import-file';
 import { RUN_STATUSES, type ImportRunState, type RunStatus } from '../import-run.state';
 import { driveRun, loadRun } from '../pull-run/drive-run';
@@ -37,20 +38,19 @@ function report(context: CliContext, run: ImportRunState): void {
 }
 
 async function drive(context: CliContext, runId: string): Promise<void> {
-  const config = context.config();
   const { store } = await context.runtime();
   const bar = new RunProgressBar(context.stderr, 'records');
-  const sources = contactSourcesAt(providerUrl(config));
+  const sources = configuredContactSources(context.config());
+  let run: ImportRunState;
   try {
-    const run = await driveRun(
+    run = await driveRun(
       { store, sources, metadata: cliMetadata(), signal: context.interrupted, onPage: (r) => bar.update(r.processed, r.processed, r) },
       runId,
     );
-    bar.stop();
-    report(context, run);
   } finally {
     bar.stop();
   }
+  report(context, run);
 }
 
 export const syncCommand: CliCommand = (context) => {
@@ -60,21 +60,22 @@ export const syncCommand: CliCommand = (context) => {
     .description('import an NDJSON or CSV export as a run (the same file again resumes where it stopped)')
     .requiredOption('--source <name>', 'the source the records come from, e.g. crm')
     .action(async (file: string, options: { source: string }) => {
+      assertKnownSource(options.source);
       const { store } = await context.runtime();
       const bar = new RunProgressBar(context.stderr, 'bytes');
+      let run: ImportRunState;
       try {
-        const run = await importFile({
+        run = await importFile({
           store,
           source: options.source,
           path: file,
           metadata: cliMetadata(),
           onProgress: (p) => bar.update(p.bytes, p.totalBytes, p.run),
         });
-        bar.stop();
-        report(context, run);
       } finally {
         bar.stop();
       }
+      report(context, run);
     });
   sync
     .command('run')
@@ -83,6 +84,7 @@ export const syncCommand: CliCommand = (context) => {
     .option('--since <iso>', 'only records changed since then, where the source supports it')
     .option('--no-wait', 'start it and leave the driving to the workers')
     .action(async (options: { source: string; since?: string; wait: boolean }) => {
+      assertPullableSource(options.source, configuredContactSources(context.config()));
       const { store } = await context.runtime();
       const runId = await startRun(
         store,

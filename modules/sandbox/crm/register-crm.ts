@@ -1,8 +1,10 @@
 /**
  * The sandbox CRM on the sandbox's port (our own fake CRM, see crm-data.ts):
- * - `GET /crm/contacts?cursor=&limit=` pages through the contacts in index order; `nextCursor` is
- *   null after the last page. On demand a page repeats the previous page's last contact
- *   (`duplicates`) or carries an older version of an earlier contact (`outOfOrder`).
+ * - `GET /crm/contacts?cursor=&limit=&since=` pages through the contacts in index order; `nextCursor`
+ *   is null after the last page. With `since` (ISO-8601) a page holds only contacts whose `updatedAt`
+ *   is at or after it: up to `limit` of them, found from the cursor on. On demand a page repeats the
+ *   previous page's last contact (`duplicates`) or carries an older version of an earlier contact
+ *   (`outOfOrder`).
  * - `/crm/_control/…` arms faults per page, mutates contacts, resets the CRM and counts requests.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -28,8 +30,10 @@ export function registerSandboxCrm(app: FastifyInstance, options: CrmOptions = {
     for (const reply of held) reply.raw.destroy();
   });
 
-  app.get<{ Querystring: { cursor?: string; limit?: string } }>('/crm/contacts', async (request, reply) => {
+  app.get<{ Querystring: { cursor?: string; limit?: string; since?: string } }>('/crm/contacts', async (request, reply) => {
     const limit = Number(request.query.limit ?? 100);
+    const since = request.query.since === undefined ? undefined : Date.parse(request.query.since);
+    if (since !== undefined && Number.isNaN(since)) return reply.code(400).send({ error: 'since must be an ISO-8601 date-time' });
     const offset = request.query.cursor ? Number(/^o(\d{1,9})$/.exec(request.query.cursor)?.[1] ?? NaN) : 0;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
       return reply.code(400).send({ error: `limit must be an integer in 1..${MAX_LIMIT}` });
@@ -52,9 +56,12 @@ export function registerSandboxCrm(app: FastifyInstance, options: CrmOptions = {
     }
     if (fault?.kind === 'latency') await new Promise((resolve) => setTimeout(resolve, fault.ms ?? 1000).unref());
 
-    const end = Math.min(offset + limit, data.size);
     const contacts: CrmContact[] = [];
-    for (let i = offset; i < end; i++) contacts.push(data.contact(i));
+    let end = offset;
+    for (; end < data.size && contacts.length < limit; end++) {
+      const contact = data.contact(end);
+      if (since === undefined || Date.parse(contact.updatedAt) >= since) contacts.push(contact);
+    }
     if (fault?.kind === 'contradictory')
       for (const c of contacts) if (c.fields) c.fields = { ...c.fields, name: `${String(c.fields.name)} (contradicted)` };
     if (behaviour.duplicates && offset > 0) contacts.unshift(data.contact(offset - 1));
