@@ -398,9 +398,7 @@ async function loadHistory(after) {
 function historyRow(e) {
   const type = element('div');
   type.append(element('strong', e.type), eventDetails(e));
-  const tr = row([e.position, `${e.stream}@${e.revision}`, type, e.metadata.previousEventHash, e.chainHash ?? 'not chained yet']);
-  tr.dataset.stream = e.stream;
-  return tr;
+  return row([e.position, `${e.stream}@${e.revision}`, type, e.metadata.previousEventHash, e.chainHash ?? 'not chained yet']);
 }
 
 document.addEventListener('DOMContentLoaded', () => {
