@@ -1,8 +1,10 @@
 /**
- * Everything support adds to Idem (see src/features/feature.ts): the reconcile and resolve routes,
- * and the support_jobs read model (one row per charge job and import run, for finding a case). Its
- * actions ask the provider through payments' gateway. Cases that stop for a human also go to the
- * optional alert webhook (IDEM_ALERT_WEBHOOK_URL): a reactor queues one job per needs-review event.
+ * Everything support adds to Idem (see src/features/feature.ts): the support_jobs read model (one row
+ * per charge job and import run, for finding a case) and the routes that read it — search, the
+ * needs-review list, the overview (duplicates absorbed, projection lag); the reconcile and resolve
+ * actions, which ask the provider through payments' gateway; the needs-review gauge on /metrics; the
+ * optional alert webhook (IDEM_ALERT_WEBHOOK_URL: a reactor queues one job per needs-review event);
+ * and /admin, the page that shows support its screen and auditors theirs (over the audit routes).
  */
 import { supportJobsReadModel } from '../../projections/support-jobs/support-jobs.projector';
 import type { Feature } from '../../src/features/feature';
@@ -18,6 +20,6 @@ export function supportFeature(): Feature {
     readModels: [supportJobsReadModel],
     reactors: (config) => [reviewAlertReactor(config.alerts)],
     tasks: ({ config }) => ({ [SEND_REVIEW_ALERT_TASK]: sendReviewAlertTask({ alerts: config.alerts }) }),
-    bannerLines: (apiUrl) => [`  admin screen   ${apiUrl}/admin   (log in with a support token)`],
+    bannerLines: (apiUrl) => [`  admin screen   ${apiUrl}/admin   (log in with a support or auditor token)`],
   };
 }

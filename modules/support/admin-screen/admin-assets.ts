@@ -1,8 +1,9 @@
 /**
  * The admin screen's three files. They are plain files (no build step), kept in public/ beside this
  * module's source; the compiled service (dist/modules/…) reads them from the source tree, since the
- * TypeScript build copies no assets. They are read on first use, not at start: an image that left
- * them out (the Dockerfile copies dist/ only) still serves the api, and /admin says what is missing.
+ * TypeScript build copies no assets (the Dockerfile copies public/ into the image beside dist/). They
+ * are read on first use, not at start: an installation that left them out still serves the api, and
+ * /admin says what is missing.
  */
 import { readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';

@@ -1,7 +1,8 @@
 /**
- * GET /admin — the support screen (DESIGN.md §8): one static page and its script and style. The page
- * itself is public; everything it shows comes from the support routes, called with the bearer token
- * support pastes at login (kept in sessionStorage, so it ends with the tab).
+ * GET /admin — the support and audit screens (DESIGN.md §6, §8): one static page and its script and
+ * style. The page itself is public; everything it shows comes from the support or the audit routes,
+ * called with the bearer token pasted at login (kept in sessionStorage, so it ends with the tab); the
+ * routes a token may read decide which screen it gets.
  */
 import { Controller, Get, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';

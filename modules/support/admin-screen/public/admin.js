@@ -1,8 +1,11 @@
-// The support screen: plain DOM, no framework, no build step. Every value from the service is set as
-// text (never as markup): notes, errors and ids come from customers and providers.
+// The support and audit screens: plain DOM, no framework, no build step. Every value from the service is
+// set as text (never as markup): notes, errors, ids and event data come from customers and providers.
 'use strict';
 
+// The key's name predates the audit screen; the tab keeps the token only, whatever its role.
 const TOKEN_KEY = 'idem.supportToken';
+const SESSION_ENDED = 'The session ended: the service no longer accepts this token. Log in again.';
+const NEITHER_ROLE = 'That token is not a support token nor an auditor token.';
 const $ = (selector) => document.querySelector(selector);
 
 /** A non-2xx answer, carrying the service's problem+json (title, code, per-field errors). */
@@ -19,11 +22,21 @@ function describeProblem(status, problem) {
   return [what, fields, problem.code && `(${problem.code})`].filter(Boolean).join(' ');
 }
 
-async function api(path, { method = 'GET', body, token = sessionStorage.getItem(TOKEN_KEY) } = {}) {
-  const headers = { authorization: `Bearer ${token}` };
+/** Counts the sessions ended in this tab, so an answer that arrives after its session ended is dropped. */
+let sessionsEnded = 0;
+
+/** A promise that never settles: what waited for it belongs to a session that is over, and shows nothing. */
+const dropped = () => new Promise(() => {});
+
+/** Calls the API with the session's token, or with `token` (a login being tried). */
+async function api(path, { method = 'GET', body, token } = {}) {
+  const session = sessionsEnded;
+  const headers = { authorization: `Bearer ${token ?? sessionStorage.getItem(TOKEN_KEY)}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const answer = await response.json().catch(() => ({}));
+  if (session !== sessionsEnded) return dropped();
+  if (response.status === 401 && token === undefined) return endSession(SESSION_ENDED);
   if (!response.ok) throw new ProblemError(response.status, answer);
   return answer;
 }
@@ -46,46 +59,129 @@ function row(cells) {
   return tr;
 }
 
+/** Fills a <dl> with [name, value] pairs; a value may be a node (e.g. a status badge). */
+function showFields(list, fields) {
+  list.replaceChildren(
+    ...fields.flatMap(([name, value]) => {
+      const dd = element('dd', value instanceof Node ? undefined : (value ?? '—'));
+      if (value instanceof Node) dd.append(value);
+      return [element('dt', name), dd];
+    }),
+  );
+}
+
+/** An event's data and metadata, folded away: shown as JSON text, whatever markup they hold. */
+function eventDetails(event) {
+  const details = element('details');
+  details.append(
+    element('summary', 'data and metadata'),
+    element('pre', JSON.stringify({ data: event.data, metadata: event.metadata }, null, 2)),
+  );
+  return details;
+}
+
 const plural = (count, noun) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 const time = (iso) => (iso ? `${iso.replace('T', ' ').slice(0, 19)} UTC` : '—');
 const status = (value) => element('span', value, `status-${value}`);
 
-// ---- login -----------------------------------------------------------------------------------------
+// ---- login, roles and the end of a session -------------------------------------------------------------
+
+/**
+ * Each role is recognised by a route only it may read; the role itself is never stored, so a reload
+ * asks again. Support's overview is what its screen shows first; one event is the cheapest audit read.
+ */
+const ROLE_PROBES = [
+  ['support', '/v1/support/overview'],
+  ['auditor', '/v1/audit/events?limit=1'],
+];
+
+/** The token's role, or undefined when the service knows the token but gives it neither screen. */
+async function roleOf(token) {
+  for (const [role, probe] of ROLE_PROBES) {
+    try {
+      await api(probe, { token });
+      return role;
+    } catch (error) {
+      if (error.status !== 403) throw error;
+    }
+  }
+  return undefined;
+}
 
 async function logIn(event) {
   event.preventDefault();
   const token = $('#token').value.trim();
   $('#login-error').textContent = '';
   try {
-    // The overview is a support-only route: it proves the token and the role in one call.
-    await api('/v1/support/overview', { token });
+    const role = await roleOf(token);
+    if (!role) throw new Error(NEITHER_ROLE);
+    sessionStorage.setItem(TOKEN_KEY, token);
+    $('#token').value = '';
+    await enterScreen(role);
   } catch (error) {
-    $('#login-error').textContent =
-      error.status === 401
-        ? 'That token is not known to this service.'
-        : error.status === 403
-          ? 'That token is not a support token.'
-          : error.message;
-    return;
+    $('#login-error').textContent = error.status === 401 ? 'That token is not known to this service.' : error.message;
   }
-  sessionStorage.setItem(TOKEN_KEY, token);
-  $('#token').value = '';
-  await enterWorkspace();
+}
+
+async function resumeSession() {
+  try {
+    await enterScreen(await roleOf(sessionStorage.getItem(TOKEN_KEY)));
+  } catch (error) {
+    endSession(error.status === 401 ? SESSION_ENDED : error.message);
+  }
 }
 
 function logOut() {
-  sessionStorage.removeItem(TOKEN_KEY);
-  $('#workspace').hidden = true;
-  $('#overview').hidden = true;
-  $('#logout').hidden = true;
-  $('#login').hidden = false;
+  endSession('');
 }
 
-async function enterWorkspace() {
+/**
+ * Back to the login form, forgetting the token and everything shown with it (the next person at this
+ * tab may hold another role). Answers `dropped()`: whatever waited for the answer that ended the
+ * session has nothing left to show.
+ */
+function endSession(message) {
+  sessionsEnded += 1;
+  sessionStorage.removeItem(TOKEN_KEY);
+  for (const selector of ['#workspace', '#audit', '#overview', '#logout', '#results', '#detail', '#history-list'])
+    $(selector).hidden = true;
+  for (const selector of CLEARED_ON_LOG_OUT) $(selector).replaceChildren();
+  for (const selector of ['#q', '#verify-stream']) $(selector).value = '';
+  $('#duplicates').textContent = $('#lag').textContent = '…';
+  historyNext = null;
+  $('#history-next').disabled = true;
+  $('#title').textContent = 'Idem admin';
+  $('#login').hidden = false;
+  $('#login-error').textContent = message;
+  return dropped();
+}
+
+const CLEARED_ON_LOG_OUT = [
+  '#search-message',
+  '#results tbody',
+  '#detail-title',
+  '#detail-fields',
+  '#timeline-message',
+  '#timeline',
+  '#review-message',
+  '#review-list tbody',
+  '#verify-message',
+  '#verify-report',
+  '#history-message',
+  '#history-list tbody',
+];
+
+async function enterScreen(role) {
+  if (!role) return endSession(NEITHER_ROLE);
   $('#login').hidden = true;
+  $('#logout').hidden = false;
+  $('#title').textContent = role === 'support' ? 'Idem support' : 'Idem audit';
+  if (role === 'auditor') {
+    $('#audit').hidden = false;
+    return;
+  }
   $('#workspace').hidden = false;
   $('#overview').hidden = false;
-  $('#logout').hidden = false;
   await Promise.all([loadOverview(), loadReviews()]);
 }
 
@@ -147,13 +243,7 @@ async function showDetail(job) {
     ['Last retry', time(job.lastRetryAt)],
     ['Updated', time(job.updatedAt)],
   ];
-  $('#detail-fields').replaceChildren(
-    ...fields.flatMap(([name, value]) => {
-      const dd = element('dd', value instanceof Node ? undefined : (value ?? '—'));
-      if (value instanceof Node) dd.append(value);
-      return [element('dt', name), dd];
-    }),
-  );
+  showFields($('#detail-fields'), fields);
   await showTimeline(job);
   $('#detail').scrollIntoView({ block: 'nearest' });
 }
@@ -173,12 +263,7 @@ async function showTimeline(job) {
       const li = element('li');
       const actor = e.metadata.actor ? `${e.metadata.actor.role}:${e.metadata.actor.tokenId}` : 'system';
       li.append(element('strong', e.type), element('span', ` · revision ${e.revision} · ${time(e.metadata.recordedAt)} · ${actor}`));
-      const details = element('details');
-      details.append(
-        element('summary', 'data and metadata'),
-        element('pre', JSON.stringify({ data: e.data, metadata: e.metadata }, null, 2)),
-      );
-      li.append(details);
+      li.append(eventDetails(e));
       list.append(li);
     }
   } catch (error) {
@@ -247,10 +332,85 @@ async function act(path, body, job, actions) {
   await loadOverview();
 }
 
+// ---- audit: verify the hash chain, page through the global history -------------------------------------
+
+async function verify(event) {
+  event.preventDefault();
+  const stream = $('#verify-stream').value.trim();
+  $('#verify-report').replaceChildren();
+  $('#verify-message').textContent = 'Verifying…';
+  try {
+    const report = await api(`/v1/audit/verify${stream ? `?stream=${encodeURIComponent(stream)}` : ''}`);
+    const scope = stream ? `stream ${stream}` : 'the whole history and its seals';
+    $('#verify-message').replaceChildren(
+      report.ok ? element('strong', 'OK', 'verified') : element('strong', `Broken: ${report.firstBreak.kind}`, 'broken'),
+      ` — ${scope}`,
+    );
+    showFields($('#verify-report'), [...verifyCounts(report), ...breakFields(report.firstBreak)]);
+  } catch (error) {
+    $('#verify-message').textContent = error.message;
+  }
+}
+
+const verifyCounts = (report) => [
+  ['Events checked', report.checked],
+  ['Seals checked', report.sealsChecked],
+  ['Not yet chained', report.unchained],
+  ['Running digest', report.digest],
+];
+
+/** Where the history first stops agreeing with its chain: expected is what the chain recorded, actual what the events give now. */
+const breakFields = (first) =>
+  first
+    ? [
+        ['Kind', first.kind],
+        ['Stream', first.stream],
+        ['Revision', first.revision],
+        ['Position', first.position],
+        ['Detail', first.detail],
+        ['Expected hash', first.expected],
+        ['Actual hash', first.actual],
+      ]
+    : [];
+
+/** The `after` of the next page; null at the end of history (for now: more may be appended). */
+let historyNext = null;
+
+async function loadHistory(after) {
+  const limit = $('#history-limit').value;
+  $('#history-next').disabled = true;
+  $('#history-message').textContent = 'Loading…';
+  try {
+    const query = `limit=${encodeURIComponent(limit)}${after ? `&after=${encodeURIComponent(after)}` : ''}`;
+    const { events, next } = await api(`/v1/audit/events?${query}`);
+    historyNext = next;
+    $('#history-next').disabled = !next;
+    $('#history-message').textContent =
+      (events.length ? `Positions ${events[0].position} to ${events.at(-1).position}.` : 'No events.') +
+      (next ? '' : ' End of history for now.');
+    $('#history-list tbody').replaceChildren(...events.map(historyRow));
+    $('#history-list').hidden = events.length === 0;
+  } catch (error) {
+    $('#history-message').textContent = error.message;
+  }
+}
+
+function historyRow(e) {
+  const type = element('div');
+  type.append(element('strong', e.type), eventDetails(e));
+  return row([e.position, `${e.stream}@${e.revision}`, type, e.metadata.previousEventHash, e.chainHash ?? 'not chained yet']);
+}
+
 document.addEventListener('DOMContentLoaded', () => {
   $('#login-form').addEventListener('submit', logIn);
   $('#search-form').addEventListener('submit', search);
   $('#logout').addEventListener('click', logOut);
   $('#refresh-reviews').addEventListener('click', () => Promise.all([loadReviews(), loadOverview()]));
-  if (sessionStorage.getItem(TOKEN_KEY)) void enterWorkspace();
+  $('#verify-form').addEventListener('submit', verify);
+  $('#history-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    void loadHistory();
+  });
+  $('#history-next').addEventListener('click', () => loadHistory(historyNext));
+  if (sessionStorage.getItem(TOKEN_KEY)) void resumeSession();
 });
