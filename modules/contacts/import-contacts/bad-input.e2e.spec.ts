@@ -9,6 +9,9 @@ afterAll(() => harness.close());
 
 const ok = { sourceId: 'c-1', version: 1, fields: { name: 'Ada' } };
 const batch = (...records: unknown[]) => ({ source: 'crm', records });
+/** A well-formed push of `records` by the sync role. */
+const postBatch = (...records: unknown[]) =>
+  harness.app.inject({ method: 'POST', url: '/v1/contacts/import', headers: auth('sync'), payload: batch(...records) });
 /** Every contact and import event written, settled or not. */
 const eventCount = async () =>
   Number(
@@ -69,29 +72,19 @@ describe('POST /v1/contacts/import with bad input', () => {
 
   it('takes a batch of 1,000 records of almost 5 MiB (the route has its own body limit)', async () => {
     const records = Array.from({ length: 1000 }, (_, i) => ({ sourceId: `big-${i}`, version: 1, fields: { note: 'x'.repeat(4900) } }));
-    const response = await harness.app.inject({
-      method: 'POST',
-      url: '/v1/contacts/import',
-      headers: auth('sync'),
-      payload: batch(...records),
-    });
+    const response = await postBatch(...records);
     expect(response.statusCode).toBe(200);
     expect(response.json().counts).toEqual({ imported: 1000 });
   });
 
   describe('when some records of a valid batch are invalid', () => {
     it('answers those rejected, with why, and imports the rest', async () => {
-      const response = await harness.app.inject({
-        method: 'POST',
-        url: '/v1/contacts/import',
-        headers: auth('sync'),
-        payload: batch(
-          { sourceId: 'mixed-1', fields: { a: 1 } },
-          { sourceId: '', fields: {} },
-          { sourceId: 'mixed-2', version: -3, fields: {} },
-          { sourceId: 'mixed-3', updatedAt: '2026-12-01T10:00:00Z', fields: {} },
-        ),
-      });
+      const response = await postBatch(
+        { sourceId: 'mixed-1', fields: { a: 1 } },
+        { sourceId: '', fields: {} },
+        { sourceId: 'mixed-2', version: -3, fields: {} },
+        { sourceId: 'mixed-3', updatedAt: '2026-12-01T10:00:00Z', fields: {} },
+      );
       expect(response.statusCode).toBe(200);
       expect(response.json().results).toEqual([
         { sourceId: 'mixed-1', outcome: 'imported', revision: 0 },
@@ -108,16 +101,11 @@ describe('POST /v1/contacts/import with bad input', () => {
 
   describe('when one record is too large for the store (IDEM_MAX_APPEND_BYTES, 1 MiB by default)', () => {
     it('answers it rejected, with why, imports the rest and records the batch', async () => {
-      const response = await harness.app.inject({
-        method: 'POST',
-        url: '/v1/contacts/import',
-        headers: auth('sync'),
-        payload: batch(
-          { sourceId: 'huge-before', fields: { a: 1 } },
-          { sourceId: 'huge', fields: { blob: 'x'.repeat(1_100_000) } },
-          { sourceId: 'huge-after', fields: { a: 2 } },
-        ),
-      });
+      const response = await postBatch(
+        { sourceId: 'huge-before', fields: { a: 1 } },
+        { sourceId: 'huge', fields: { blob: 'x'.repeat(1_100_000) } },
+        { sourceId: 'huge-after', fields: { a: 2 } },
+      );
       expect(response.statusCode).toBe(200);
       expect(response.json().results).toEqual([
         { sourceId: 'huge-before', outcome: 'imported', revision: 0 },
@@ -137,12 +125,7 @@ describe('POST /v1/contacts/import with bad input', () => {
   });
 
   it('stays up and serves a valid request afterwards', async () => {
-    const response = await harness.app.inject({
-      method: 'POST',
-      url: '/v1/contacts/import',
-      headers: auth('sync'),
-      payload: batch({ ...ok, sourceId: 'after' }),
-    });
+    const response = await postBatch({ ...ok, sourceId: 'after' });
     expect(response.statusCode).toBe(200);
     expect((await harness.app.inject({ method: 'GET', url: '/health/ready' })).statusCode).toBe(200);
   });
