@@ -32,7 +32,12 @@ describe('GET /v1/support/search', () => {
     });
 
     it('finds the same job by order id, customer id, charge id, intent id, request id and job id', async () => {
-      const order = (await cases.harness.app.inject({ url: `/v1/orders/${orderId}`, headers: auth('support') })).json();
+      // The orders read model follows the charge's last event a moment later: read once it shows it.
+      const order = await waitUntil(
+        async () => (await cases.harness.app.inject({ url: `/v1/orders/${orderId}`, headers: auth('support') })).json(),
+        (view: { status: string; providerChargeId: string; paymentIntentId: string }) => view.status === 'paid',
+        15_000,
+      );
       expect(order).toMatchObject({ providerChargeId: expect.any(String), paymentIntentId: expect.any(String) });
       const job = {
         kind: 'charge-order',
