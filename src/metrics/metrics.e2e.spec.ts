@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SupportJobQueries } from '../../projections/support-jobs/support-jobs.queries';
 import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
+import { waitUntilSettled } from '../../test/harness/settled-history';
 
 /** The api alone, as in production: no worker in this process, so nothing here runs projections or jobs. */
 let harness: TestApp;
@@ -59,6 +60,8 @@ describe('GET /metrics', () => {
       payload: { amount: 1250, currency: 'EUR', customerId: 'cus_42' },
     });
     expect(charge.statusCode).toBe(202);
+    // The lag counts settled history only, which another test file's open transaction holds back.
+    await waitUntilSettled(harness.runtime.pool);
     const text = await scrape();
     expect(sample(text, 'idem_projection_lag_events{projection="orders",version="1",state="live"}')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'idem_projection_lag_seconds{projection="orders",version="1",state="live"}')).toBeGreaterThan(0);

@@ -10,6 +10,7 @@ import { readModelProjection } from '../../../src/subscriptions/read-models/read
 import { verifyReadModel } from '../../../src/subscriptions/read-models/verify';
 import { startProjections } from '../../../src/subscriptions/start-projections';
 import { waitUntilCaughtUp } from '../../../test/projections/projection-harness';
+import { waitUntilSettled } from '../../../test/harness/settled-history';
 import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
 
 let harness: TestApp;
@@ -73,6 +74,7 @@ it('ends every contact at its freshest version, moves only forwards and answers 
     }
   }
 
+  await waitUntilSettled(harness.runtime.pool); // readAll sees settled history only; other test files share the cluster
   const events = await harness.runtime.eventStore.readAll({ filter: { streamCategories: ['contact'] }, maxCount: 1_000_000 });
   const byStream = new Map<string, typeof events>();
   for (const e of events) byStream.set(e.stream, [...(byStream.get(e.stream) ?? []), e]);

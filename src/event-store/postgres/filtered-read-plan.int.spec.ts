@@ -6,6 +6,7 @@
  */
 import { Pool } from 'pg';
 import { testEvents } from '../../../test/contracts/test-events';
+import { waitUntilSettled } from '../../../test/harness/settled-history';
 import { createTestDatabase } from '../../../test/harness/test-database';
 import { PostgresEventStore } from './postgres.event-store';
 import { readAllQuery } from './read-all.query';
@@ -36,6 +37,7 @@ function rowsReadFromEvents(node: PlanNode): number {
 it('reads one page of a long matching backlog without reading the backlog', async () => {
   // No ANALYZE: a young table's events arrive faster than autovacuum analyzes them, as in a push.
   for (let i = 0; i < 20; i++) await store.append(`planread-${i}`, testEvents(500), 'no_stream');
+  await waitUntilSettled(pool); // readAll sees settled history only; other test files share the cluster
   const page = readAllQuery({ filter: { streamCategories: ['planread'], eventTypes: ['SomethingHappened'] }, maxCount: 100 });
 
   const { rows } = await pool.query({ text: `EXPLAIN (ANALYZE, FORMAT JSON) ${page.text}`, values: page.values });
