@@ -51,6 +51,9 @@ export async function loadRun(store: EventStore, runId: string): Promise<ImportR
   return run;
 }
 
+/** Whether this process is driving the run right now. */
+export const isDrivenHere = (runId: string): boolean => driving.has(runId);
+
 export function driveRun(deps: RunDriverDeps, runId: string): Promise<ImportRunState> {
   const running = driving.get(runId);
   if (running) return running;

@@ -10,7 +10,7 @@ import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.e
 import { createTestDatabase } from '../../../test/harness/test-database';
 import { SandboxCrmContactSource } from '../contact-source/sandbox-crm.contact-source';
 import { driveRun, loadRun, type RunDriverDeps } from './drive-run';
-import { resumeUnfinishedRuns } from './resume-runs';
+import { orphanedRuns, resumeUnfinishedRuns } from './resume-runs';
 import { resumeRun, startRun, unfinishedRuns } from './start-run';
 import { waitFor } from '../../../test/projections/projection-harness';
 import { importStream } from '../contact.events';
@@ -218,5 +218,37 @@ describe('a pull run', () => {
     await waitFor('the resumed run to complete', async () => (await loadRun(store, runId)).status === 'completed', 60_000);
     await resumed.stop();
     await waitFor('the run to leave the unfinished ones', async () => !(await unfinishedRuns(store)).includes(runId));
+  });
+
+  it('counts as orphaned once nothing was recorded in it for the silence window, unless this process drives it', async () => {
+    const runId = await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, deps.metadata);
+    await waitFor('the run to be listed as unfinished', async () => (await unfinishedRuns(store)).includes(runId));
+    const [started] = await store.readStream(importStream(runId));
+    const startedAt = started.created.getTime();
+    expect(await orphanedRuns(store, 60_000, startedAt + 59_000)).not.toContain(runId);
+    expect(await orphanedRuns(store, 60_000, startedAt + 61_000)).toContain(runId);
+
+    // While a driver here waits out a failing page's backoff, the run is silent but not orphaned.
+    await control('POST', '/crm/_control/faults', { page: 1, kind: 'error_500' });
+    const shutdown = new AbortController();
+    const driving = driveRun({ ...deps, backoffMs: 60_000, signal: shutdown.signal }, runId);
+    await waitFor('the first page to fail once', async () => (await control('GET', '/crm/_control/requests')).byPage['1'] >= 1);
+    expect(await orphanedRuns(store, 60_000, startedAt + 61_000)).not.toContain(runId);
+    shutdown.abort();
+    await driving;
+    expect(await orphanedRuns(store, 60_000, startedAt + 61_000)).toContain(runId);
+  });
+
+  it('is taken over by a worker already running when its driver in another process went silent', async () => {
+    const { sources, pageSize, backoffMs, metadata } = deps;
+    const resumed = await resumeUnfinishedRuns({ store, sources, pageSize, backoffMs, metadata }, { everyMs: 50, silentForMs: 0 });
+    try {
+      // Started after the worker, and driven by no one: as if the api that started it died at once.
+      const runId = await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, deps.metadata);
+      await waitFor('the sweep to drive the run to its end', async () => (await loadRun(store, runId)).status === 'completed', 60_000);
+      expect(await loadRun(store, runId)).toMatchObject({ processed: SIZE, pages: SIZE / 200 });
+    } finally {
+      await resumed.stop();
+    }
   });
 });

@@ -1,10 +1,18 @@
 /**
- * When a worker starts, every pull run still `running` (its driver died with its process) is driven
- * on from its last recorded page. Drivers of other processes lose their next append and stop, so a
- * run is never driven by two workers at once for longer than one page.
+ * Pull runs whose driver died go on from their last recorded page, driven by a worker:
+ *
+ * - when a worker starts, every run still `running` (its driver died with its process);
+ * - while it runs, every run still `running` that nobody has recorded anything in for a while and
+ *   that no driver in this process drives: its driver died in another process that has not come
+ *   back, e.g. an api (which drives the runs started over HTTP) that crashed beside running workers.
+ *
+ * Drivers of other processes lose their next append and stop, so a run is never driven by two
+ * workers at once for longer than one page; the silence rule only keeps that overlap rare.
  */
 import { Logger } from '@nestjs/common';
-import { driveRun, type RunDriverDeps } from './drive-run';
+import type { EventStore } from '../../../src/event-store/event-store.port';
+import { importStream } from '../contact.events';
+import { driveRun, isDrivenHere, type RunDriverDeps } from './drive-run';
 import { unfinishedRuns } from './start-run';
 
 const logger = new Logger('ContactSync');
@@ -14,17 +22,67 @@ export interface ResumedRuns {
   stop(): Promise<void>;
 }
 
-export async function resumeUnfinishedRuns(deps: Omit<RunDriverDeps, 'signal'>): Promise<ResumedRuns> {
+export interface OrphanSweep {
+  /** How often a running worker looks for orphaned runs. */
+  everyMs: number;
+  /**
+   * How long a run may go without a recorded event before its driver counts as dead. A live driver
+   * records a page at least every few seconds; the longest silence it keeps is a page failing all its
+   * attempts (5 × the source's 10 s timeout, plus 7.5 s of backoff), well under the default.
+   */
+  silentForMs: number;
+}
+
+export const DEFAULT_ORPHAN_SWEEP: OrphanSweep = { everyMs: 30_000, silentForMs: 180_000 };
+
+export async function resumeUnfinishedRuns(
+  deps: Omit<RunDriverDeps, 'signal'>,
+  sweep: OrphanSweep = DEFAULT_ORPHAN_SWEEP,
+): Promise<ResumedRuns> {
   const shutdown = new AbortController();
+  const drivers = new Set<Promise<void>>();
+  const drive = (runId: string) => {
+    const driver = driveInBackground({ ...deps, signal: shutdown.signal }, runId);
+    drivers.add(driver);
+    void driver.finally(() => drivers.delete(driver));
+  };
   const runIds = await unfinishedRuns(deps.store);
-  const drivers = runIds.map((runId) => driveInBackground({ ...deps, signal: shutdown.signal }, runId));
+  runIds.forEach(drive);
   if (runIds.length) logger.log(`resuming ${runIds.length} import run(s): ${runIds.join(', ')}`);
+
+  let sweeping: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    sweeping ??= orphanedRuns(deps.store, sweep.silentForMs, Date.now())
+      .then((orphans) => {
+        if (shutdown.signal.aborted) return;
+        if (orphans.length) logger.warn(`taking over ${orphans.length} import run(s) whose driver went silent: ${orphans.join(', ')}`);
+        orphans.forEach(drive);
+      })
+      .catch((error: unknown) => logger.error(`looking for orphaned import runs failed; trying again: ${(error as Error).message}`))
+      .finally(() => (sweeping = undefined));
+  }, sweep.everyMs);
+  timer.unref();
+
   return {
     stop: async () => {
+      clearInterval(timer);
       shutdown.abort();
+      await sweeping;
       await Promise.all(drivers);
     },
   };
+}
+
+/** Runs still `running`, driven by no one in this process, with nothing recorded in them for longer than `silentForMs` before `now`. */
+export async function orphanedRuns(store: EventStore, silentForMs: number, now: number): Promise<string[]> {
+  const candidates = (await unfinishedRuns(store)).filter((runId) => !isDrivenHere(runId));
+  const silent = await Promise.all(
+    candidates.map(async (runId) => {
+      const [last] = await store.readStream(importStream(runId), { direction: 'backwards', maxCount: 1 });
+      return last !== undefined && now - last.created.getTime() > silentForMs;
+    }),
+  );
+  return candidates.filter((_, i) => silent[i]);
 }
 
 /** A run driven without anyone awaiting it: its end (or its failure) is logged, never thrown away. */
@@ -32,6 +90,8 @@ export function driveInBackground(deps: RunDriverDeps, runId: string): Promise<v
   return driveRun(deps, runId).then(
     (run) => logger.log(`import run ${runId}: ${run.status} after ${run.processed} records${run.reason ? ` (${run.reason})` : ''}`),
     (error: unknown) =>
-      logger.error(`import run ${runId} stopped on an error; it resumes when a worker starts: ${(error as Error).message}`),
+      logger.error(
+        `import run ${runId} stopped on an error; a worker takes it over when it starts or after its silence: ${(error as Error).message}`,
+      ),
   );
 }
