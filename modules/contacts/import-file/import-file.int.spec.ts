@@ -120,6 +120,29 @@ describe('idem sync import', () => {
     }, 120_000);
   });
 
+  describe('when it is interrupted (Ctrl+C)', () => {
+    it('stops once the slice in flight is recorded, and the same file again goes on from there', async () => {
+      const file = join(dir, 'interrupted.ndjson');
+      writeFileSync(file, ndjson());
+      const db = await openDb('file_import_interrupted');
+      try {
+        const interrupt = new AbortController();
+        const options = { store: db.store, source: 'crm', path: file, metadata, sliceSize: 500 };
+        const stopped = await importFile({
+          ...options,
+          signal: interrupt.signal,
+          onProgress: ({ run }) => run.processed === 1000 && interrupt.abort(),
+        });
+        expect(stopped).toMatchObject({ status: 'running', processed: 1000, cursor: '1000' });
+        const finished = await importFile(options);
+        expect(finished).toMatchObject({ runId: stopped.runId, status: 'completed', processed: 4000 });
+        expect(finished.counts.rejected).toBe(Math.ceil(4000 / 97));
+      } finally {
+        await db.pool.end();
+      }
+    });
+  });
+
   describe('with a CSV export through the command line', () => {
     it('imports its records, reports the run on stdout, and treats a changed file as a new run', async () => {
       const db = await openDb('file_import_csv');

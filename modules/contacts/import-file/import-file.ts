@@ -33,18 +33,23 @@ export interface FileImportOptions {
   onProgress?: (progress: { bytes: number; totalBytes: number; run: ImportRunState }) => void;
   /** Called with a slice imported but not yet recorded (crash tests stop here). */
   beforeRecordingSlice?: (run: ImportRunState) => Promise<void>;
+  /**
+   * Stops after the slice in flight is recorded (Ctrl+C): the run stays `running`, and the same file
+   * imported again goes on from there. Aborted while the file is being hashed, the import throws.
+   */
+  signal?: AbortSignal;
 }
 
-export async function contentHash(path: string): Promise<string> {
+export async function contentHash(path: string, signal?: AbortSignal): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  for await (const chunk of createReadStream(path, { signal })) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 
 export async function importFile(options: FileImportOptions): Promise<ImportRunState> {
   const { store, source, path, metadata } = options;
   assertKnownSource(source);
-  const hash = await contentHash(path);
+  const hash = await contentHash(path, options.signal);
   const runId = `file.${source}.${hash.slice(0, 40)}`;
   let run = await loadRun(store, runId);
   if (!run.exists) {
@@ -78,6 +83,8 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
     options.onProgress?.({ bytes, totalBytes, run });
   };
   for await (const line of fileRecords(path, formatOf(path), (n) => (bytes += n))) {
+    // Between slices only: a slice counts once all its outcomes are recorded.
+    if (options.signal?.aborted && slice.length === 0) return run;
     if ('unreadable' in line) {
       if (slice.length) await record(String(slice.at(-1)!.line));
       const reason = `the file is not valid CSV from line ${line.line} on; fix it and import it again (${line.unreadable})`;

@@ -70,6 +70,7 @@ export const syncCommand: CliCommand = (context) => {
           source: options.source,
           path: file,
           metadata: cliMetadata(),
+          signal: context.interrupted,
           onProgress: (p) => bar.update(p.bytes, p.totalBytes, p.run),
         });
       } finally {
