@@ -34,6 +34,7 @@ function crashingAfterProvider(gateway: PaymentGateway): PaymentGateway {
     },
     findPayments: (orderId) => gateway.findPayments(orderId),
     retrievePayment: (id) => gateway.retrievePayment(id),
+    listPayments: (customerId, since) => gateway.listPayments(customerId, since),
   };
 }
 

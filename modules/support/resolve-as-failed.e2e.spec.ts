@@ -1,7 +1,8 @@
 /**
  * Resolving a review as "failed" lets the customer request again, charged under a new provider key.
- * With search lagging as Stripe's does (the sandbox's default), the provider is asked by replaying
- * every key the order used: a charge that went through must stop the resolution.
+ * With search lagging as Stripe's does (the sandbox's default), the provider is asked through its
+ * strongly consistent list of the customer's payments, never by a create: a charge that went through
+ * must stop the resolution, and the check itself must never charge.
  */
 import { randomUUID } from 'node:crypto';
 import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
@@ -31,7 +32,11 @@ const resolveAsFailed = (orderId: string) =>
   });
 
 /** Five unknown outcomes in a row (each answer lost) → needs review. */
-async function reviewAfterFiveUnknowns(amount: number, kind: 'drop_after_commit' | 'timeout' | 'error_500'): Promise<string> {
+async function reviewAfterFiveUnknowns(
+  amount: number,
+  kind: 'drop_after_commit' | 'timeout' | 'error_500',
+  extraFault: { stored?: boolean; times?: number } = {},
+): Promise<string> {
   const orderId = `rf-${randomUUID()}`;
   await harness.app.inject({
     method: 'POST',
@@ -40,7 +45,7 @@ async function reviewAfterFiveUnknowns(amount: number, kind: 'drop_after_commit'
     payload: { amount, currency: 'EUR', customerId: 'cus_rf' },
   });
   // stripe-node retries a closed connection once with the same key: two lost answers per run.
-  await fault({ kind, orderId, times: kind === 'error_500' ? 1 : 10, ms: 50 });
+  await fault({ kind, orderId, times: kind === 'error_500' ? 1 : 10, ms: 50, ...extraFault });
   for (let run = 1; run < 5; run++) await expect(chargeOrder(deps, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
   expect(await chargeOrder(deps, orderId)).toBe('settled');
   expect((await loadOrder(harness.runtime.eventStore, orderId)).state.status).toBe('needs_review');
@@ -72,23 +77,27 @@ describe('POST /v1/support/orders/{orderId}/resolve as failed', () => {
     });
   });
 
-  describe('when the provider cannot tell what happened under a key (its stored answer is a 500)', () => {
-    it('refuses with 503 and writes nothing', async () => {
-      const orderId = await reviewAfterFiveUnknowns(4200, 'error_500');
+  describe('when the provider shows no payment under a key whose last attempt began moments ago', () => {
+    it('refuses with 503, writes nothing and charges nothing: a request under the key may still be executing', async () => {
+      // Five 500s that the provider did not store at the key: no create was ever executed, so a
+      // replay of the key (what the worker does) would execute it now — a check must not.
+      const orderId = await reviewAfterFiveUnknowns(4200, 'error_500', { stored: false, times: 10 });
       const before = (await harness.runtime.eventStore.readStream(`order-${orderId}`)).length;
+      const requestsBefore = harness.sandbox.charges({ orderId }).length;
 
       const answer = await resolveAsFailed(orderId);
 
       expect(answer.statusCode).toBe(503);
       expect(answer.json()).toMatchObject({ code: 'ORDER.PROVIDER_UNVERIFIED' });
       expect(await harness.runtime.eventStore.readStream(`order-${orderId}`)).toHaveLength(before);
+      expect(harness.sandbox.charges({ orderId })).toHaveLength(requestsBefore);
     });
   });
 
   describe('when the provider answers that the card was declined', () => {
     it('records the resolution, and a new request may follow', async () => {
-      // Amount ending in 02: the sandbox declines it once a request reaches execution.
-      const orderId = await reviewAfterFiveUnknowns(1002, 'timeout');
+      // Amount ending in 02: the sandbox declines it; every answer of the decline was lost.
+      const orderId = await reviewAfterFiveUnknowns(1002, 'drop_after_commit');
 
       const answer = await resolveAsFailed(orderId);
 

@@ -50,6 +50,11 @@ export interface PaymentGateway {
   findPayments(orderId: string): Promise<ProviderPayment[]>;
   /** One payment by intent id, strongly consistent; undefined if the provider does not know it. */
   retrievePayment(paymentIntentId: string): Promise<ProviderPayment | undefined>;
+  /**
+   * Every payment of the customer created at or after `since`, strongly consistent (unlike search):
+   * what the provider holds right now, declined ones included. Sends nothing that could charge.
+   */
+  listPayments(customerId: string, since: Date): Promise<ProviderPayment[]>;
 }
 
 export const PAYMENT_GATEWAY = Symbol('PAYMENT_GATEWAY');

@@ -74,6 +74,21 @@ export class StripePaymentGateway implements PaymentGateway {
     return found;
   }
 
+  /**
+   * `GET /v1/payment_intents?customer=&created[gte]=`, every page: lists "aren't subject to the
+   * availability delay" of search (docs.stripe.com/search, "Data freshness").
+   */
+  async listPayments(customerId: string, since: Date): Promise<ProviderPayment[]> {
+    const found: ProviderPayment[] = [];
+    const listing = this.stripe.paymentIntents.list({
+      customer: customerId,
+      created: { gte: Math.floor(since.getTime() / 1000) },
+      limit: 100,
+    });
+    for await (const intent of listing) found.push(toProviderPayment(intent));
+    return found;
+  }
+
   async retrievePayment(paymentIntentId: string): Promise<ProviderPayment | undefined> {
     try {
       return toProviderPayment(await this.stripe.paymentIntents.retrieve(paymentIntentId));

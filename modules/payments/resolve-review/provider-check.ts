@@ -1,12 +1,21 @@
 /**
  * What the provider holds for an order, asked before a person may record it as failed. A later
  * request charges under the next key, so a charge that did go through under any earlier key would be
- * followed by a second one. The rule is the worker's (charge-order.job): a key still within its
- * window is asked by replaying its create (the stored answer comes back, whatever search shows yet);
- * older keys by search — then long consistent — and by id for every intent the order recorded.
+ * followed by a second one.
+ *
+ * Nothing here can charge. The check lists the customer's payments since the order's first attempt
+ * (strongly consistent, unlike search: docs.stripe.com/search, "Data freshness") and retrieves by id
+ * every intent the order recorded. It never replays a key's create, the worker's way to learn an
+ * outcome: a create that never reached the provider would be executed by the replay, and the check
+ * itself would charge the card.
+ *
+ * A key under which the provider shows no payment is answered "nothing happened" only once no request
+ * under it can still be executing there: our client stops waiting after its timeout, but the provider
+ * finishes a request it received. Until IN_FLIGHT_MARGIN_MS after the key's last attempt began, it is
+ * `unanswered` (the resolution is refused with 503; asking again later answers it).
  */
 import type { EventStore, RecordedEvent } from '../../../src/event-store/event-store.port';
-import { canReplay, providerKeyUses } from '../charge-order/provider-keys';
+import { providerKeyUses } from '../charge-order/provider-keys';
 import { orderStream } from '../order.events';
 import type { PaymentGateway, ProviderPayment } from '../payment-gateway/payment-gateway.port';
 
@@ -15,9 +24,14 @@ export interface ProviderCheck {
   succeeded: string[];
   /** Intent ids still processing: they may yet take it. */
   pending: string[];
-  /** Keys whose outcome the provider could not tell (a timeout, a 5xx, a request still in flight). */
+  /** Keys whose request may still be executing at the provider, which shows nothing under them yet. */
   unanswered: string[];
 }
+
+/** Far longer than our provider timeout (IDEM_PROVIDER_TIMEOUT_MS, default 10 s) and than the provider works on a request. */
+export const IN_FLIGHT_MARGIN_MS = 5 * 60_000;
+/** The provider stamps `created` with its own clock: list from an hour before our first attempt. */
+const CLOCK_MARGIN_MS = 60 * 60_000;
 
 export async function checkProviderForOrder(
   gateway: PaymentGateway,
@@ -26,34 +40,45 @@ export async function checkProviderForOrder(
   now: Date,
 ): Promise<ProviderCheck> {
   const history = await store.readStream(orderStream(orderId));
+  const uses = providerKeyUses(history);
   const check: ProviderCheck = { succeeded: [], pending: [], unanswered: [] };
+  if (!uses.length) return check;
+
   const found = new Map<string, ProviderPayment>();
-  let olderKeys = false;
-  for (const use of providerKeyUses(history)) {
-    if (!canReplay(use, now)) {
-      olderKeys = true;
-      continue;
+  const since = new Date(Math.min(...uses.map((use) => use.firstUsedAt.getTime())) - CLOCK_MARGIN_MS);
+  for (const customerId of new Set(uses.map((use) => use.instruction.customerId))) {
+    for (const payment of await gateway.listPayments(customerId, since)) {
+      if (payment.orderId === orderId) found.set(payment.paymentIntentId, payment);
     }
-    const outcome = await gateway.charge(use.instruction);
-    if (outcome.kind === 'succeeded') found.set(outcome.payment.paymentIntentId, outcome.payment);
-    else if (outcome.kind === 'pending') check.pending.push(outcome.paymentIntentId);
-    else if (outcome.kind === 'unknown') check.unanswered.push(use.instruction.idempotencyKey);
   }
-  if (olderKeys) {
-    for (const payment of await gateway.findPayments(orderId)) found.set(payment.paymentIntentId, payment);
-    for (const id of recordedIntentIds(history)) {
-      if (found.has(id)) continue;
-      const payment = await gateway.retrievePayment(id);
-      if (payment) found.set(id, payment);
-    }
+  for (const id of recordedIntentIds(history)) {
+    if (found.has(id)) continue;
+    const payment = await gateway.retrievePayment(id);
+    if (payment) found.set(id, payment);
+  }
+
+  const shownKeys = new Set([...found.values()].map((payment) => payment.providerKey));
+  const lastAttempts = lastAttemptByKey(history);
+  for (const { instruction } of uses) {
+    const key = instruction.idempotencyKey;
+    if (!shownKeys.has(key) && now.getTime() - lastAttempts.get(key)! < IN_FLIGHT_MARGIN_MS) check.unanswered.push(key);
   }
   for (const payment of found.values()) {
     if (payment.status === 'succeeded') check.succeeded.push(payment.paymentIntentId);
-    else if (payment.status === 'pending' && !check.pending.includes(payment.paymentIntentId)) check.pending.push(payment.paymentIntentId);
+    else if (payment.status === 'pending') check.pending.push(payment.paymentIntentId);
   }
   return check;
 }
 
 function recordedIntentIds(history: RecordedEvent[]): string[] {
   return history.map((event) => event.data.paymentIntentId).filter((id): id is string => typeof id === 'string');
+}
+
+/** When the last attempt under each key began (a request under it was sent no earlier). */
+function lastAttemptByKey(history: RecordedEvent[]): Map<string, number> {
+  const last = new Map<string, number>();
+  for (const event of history) {
+    if (event.type === 'ChargeAttemptStarted') last.set(String(event.data.providerKey), new Date(event.metadata.recordedAt).getTime());
+  }
+  return last;
 }

@@ -1,6 +1,6 @@
 import type { EventStore, RecordedEvent } from '../../../src/event-store/event-store.port';
-import type { ChargeInstruction, PaymentGateway, ProviderPayment } from '../payment-gateway/payment-gateway.port';
-import { checkProviderForOrder } from './provider-check';
+import type { PaymentGateway, ProviderPayment } from '../payment-gateway/payment-gateway.port';
+import { IN_FLIGHT_MARGIN_MS, checkProviderForOrder } from './provider-check';
 
 const HOUR = 3600_000;
 const t0 = Date.UTC(2026, 0, 10, 12);
@@ -16,67 +16,102 @@ const event = (type: string, data: Record<string, unknown>, at: number): Recorde
     metadata: { recordedAt: new Date(at).toISOString() },
     created: new Date(at),
   }) as unknown as RecordedEvent;
-const request = (n: number, at: number) =>
+const request = (n: number, at: number, customerId = 'cus_1') =>
   event(
     'ChargeRequested',
-    { orderId: 'o1', amount: 4200, currency: 'EUR', customerId: 'cus_1', providerKey: `k${n}`, requestNumber: n, requestFingerprint: 'f' },
+    { orderId: 'o1', amount: 4200, currency: 'EUR', customerId, providerKey: `k${n}`, requestNumber: n, requestFingerprint: 'f' },
     at,
   );
 const attempt = (n: number, at: number) =>
   event('ChargeAttemptStarted', { orderId: 'o1', attempt: 1, workerId: 'w', providerKey: `k${n}` }, at);
-const paid = (id: string): ProviderPayment => ({ paymentIntentId: id, status: 'succeeded', amount: 4200, currency: 'EUR' });
+const payment = (id: string, key: string, status: ProviderPayment['status'], orderId = 'o1'): ProviderPayment => ({
+  paymentIntentId: id,
+  status,
+  amount: 4200,
+  currency: 'EUR',
+  orderId,
+  providerKey: key,
+});
+const storeOf = (history: RecordedEvent[]) => ({ readStream: async () => history }) as unknown as EventStore;
 
-function gatewayFake(search: ProviderPayment[], byId: Record<string, ProviderPayment>) {
-  const replayed: string[] = [];
+/** The provider as the check may ask it: a create would throw, so a check that charges fails its test. */
+function providerHolding(byCustomer: Record<string, ProviderPayment[]>, byId: Record<string, ProviderPayment> = {}) {
+  const listed: Array<{ customerId: string; since: Date }> = [];
   const gateway: PaymentGateway = {
-    charge: async (instruction: ChargeInstruction) => {
-      replayed.push(instruction.idempotencyKey);
-      return { kind: 'declined', declineCode: 'generic_decline', reason: 'declined' };
+    charge: async () => {
+      throw new Error('the check sent a create');
     },
-    findPayments: async () => search,
+    findPayments: async () => {
+      throw new Error('the check used search, which lags');
+    },
     retrievePayment: async (id) => byId[id],
+    listPayments: async (customerId, since) => (listed.push({ customerId, since }), byCustomer[customerId] ?? []),
   };
-  return { gateway, replayed };
+  return { gateway, listed };
 }
 
 describe('checkProviderForOrder', () => {
-  const history = [
-    request(1, t0),
-    attempt(1, t0),
-    event('ChargeFailed', { orderId: 'o1', attempt: 1, declineCode: 'generic_decline', reason: 'x', paymentIntentId: 'pi_old' }, t0),
-    request(2, t0 + 30 * HOUR),
-    attempt(2, t0 + 30 * HOUR),
-    request(3, t0 + 31 * HOUR), // never attempted: its key never reached the provider
-  ];
-  const store = { readStream: async () => history } as unknown as EventStore;
+  it("lists each customer's payments since before the first attempt, keeps the order's own, and never sends a create", async () => {
+    const history = [request(1, t0), attempt(1, t0), request(2, t0 + 30 * HOUR, 'cus_2'), attempt(2, t0 + 30 * HOUR)];
+    const { gateway, listed } = providerHolding({
+      cus_1: [payment('pi_k1', 'k1', 'failed'), payment('pi_other_order', 'x', 'succeeded', 'o2')],
+      cus_2: [payment('pi_k2', 'k2', 'succeeded')],
+    });
 
-  describe('when one key is within its window and another is older', () => {
-    it('replays only the recent key that was sent, and asks search and retrieve-by-id about the rest', async () => {
-      const { gateway, replayed } = gatewayFake([], { pi_old: paid('pi_old') });
+    const check = await checkProviderForOrder(gateway, storeOf(history), 'o1', new Date(t0 + 31 * HOUR));
 
-      const check = await checkProviderForOrder(gateway, store, 'o1', new Date(t0 + 32 * HOUR));
+    expect(check).toEqual({ succeeded: ['pi_k2'], pending: [], unanswered: [] });
+    expect(listed.map((l) => l.customerId).sort()).toEqual(['cus_1', 'cus_2']);
+    expect(listed.every((l) => l.since.getTime() < t0)).toBe(true);
+  });
 
-      expect(replayed).toEqual(['k2']);
-      // Search has not shown pi_old, but retrieve by id (strongly consistent) has: it succeeded after all.
-      expect(check).toEqual({ succeeded: ['pi_old'], pending: [], unanswered: [] });
+  it('finds by id an intent the order recorded that the list does not show', async () => {
+    const history = [
+      request(1, t0),
+      attempt(1, t0),
+      event('ChargeOutcomeUnknown', { orderId: 'o1', attempt: 1, error: 'timeout', paymentIntentId: 'pi_pending' }, t0),
+    ];
+    const { gateway } = providerHolding({}, { pi_pending: payment('pi_pending', 'k1', 'pending') });
+
+    const check = await checkProviderForOrder(gateway, storeOf(history), 'o1', new Date(t0 + HOUR));
+
+    expect(check).toEqual({ succeeded: [], pending: ['pi_pending'], unanswered: [] });
+  });
+
+  describe('when the provider shows no payment under a key', () => {
+    const history = [request(1, t0), attempt(1, t0), attempt(1, t0 + 10 * 60_000)];
+
+    it('leaves the key unanswered while a request under it may still be executing there', async () => {
+      const { gateway } = providerHolding({});
+      const justAfterLastAttempt = new Date(t0 + 10 * 60_000 + IN_FLIGHT_MARGIN_MS - 1);
+
+      expect(await checkProviderForOrder(gateway, storeOf(history), 'o1', justAfterLastAttempt)).toEqual({
+        succeeded: [],
+        pending: [],
+        unanswered: ['k1'],
+      });
+    });
+
+    it('answers that nothing happened under it once its last attempt is older than the margin', async () => {
+      const { gateway } = providerHolding({});
+      const afterTheMargin = new Date(t0 + 10 * 60_000 + IN_FLIGHT_MARGIN_MS + 1);
+
+      expect(await checkProviderForOrder(gateway, storeOf(history), 'o1', afterTheMargin)).toEqual({
+        succeeded: [],
+        pending: [],
+        unanswered: [],
+      });
     });
   });
 
-  describe('when every key is within its window', () => {
-    it('never searches', async () => {
-      const { gateway, replayed } = gatewayFake([paid('pi_search')], {});
+  it('asks nothing about a request that never got an attempt (its key never reached the provider)', async () => {
+    const { gateway, listed } = providerHolding({});
 
-      const recent = [request(1, t0), attempt(1, t0), request(2, t0 + HOUR), attempt(2, t0 + HOUR)];
-
-      const check = await checkProviderForOrder(
-        gateway,
-        { readStream: async () => recent } as unknown as EventStore,
-        'o1',
-        new Date(t0 + 2 * HOUR),
-      );
-
-      expect(replayed).toEqual(['k1', 'k2']);
-      expect(check.succeeded).toEqual([]);
+    expect(await checkProviderForOrder(gateway, storeOf([request(1, t0)]), 'o1', new Date(t0))).toEqual({
+      succeeded: [],
+      pending: [],
+      unanswered: [],
     });
+    expect(listed).toEqual([]);
   });
 });

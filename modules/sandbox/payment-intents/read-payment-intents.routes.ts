@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { answer, exchangeOf } from '../api/exchange';
 import { invalidRequest, missingResource } from '../api/stripe-errors';
 import type { SandboxState } from '../sandbox-state';
+import { LIST_PATH, listPaymentIntents } from './list-payment-intents';
 import { ORDER_ID_METADATA_KEY } from './payment-intent';
 import { parseSearchQuery } from './search-query';
 import { pageOf, parsePaging } from './search-paging';
@@ -9,7 +10,7 @@ import { pageOf, parsePaging } from './search-paging';
 const SEARCH_PATH = '/v1/payment_intents/search';
 
 /**
- * Retrieve (strongly consistent: the intent as it is now) and search (lagging: see IntentsStore, as
+ * Retrieve and list (strongly consistent: the intents as they are now) and search (lagging: see IntentsStore, as
  * spec3.json's description of this endpoint warns), paged with `limit` and `page` like Stripe's.
  */
 export function registerReadPaymentIntents(app: FastifyInstance, state: SandboxState): void {
@@ -31,6 +32,12 @@ export function registerReadPaymentIntents(app: FastifyInstance, state: SandboxS
     // Newest first, like Stripe's lists.
     const found = state.intents.searchMetadata(parsed.key, parsed.value).reverse();
     return answer(state, request, reply, 200, { object: 'search_result', ...pageOf(found, paging.value), url: SEARCH_PATH });
+  });
+
+  app.get<{ Querystring: Record<string, unknown> }>(LIST_PATH, async (request, reply) => {
+    const listed = listPaymentIntents(state.intents.all(), request.query);
+    if (!listed.ok) return answer(state, request, reply, listed.error.status, listed.error.body);
+    return answer(state, request, reply, 200, listed.body);
   });
 
   app.get<{ Params: { id: string } }>('/v1/payment_intents/:id', async (request, reply) => {

@@ -35,7 +35,7 @@ export class ResolveReviewController {
     assertBusinessKey('orderId', orderId);
     const actor = `${metadata.actor.role}:${metadata.actor.tokenId}`;
     // "Failed" lets a new request charge under a new key: first ask the provider about every key used
-    // (only for an order in review: the check replays creates, which must not reach a live attempt).
+    // (read-only; only for an order in review, since the decision refuses any other).
     const inReview = (await loadOrder(this.store, orderId)).state.status === 'needs_review';
     const providerCheck =
       body.resolution === 'failed' && inReview ? await checkProviderForOrder(this.gateway, this.store, orderId, new Date()) : undefined;
