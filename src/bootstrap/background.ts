@@ -35,6 +35,15 @@ export interface Background {
 }
 
 const logger = new Logger('Worker');
+const projectionLogger = new Logger('Projections');
+
+/** The runners' own lines: above all a projection failing on an event, retried with backoff until someone looks. */
+function logProjections(level: 'info' | 'warn' | 'error', message: string, error?: unknown): void {
+  const line = error === undefined ? message : `${message}: ${error instanceof Error ? error.message : String(error)}`;
+  if (level === 'error') projectionLogger.error(line);
+  else if (level === 'warn') projectionLogger.warn(line);
+  else projectionLogger.log(line);
+}
 
 const SEVERITY = { error: 0, warning: 1, info: 2, debug: 3 } as const;
 
@@ -72,7 +81,13 @@ export async function startBackground(
     const worker: WorkerContext = { config, store, pool, workerId, readModels: readModels.dataSource };
 
     const projections = started.push(
-      await startProjections({ store, pool, readModels: readModelsOf(features), reactors: reactorsOf(features, config) }),
+      await startProjections({
+        store,
+        pool,
+        readModels: readModelsOf(features),
+        reactors: reactorsOf(features, config),
+        log: logProjections,
+      }),
       (running) => running.stop(),
     );
     const jobs = started.push(await startJobs(runtime, features, worker), (running) => running.stop());

@@ -124,6 +124,26 @@ describe('POST /v1/contacts/import with bad input', () => {
     });
   });
 
+  describe('when a record holds invalid Unicode (a lone UTF-16 surrogate, in a value or a key)', () => {
+    it('answers it rejected, with why, writes no contact for it and imports the rest', async () => {
+      // PostgreSQL's jsonb, where the read models keep contacts, cannot hold a lone surrogate: stored,
+      // such an event would stop the contacts read model for good.
+      const response = await postBatch(
+        { sourceId: 'lone-value', fields: { name: 'half \ud800 a pair' } },
+        { sourceId: 'lone-key', fields: { ['\udc00']: 'x' } },
+        { sourceId: 'lone-after', fields: { name: 'a whole pair 😀' } },
+      );
+      expect(response.statusCode).toBe(200);
+      expect(response.json().results).toEqual([
+        { sourceId: 'lone-value', outcome: 'rejected', revision: null, reason: expect.stringMatching(/lone UTF-16 surrogate/) },
+        { sourceId: 'lone-key', outcome: 'rejected', revision: null, reason: expect.stringMatching(/lone UTF-16 surrogate/) },
+        { sourceId: 'lone-after', outcome: 'imported', revision: 0 },
+      ]);
+      const written = await harness.runtime.pool.query(`SELECT 1 FROM idem_events WHERE stream_name LIKE 'contact-crm.lone-%'`);
+      expect(written.rowCount).toBe(1);
+    });
+  });
+
   it('stays up and serves a valid request afterwards', async () => {
     const response = await postBatch({ ...ok, sourceId: 'after' });
     expect(response.statusCode).toBe(200);

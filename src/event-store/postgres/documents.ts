@@ -1,10 +1,12 @@
 /**
  * JSON that PostgreSQL's text cannot hold. The events table keeps documents as `json` (migration 5),
- * which checks only their syntax, so the escape \u0000 (NUL) would be stored; but no PostgreSQL text
- * or jsonb value can hold NUL, so the first read model copying that value would fail on the event,
- * and fail again on every retry: a projection stopped for good. The adapter refuses such an append
- * whole instead, as the jsonb columns did before migration 5 (then as error 22P05 from the server).
- * EventStoreDB would take it; this is the one document PostgreSQL stores cannot.
+ * which checks only their syntax, so two escapes would be stored that no jsonb value can hold: \u0000
+ * (NUL; no PostgreSQL text holds it either) and a lone UTF-16 surrogate (\ud800 with no low half:
+ * "Unicode low surrogate must follow a high surrogate"). The first read model copying such a value
+ * would fail on the event, and fail again on every retry: a projection stopped for good, and every
+ * query of `data->>…` over the table failing too. The adapter refuses such an append whole instead,
+ * as the jsonb columns did before migration 5 (then as errors 22P05 / 22P02 from the server).
+ * EventStoreDB would take them; these are the documents PostgreSQL stores cannot.
  */
 import { InvalidAppend } from '../errors';
 
@@ -12,10 +14,19 @@ import { InvalidAppend } from '../errors';
 // not the text "\u0000" (which JSON writes as `\\u0000`).
 const NUL_ESCAPE = /(?<!\\)(?:\\\\)*\\u0000/;
 
+// A surrogate escape with no partner, preceded by an even run of backslashes. JSON.stringify writes a
+// valid pair as its characters and only a lone half as an escape; an escaped pair is allowed all the same.
+const LONE_SURROGATE_ESCAPE =
+  /(?<!\\)(?:\\\\)*(?:\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2})/;
+
 export function assertStorableDocuments(documents: string[]): void {
   for (const json of documents) {
+    if (!json.includes('\\u')) continue;
     if (json.includes('u0000') && NUL_ESCAPE.test(json)) {
       throw new InvalidAppend('EVENT_DATA', 'An event holds the character U+0000 (NUL), which PostgreSQL cannot store');
+    }
+    if (LONE_SURROGATE_ESCAPE.test(json)) {
+      throw new InvalidAppend('EVENT_DATA', 'An event holds a lone UTF-16 surrogate (invalid Unicode), which PostgreSQL cannot store');
     }
   }
 }

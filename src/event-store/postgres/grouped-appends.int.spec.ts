@@ -116,6 +116,21 @@ it('refuses an event holding NUL before writing anything, and keeps the text "\\
   expect((await store.readStream('order-grp-nul-3'))[0].data).toEqual({ text: 'a backslash, then u0000: \\u0000' });
 });
 
+it('refuses an event holding a lone UTF-16 surrogate before writing anything, and keeps valid pairs and the text "\\ud800"', async () => {
+  const outcomes = await Promise.allSettled([
+    store.append('order-grp-sur-1', [testEvent('Happened', { text: 'high \ud800 alone' })], 'no_stream'),
+    store.append('order-grp-sur-2', [testEvent('Happened', { [`key \udc00`]: 'a lone low half in a key' })], 'no_stream'),
+    store.append('order-grp-sur-3', [testEvent('Happened', { text: 'a pair 😀, and the text \\ud800' })], 'no_stream'),
+  ]);
+  expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
+  for (const refused of outcomes.slice(0, 2)) expect((refused as PromiseRejectedResult).reason).toBeInstanceOf(InvalidAppend);
+  expect(await store.readStream('order-grp-sur-1')).toEqual([]);
+  expect(await store.readStream('order-grp-sur-2')).toEqual([]);
+  expect((await store.readStream('order-grp-sur-3'))[0].data).toEqual({ text: 'a pair 😀, and the text \\ud800' });
+  // What the refusal protects: jsonb, which every read model copies into, cannot hold a lone half.
+  await expect(pool.query(`SELECT '"\\ud800"'::jsonb`)).rejects.toMatchObject({ detail: expect.stringMatching(/surrogate/) });
+});
+
 it('commits every append on its own when grouping is off', async () => {
   const ungrouped = new PostgresEventStore(pool, { groupAppends: false });
   const results = await Promise.all([1, 2, 3].map((i) => ungrouped.append(`order-grp-solo-${i}`, [testEvent()], 'no_stream')));
