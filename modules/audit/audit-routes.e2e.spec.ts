@@ -77,6 +77,9 @@ describe('GET /v1/audit/events', () => {
 
   it.each([
     ['an after that is no checkpoint', '?after=yesterday'],
+    ['an after whose sequence is beyond 64 bits', '?after=1/99999999999999999999'],
+    ['an after whose sequence is beyond a signed bigint', '?after=1/9223372036854775808'],
+    ['an after whose transaction id is beyond 64 bits', '?after=99999999999999999999/1'],
     ['a limit of 0', '?limit=0'],
     ['a limit above 1000', '?limit=1001'],
     ['a limit that is no number', '?limit=ten'],

@@ -6,19 +6,34 @@
 export type Checkpoint = string & { readonly __checkpoint: unique symbol };
 
 const SHAPE = /^(0|[1-9][0-9]{0,19})\/(0|[1-9][0-9]{0,19})$/;
+/**
+ * The largest parts either store can hold: PostgreSQL's transaction id is an unsigned 64-bit `xid8`
+ * and its sequence a signed `bigint`; EventStoreDB's commit and prepare positions are signed 64-bit.
+ * A larger part is no checkpoint: passed on, it made PostgreSQL fail the read ("out of range", a 500).
+ */
+const MAX_MAJOR = 2n ** 64n - 1n;
+const MAX_MINOR = 2n ** 63n - 1n;
+
+function partsOf(value: string): { major: bigint; minor: bigint } | undefined {
+  const match = SHAPE.exec(value);
+  if (!match) return undefined;
+  const major = BigInt(match[1]);
+  const minor = BigInt(match[2]);
+  return major <= MAX_MAJOR && minor <= MAX_MINOR ? { major, minor } : undefined;
+}
 
 export function encodeCheckpoint(major: bigint | string, minor: bigint | string): Checkpoint {
   return `${major}/${minor}` as Checkpoint;
 }
 
 export function decodeCheckpoint(checkpoint: string): { major: bigint; minor: bigint } {
-  const match = SHAPE.exec(checkpoint);
-  if (!match) throw new InvalidCheckpoint(checkpoint);
-  return { major: BigInt(match[1]), minor: BigInt(match[2]) };
+  const parts = partsOf(checkpoint);
+  if (!parts) throw new InvalidCheckpoint(checkpoint);
+  return parts;
 }
 
 export function isCheckpoint(value: unknown): value is Checkpoint {
-  return typeof value === 'string' && SHAPE.test(value);
+  return typeof value === 'string' && partsOf(value) !== undefined;
 }
 
 /** Orders two checkpoints of the same store. */
@@ -32,7 +47,7 @@ export function compareCheckpoints(a: Checkpoint, b: Checkpoint): number {
 
 export class InvalidCheckpoint extends Error {
   constructor(readonly value: string) {
-    super(`"${value}" is not a checkpoint (expected "<number>/<number>")`);
+    super(`"${value}" is not a checkpoint (expected "<number>/<number>", each within 64 bits)`);
     this.name = 'InvalidCheckpoint';
   }
 }
