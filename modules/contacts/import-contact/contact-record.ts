@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { BUSINESS_KEY } from '../../../src/errors/business-key';
 import { canonicalJson } from '../../../src/command-handling/hash-link';
+import { isIsoDateTime } from './iso-date-time';
 
 export interface ContactRecord {
   sourceId: string;
@@ -23,8 +24,6 @@ export interface ContactRecord {
 export type RecordCheck = { ok: true; record: ContactRecord } | { ok: false; sourceId: string | null; problems: string[] };
 
 const ALLOWED = new Set(['sourceId', 'version', 'updatedAt', 'checksum', 'eventId', 'deleted', 'fields']);
-/** RFC 3339 date-time (the ISO-8601 profile JSON APIs use): date, time, optional fraction, Z or offset. */
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 const TOKEN = /^[\x21-\x7e]{1,128}$/;
 
 export function checkRecord(raw: unknown): RecordCheck {
@@ -37,12 +36,8 @@ export function checkRecord(raw: unknown): RecordCheck {
   if (sourceId === null) problems.push('sourceId must be 1–64 characters of A–Z, a–z, 0–9, _ . : -');
   if (r.version !== undefined && !(Number.isSafeInteger(r.version) && (r.version as number) >= 0))
     problems.push('version must be a non-negative integer');
-  if (
-    r.updatedAt !== undefined &&
-    !(typeof r.updatedAt === 'string' && ISO_8601.test(r.updatedAt) && !Number.isNaN(Date.parse(r.updatedAt)))
-  ) {
+  if (r.updatedAt !== undefined && !isIsoDateTime(r.updatedAt))
     problems.push('updatedAt must be an ISO-8601 date-time such as 2026-12-01T10:00:00Z');
-  }
   if (r.checksum !== undefined && !(typeof r.checksum === 'string' && TOKEN.test(r.checksum)))
     problems.push('checksum must be 1–128 visible ASCII characters');
   if (r.eventId !== undefined && !(typeof r.eventId === 'string' && TOKEN.test(r.eventId)))

@@ -26,8 +26,8 @@ import { loadRun } from '../pull-run/drive-run';
 import { driveInBackground } from '../pull-run/resume-runs';
 import { startRun } from '../pull-run/start-run';
 import { toRunView, type RunView } from '../import-run.view';
+import { isIsoDateTime } from '../import-contact/iso-date-time';
 
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 const MAX_LISTED = 100;
 
 const RUN_ID = idPattern(80);
@@ -90,8 +90,8 @@ function parseStart(body: unknown): { source: string; since?: string } {
     .filter((k) => k !== 'source' && k !== 'since')
     .map((field) => ({ field, message: `${field} is not a known field` }));
   if (typeof b.source !== 'string') errors.push({ field: 'source', message: 'source must be a string' });
-  if (b.since !== undefined && !(typeof b.since === 'string' && ISO_8601.test(b.since)))
-    errors.push({ field: 'since', message: 'since must be an ISO-8601 date-time' });
+  if (b.since !== undefined && !isIsoDateTime(b.since))
+    errors.push({ field: 'since', message: 'since must be an ISO-8601 date-time such as 2026-12-01T10:00:00Z' });
   if (errors.length) throw new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', { errors });
   return { source: b.source as string, ...(b.since ? { since: b.since as string } : {}) };
 }

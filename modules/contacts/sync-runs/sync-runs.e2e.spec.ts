@@ -67,6 +67,8 @@ describe('POST /v1/sync/runs', () => {
     ['an unknown source', { source: 'nowhere' }, 'sync', 422, 'CONTACTS.UNKNOWN_SOURCE'],
     ['a missing source', {}, 'sync', 400, 'REQUEST.INVALID'],
     ['a bad since', { source: 'crm', since: 'yesterday' }, 'sync', 400, 'REQUEST.INVALID'],
+    ['a since that is no date (month 13)', { source: 'crm', since: '2026-13-45T00:00:00Z' }, 'sync', 400, 'REQUEST.INVALID'],
+    ['a since with an impossible offset', { source: 'crm', since: '2026-01-01T00:00:00+25:00' }, 'sync', 400, 'REQUEST.INVALID'],
     ['an unknown field', { source: 'crm', pages: 3 }, 'sync', 400, 'REQUEST.INVALID'],
     ['the support role', { source: 'crm' }, 'support', 403, 'AUTH.ROLE_FORBIDDEN'],
   ])('refuses %s with a problem+json 4xx', async (_label, payload, role, status, code) => {

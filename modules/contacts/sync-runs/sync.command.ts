@@ -8,7 +8,7 @@
  *   runs, from the sync_runs read model: as current as the workers' projections), `resume <runId>`
  *   (a stopped or orphaned pull run).
  */
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { listRuns } from '../../../projections/sync-runs/sync-runs.queries';
 import { EXIT_CHECK_FAILED, println, type CliCommand, type CliContext } from '../../../src/cli/cli-context';
 import { configuredContactSources } from '../contact-source/configured-sources';
@@ -19,8 +19,14 @@ import { driveRun, loadRun } from '../pull-run/drive-run';
 import { resumeRun, startRun } from '../pull-run/start-run';
 import { RunProgressBar, summary } from './run-progress';
 import { toRunView } from '../import-run.view';
+import { isIsoDateTime } from '../import-contact/iso-date-time';
 
 const MAX_LISTED = 100;
+
+function sinceArgument(value: string): string {
+  if (!isIsoDateTime(value)) throw new InvalidArgumentError('expected an ISO-8601 date-time such as 2026-12-01T10:00:00Z');
+  return value;
+}
 
 const cliMetadata = () => ({
   correlationId: `cli-${process.pid}`,
@@ -82,7 +88,7 @@ export const syncCommand: CliCommand = (context) => {
     .command('run')
     .description('start a pull run from a configured source and follow it')
     .requiredOption('--source <name>', 'e.g. crm')
-    .option('--since <iso>', 'only records changed since then, where the source supports it')
+    .option('--since <iso>', 'only records changed since then, where the source supports it', sinceArgument)
     .option('--no-wait', 'start it and leave the driving to the workers')
     .action(async (options: { source: string; since?: string; wait: boolean }) => {
       assertPullableSource(options.source, configuredContactSources(context.config()));

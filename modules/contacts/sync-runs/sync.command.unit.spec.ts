@@ -44,6 +44,14 @@ describe('idem sync', () => {
     });
   });
 
+  it.each([['garbage'], ['2026-13-45T00:00:00Z'], ['2026-01-01T00:00:00+25:00']])(
+    'run refuses --since %s with exit code 2 before opening the database',
+    async (since) => {
+      const result = await idem(development, 'sync', 'run', '--source', 'crm', '--since', since);
+      expect(result).toEqual({ code: EXIT_ERROR, err: expect.stringContaining('expected an ISO-8601 date-time'), opened: false });
+    },
+  );
+
   it('run refuses the crm in production without IDEM_CRM_URL, even with the provider configured', async () => {
     const production = { ...development, production: true, payments: { ...development.payments, stripeApiBase: 'https://api.stripe.com' } };
     const result = await idem(production, 'sync', 'run', '--source', 'crm');

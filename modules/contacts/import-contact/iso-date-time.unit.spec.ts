@@ -1,0 +1,28 @@
+import { isIsoDateTime } from './iso-date-time';
+
+describe('isIsoDateTime', () => {
+  it.each(['2026-12-01T10:00:00Z', '2024-02-29T23:59:59.123456789+01:00', '2026-01-31T00:00:00-23:59', '1970-01-01T00:00:00Z'])(
+    'takes %s',
+    (value) => expect(isIsoDateTime(value)).toBe(true),
+  );
+
+  it.each([
+    '2026-13-45T00:00:00Z',
+    '2026-02-29T00:00:00Z',
+    '2026-04-31T00:00:00Z',
+    '2026-00-10T00:00:00Z',
+    '2026-01-01T24:00:00Z',
+    '2026-01-01T00:60:00Z',
+    '2026-01-01T00:00:60Z',
+    '2026-01-01T00:00:00+25:00',
+    '2026-01-01T00:00:00+01:60',
+    '2026-01-01 00:00:00Z',
+    '2026-01-01T00:00:00',
+    'yesterday',
+  ])('refuses %s', (value) => expect(isIsoDateTime(value)).toBe(false));
+
+  it('refuses what is not a string', () => {
+    expect(isIsoDateTime(1764583200000)).toBe(false);
+    expect(isIsoDateTime(undefined)).toBe(false);
+  });
+});
