@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
-import { MAX_JSON_DEPTH, nestedDeeperThan } from './http-edge';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../errors/json-depth';
 
 let harness: TestApp;
 let port: number;

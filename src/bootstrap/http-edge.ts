@@ -19,8 +19,7 @@ import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { AppError } from '../errors/app-error';
-
-export const MAX_JSON_DEPTH = 64;
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../errors/json-depth';
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
@@ -70,19 +69,6 @@ export const httpEdgeOptions = {
   frameworkErrors: frameworkError,
   clientErrorHandler: clientError,
 } satisfies FastifyServerOptions;
-
-/** Whether `value` nests objects or arrays deeper than `limit` levels, walked without recursion. */
-export function nestedDeeperThan(value: unknown, limit: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length) {
-    const [node, depth] = stack.pop()!;
-    if (node === null || typeof node !== 'object') continue;
-    if (depth > limit) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node))
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
-  }
-  return false;
-}
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 

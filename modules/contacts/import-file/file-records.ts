@@ -6,6 +6,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../../src/errors/json-depth';
 import { csvRecords } from './csv-records';
 
 export type FileFormat = 'ndjson' | 'csv';
@@ -35,15 +36,22 @@ async function* ndjsonRecords(input: Readable): AsyncGenerator<FileRecord> {
   let line = 0;
   for await (const text of createInterface({ input, crlfDelay: Infinity })) {
     line++;
-    if (text.trim() !== '') yield { line, raw: parseJson(text) };
+    if (text.trim() !== '') yield rowOf(line, text);
   }
 }
 
-/** An unparseable line is still a record: it is `rejected` with the reason, and the file goes on. */
-function parseJson(text: string): unknown {
+/**
+ * An unparseable line is still a row: it is `rejected` with the reason, and the file goes on. So is a
+ * line nested deeper than a push may be (the HTTP edge's limit): deeper, the checks after it overflowed
+ * the stack, and the run could never record that slice.
+ */
+function rowOf(line: number, text: string): FileRow {
+  let raw: unknown;
   try {
-    return JSON.parse(text);
+    raw = JSON.parse(text);
   } catch {
-    return { invalidLine: 'not valid JSON' };
+    return { line, problem: `line ${line} is not valid JSON` };
   }
+  if (nestedDeeperThan(raw, MAX_JSON_DEPTH)) return { line, problem: `line ${line} nests JSON deeper than ${MAX_JSON_DEPTH} levels` };
+  return { line, raw };
 }

@@ -143,6 +143,30 @@ describe('idem sync import', () => {
     });
   });
 
+  describe('with NDJSON lines that are no record (not JSON, or nested 20,000 levels deep)', () => {
+    it('rejects each with its line and why, imports the rest and completes', async () => {
+      const file = join(dir, 'odd-lines.ndjson');
+      const deep = `{"sourceId":"deep","fields":{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`;
+      writeFileSync(
+        file,
+        [JSON.stringify({ sourceId: 'ok-1', fields: { a: 1 } }), 'not json', deep, JSON.stringify({ sourceId: 'ok-2', fields: {} })].join(
+          '\n',
+        ),
+      );
+      const db = await openDb('file_import_odd_lines');
+      try {
+        const run = await importFile({ store: db.store, source: 'crm', path: file, metadata });
+        expect(run).toMatchObject({ status: 'completed', processed: 4, counts: { imported: 2, rejected: 2 } });
+        const reasons = (await db.store.readStream(importStream(run.runId)))
+          .filter((e) => e.type === 'ImportRecordProcessed' && e.data.outcome === 'rejected')
+          .map((e) => e.data.reason);
+        expect(reasons).toEqual(['line 2 is not valid JSON', 'line 3 nests JSON deeper than 64 levels']);
+      } finally {
+        await db.pool.end();
+      }
+    });
+  });
+
   describe('with a CSV export through the command line', () => {
     it('imports its records, reports the run on stdout, and treats a changed file as a new run', async () => {
       const db = await openDb('file_import_csv');
