@@ -3,6 +3,7 @@ import { IDEM_CONFIG, type IdemConfig } from '../../src/config/config';
 import { CONTACT_SOURCES_PORT, type ContactSources } from './contact-source/contact-source.port';
 import { GetContactController } from './get-contact/get-contact.controller';
 import { ImportContactsController } from './import-contacts/import-contacts.controller';
+import { ApiRunDrivers } from './sync-runs/api-run-drivers';
 import { SyncRunsController } from './sync-runs/sync-runs.controller';
 
 /**
@@ -16,7 +17,7 @@ export class ContactsModule {
     return {
       module: ContactsModule,
       controllers: [ImportContactsController, GetContactController, SyncRunsController],
-      providers: [{ provide: CONTACT_SOURCES_PORT, useFactory: sourcesFor, inject: [IDEM_CONFIG] }],
+      providers: [{ provide: CONTACT_SOURCES_PORT, useFactory: sourcesFor, inject: [IDEM_CONFIG] }, ApiRunDrivers],
     };
   }
 }

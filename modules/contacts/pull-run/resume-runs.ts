@@ -35,28 +35,54 @@ export interface OrphanSweep {
 
 export const DEFAULT_ORPHAN_SWEEP: OrphanSweep = { everyMs: 30_000, silentForMs: 180_000 };
 
+/**
+ * The runs one process drives without anyone awaiting them (a worker's resumed runs, the api's runs
+ * started over HTTP). `stop()` ends them after the pages in flight, before the process closes its
+ * database pool: a driver still appending into a closed pool failed with an error in the log.
+ */
+export class RunDrivers {
+  private readonly shutdown = new AbortController();
+  private readonly drivers = new Set<Promise<void>>();
+
+  constructor(private readonly deps: Omit<RunDriverDeps, 'signal' | 'metadata'>) {}
+
+  /** `metadata`: who drives it, for the events the driver appends. */
+  drive(runId: string, metadata: RunDriverDeps['metadata']): void {
+    if (this.shutdown.signal.aborted) return;
+    const driver = driveInBackground({ ...this.deps, metadata, signal: this.shutdown.signal }, runId);
+    this.drivers.add(driver);
+    void driver.finally(() => this.drivers.delete(driver));
+  }
+
+  /** How many runs are being driven right now. */
+  get driving(): number {
+    return this.drivers.size;
+  }
+
+  /** The runs stay `running` for the next worker. */
+  async stop(): Promise<void> {
+    this.shutdown.abort();
+    await Promise.all(this.drivers);
+  }
+}
+
 export async function resumeUnfinishedRuns(
   deps: Omit<RunDriverDeps, 'signal'>,
   sweep: OrphanSweep = DEFAULT_ORPHAN_SWEEP,
 ): Promise<ResumedRuns> {
-  const shutdown = new AbortController();
-  const drivers = new Set<Promise<void>>();
-  const drive = (runId: string) => {
-    const driver = driveInBackground({ ...deps, signal: shutdown.signal }, runId);
-    drivers.add(driver);
-    void driver.finally(() => drivers.delete(driver));
-  };
+  const drivers = new RunDrivers(deps);
   const runIds = await unfinishedRuns(deps.store);
-  runIds.forEach(drive);
+  runIds.forEach((runId) => drivers.drive(runId, deps.metadata));
   if (runIds.length) logger.log(`resuming ${runIds.length} import run(s): ${runIds.join(', ')}`);
 
+  let stopping = false;
   let sweeping: Promise<void> | undefined;
   const timer = setInterval(() => {
     sweeping ??= orphanedRuns(deps.store, sweep.silentForMs, Date.now())
       .then((orphans) => {
-        if (shutdown.signal.aborted) return;
+        if (stopping) return;
         if (orphans.length) logger.warn(`taking over ${orphans.length} import run(s) whose driver went silent: ${orphans.join(', ')}`);
-        orphans.forEach(drive);
+        orphans.forEach((runId) => drivers.drive(runId, deps.metadata));
       })
       .catch((error: unknown) => logger.error(`looking for orphaned import runs failed; trying again: ${(error as Error).message}`))
       .finally(() => (sweeping = undefined));
@@ -65,10 +91,10 @@ export async function resumeUnfinishedRuns(
 
   return {
     stop: async () => {
+      stopping = true;
       clearInterval(timer);
-      shutdown.abort();
       await sweeping;
-      await Promise.all(drivers);
+      await drivers.stop();
     },
   };
 }
@@ -86,7 +112,7 @@ export async function orphanedRuns(store: EventStore, silentForMs: number, now: 
 }
 
 /** A run driven without anyone awaiting it: its end (or its failure) is logged, never thrown away. */
-export function driveInBackground(deps: RunDriverDeps, runId: string): Promise<void> {
+function driveInBackground(deps: RunDriverDeps, runId: string): Promise<void> {
   return driveRun(deps, runId).then(
     (run) => logger.log(`import run ${runId}: ${run.status} after ${run.processed} records${run.reason ? ` (${run.reason})` : ''}`),
     (error: unknown) =>

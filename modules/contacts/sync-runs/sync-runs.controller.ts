@@ -23,7 +23,7 @@ import { RUN_STATUSES, type RunStatus } from '../import-run.state';
 import { assertPullableSource } from '../contact-sources';
 import { CONTACT_SOURCES_PORT, type ContactSources } from '../contact-source/contact-source.port';
 import { loadRun } from '../pull-run/drive-run';
-import { driveInBackground } from '../pull-run/resume-runs';
+import { ApiRunDrivers } from './api-run-drivers';
 import { startRun } from '../pull-run/start-run';
 import { toRunView, type RunView } from '../import-run.view';
 import { isIsoDateTime } from '../import-contact/iso-date-time';
@@ -38,6 +38,7 @@ export class SyncRunsController {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CONTACT_SOURCES_PORT) private readonly sources: ContactSources,
     @Inject(DATABASE_POOL) private readonly pool: Pool,
+    private readonly drivers: ApiRunDrivers,
   ) {}
 
   @Post()
@@ -58,7 +59,7 @@ export class SyncRunsController {
       { source, startedBy: metadata.actor.role, kind: 'pull', ...(since ? { since } : {}) },
       metadata,
     );
-    void driveInBackground({ store: this.store, sources: this.sources, metadata }, runId);
+    this.drivers.drive(runId, metadata);
     return toRunView(await loadRun(this.store, runId));
   }
 
