@@ -34,6 +34,7 @@ function crashingAfterProvider(gateway: PaymentGateway): PaymentGateway {
     },
     findPayments: (orderId) => gateway.findPayments(orderId),
     retrievePayment: (id) => gateway.retrievePayment(id),
+    savedPaymentMethod: (customerId) => gateway.savedPaymentMethod(customerId),
   };
 }
 

@@ -60,6 +60,7 @@ function refusingCallsAbout(orderIds: Set<string>): PaymentGateway {
     charge: async (instruction) => (refuse(instruction.orderId), harness.gateway.charge(instruction)),
     findPayments: async (orderId) => (refuse(orderId), harness.gateway.findPayments(orderId)),
     retrievePayment: (id) => harness.gateway.retrievePayment(id),
+    savedPaymentMethod: (customerId) => harness.gateway.savedPaymentMethod(customerId),
   };
 }
 
@@ -99,6 +100,7 @@ async function processingSince(at: Date): Promise<string> {
     },
     findPayments: (id) => harness.gateway.findPayments(id),
     retrievePayment: (id) => harness.gateway.retrievePayment(id),
+    savedPaymentMethod: (customerId) => harness.gateway.savedPaymentMethod(customerId),
   };
   await expect(chargeOrder({ store: store(), gateway: crashing, workerId: 'w', now: () => at }, orderId)).rejects.toBeInstanceOf(
     WorkerCrashed,
@@ -209,6 +211,7 @@ describe('recoverStuckCharges', () => {
         charge: async (i) => (asked.push(i.orderId), harness.gateway.charge(i)),
         findPayments: async (id) => (asked.push(id), harness.gateway.findPayments(id)),
         retrievePayment: async (id) => (asked.push(id), harness.gateway.retrievePayment(id)),
+        savedPaymentMethod: async (customerId) => (asked.push(customerId), harness.gateway.savedPaymentMethod(customerId)),
       };
 
       await sweep([forgotten], now, watching);

@@ -35,6 +35,7 @@ function gatewayFake(search: ProviderPayment[], byId: Record<string, ProviderPay
     },
     findPayments: async () => search,
     retrievePayment: async (id) => byId[id],
+    savedPaymentMethod: async () => ({ kind: 'found', paymentMethodId: 'pm_card_visa' }),
   };
   return { gateway, replayed };
 }
