@@ -50,7 +50,7 @@ export class StripePaymentGateway implements PaymentGateway {
       maxNetworkRetries: options.maxNetworkRetries ?? 1,
     });
     const live = /^(sk|rk)_live_/.test(options.secretKey);
-    if (live && options.paymentMethod)
+    if (live && typeof options.paymentMethod === 'string')
       throw new Error('A test payment method cannot be sent with a live key: each customer pays with their own card');
     this.testPaymentMethod = options.paymentMethod === undefined ? (live ? null : 'pm_card_visa') : options.paymentMethod;
   }
