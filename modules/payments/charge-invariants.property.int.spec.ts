@@ -35,6 +35,7 @@ function crashingAfterProvider(gateway: PaymentGateway): PaymentGateway {
     findPayments: (orderId) => gateway.findPayments(orderId),
     retrievePayment: (id) => gateway.retrievePayment(id),
     listPayments: (customerId, since) => gateway.listPayments(customerId, since),
+    savedPaymentMethod: (customerId) => gateway.savedPaymentMethod(customerId),
   };
 }
 

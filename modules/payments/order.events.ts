@@ -27,7 +27,18 @@ export interface ChargeRequested {
 
 export interface ChargeAttemptStarted {
   type: 'ChargeAttemptStarted';
-  data: { orderId: string; attempt: number; workerId: string; providerKey: string };
+  data: {
+    orderId: string;
+    attempt: number;
+    workerId: string;
+    providerKey: string;
+    /**
+     * The customer's card the key charges, chosen before its first attempt: every later call under the
+     * key sends this one (the provider refuses a key reused with other parameters). Absent in events
+     * recorded before it was.
+     */
+    paymentMethodId?: string;
+  };
 }
 
 export interface ChargeSucceeded {

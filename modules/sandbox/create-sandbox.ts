@@ -8,6 +8,8 @@ import { registerProviderState } from './control/provider-state.routes';
 import { settleProcessing, type SettleOutcome } from './payment-intents/settle-processing';
 import { registerWebhookControl } from './control/webhook-control.routes';
 import { registerSandboxCrm, type CrmOptions } from './crm/register-crm';
+import { registerCustomers } from './customers/customers.routes';
+import { registerPaymentMethods } from './customers/payment-methods.routes';
 import { registerCreatePaymentIntent } from './payment-intents/create-payment-intent.route';
 import type { PaymentIntent } from './payment-intents/payment-intent';
 import { ORDER_ID_METADATA_KEY } from './payment-intents/payment-intent';
@@ -86,6 +88,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   registerStripeApi(app, state);
   registerCreatePaymentIntent(app, state);
   registerReadPaymentIntents(app, state);
+  registerCustomers(app, state);
+  registerPaymentMethods(app, state);
   registerFaultControl(app, state);
   registerProviderState(app, state);
   registerProviderBehaviour(app, state);

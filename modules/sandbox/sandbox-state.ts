@@ -1,3 +1,4 @@
+import { CustomersStore } from './customers/customers.store';
 import { FaultPlan } from './faults/fault-plan';
 import { HeldResponses } from './faults/held-responses';
 import { IdempotencyStore } from './idempotency/idempotency.store';
@@ -10,6 +11,7 @@ import type { WebhookDispatcher } from './webhooks/webhook-dispatcher';
 export interface SandboxState {
   clock: () => number;
   intents: IntentsStore;
+  customers: CustomersStore;
   idempotency: IdempotencyStore;
   faults: FaultPlan;
   held: HeldResponses;
@@ -28,6 +30,7 @@ export function createSandboxState(
   return {
     clock,
     intents: new IntentsStore(clock, searchLagMs),
+    customers: new CustomersStore(clock),
     idempotency: new IdempotencyStore(clock),
     faults: new FaultPlan(),
     held: new HeldResponses(),
@@ -41,6 +44,7 @@ export function resetSandboxState(state: SandboxState): void {
   state.faults.clear();
   state.held.release();
   state.intents.clear();
+  state.customers.clear();
   state.idempotency.clear();
   state.requestLog.clear();
   state.webhooks.clear();

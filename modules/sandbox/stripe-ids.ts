@@ -18,3 +18,5 @@ export const newChargeId = (): string => `ch_${randomSuffix(24)}`;
 export const newEventId = (): string => `evt_${randomSuffix(24)}`;
 export const newRequestId = (): string => `req_${randomSuffix(14)}`;
 export const newClientSecret = (intentId: string): string => `${intentId}_secret_${randomSuffix(25)}`;
+export const newCustomerId = (): string => `cus_${randomSuffix(14)}`;
+export const newPaymentMethodId = (): string => `pm_${randomSuffix(24)}`;

@@ -40,8 +40,12 @@ export interface IdemConfig {
     /** Where the Stripe SDK talks: the sandbox by default, api.stripe.com when set to `https://api.stripe.com`. */
     stripeApiBase: string | undefined;
     webhookSecret: string;
-    /** Payment method the worker confirms with (the storefront's saved card in a real integration). */
-    paymentMethod: string;
+    /**
+     * Test mode only: one payment method charged for every customer instead of each customer's saved
+     * card (null: look the saved card up, the only way with a live key). Default `pm_card_visa` with a
+     * test key, which Stripe's test mode accepts for any customer.
+     */
+    paymentMethod: string | null;
     providerTimeoutMs: number;
   };
   /** The stop rules' optional webhook (DESIGN.md §7.5); no URL, no webhook. */
@@ -118,6 +122,15 @@ export function loadConfig(env: Env = process.env): IdemConfig {
   if (production && !databaseUrl) {
     problems.push({ variable: 'DATABASE_URL', problem: 'is required with NODE_ENV=production (embedded PostgreSQL is for development)' });
   }
+  const stripeSecretKey = read('STRIPE_SECRET_KEY', stripeKey, 'sk_test_idem_sandbox');
+  const liveKey = /^(sk|rk)_live_/.test(stripeSecretKey);
+  if (liveKey && env.IDEM_PAYMENT_METHOD) {
+    // In live mode a PaymentMethod belongs to one customer: Stripe would refuse it for every other one.
+    problems.push({
+      variable: 'IDEM_PAYMENT_METHOD',
+      problem: 'must not be set with a live Stripe key: each customer is charged with their own saved card (it is a test-mode override)',
+    });
+  }
   const alertWebhookUrl = read('IDEM_ALERT_WEBHOOK_URL', absoluteHttpUrl, undefined);
   const alertWebhookSecret = read('IDEM_ALERT_WEBHOOK_SECRET', nonEmpty, undefined);
   if (alertWebhookSecret && !env.IDEM_ALERT_WEBHOOK_URL) {
@@ -145,10 +158,10 @@ export function loadConfig(env: Env = process.env): IdemConfig {
     devTokens: !configuredTokens,
     sandbox: { enabled: read('IDEM_SANDBOX', flag, !production && !env.STRIPE_API_BASE), port: read('IDEM_SANDBOX_PORT', tcpPort, 3100) },
     payments: {
-      stripeSecretKey: read('STRIPE_SECRET_KEY', stripeKey, 'sk_test_idem_sandbox'),
+      stripeSecretKey,
       stripeApiBase: read('STRIPE_API_BASE', httpUrl, undefined),
       webhookSecret: read('IDEM_WEBHOOK_SECRET', nonEmpty, 'whsec_idem_dev'),
-      paymentMethod: read('IDEM_PAYMENT_METHOD', nonEmpty, 'pm_card_visa'),
+      paymentMethod: liveKey ? null : read('IDEM_PAYMENT_METHOD', testPaymentMethod, 'pm_card_visa'),
       providerTimeoutMs: read('IDEM_PROVIDER_TIMEOUT_MS', positiveInt, 10_000),
     },
     alerts: { webhookUrl: alertWebhookUrl, webhookSecret: alertWebhookSecret },
@@ -197,6 +210,11 @@ function positiveDuration(raw: string): number {
 function nonEmpty(raw: string): string {
   if (!raw.trim()) throw new Error('must not be blank');
   return raw;
+}
+
+/** `saved_card`: look each customer's saved card up even with a test key (as with a live one). */
+function testPaymentMethod(raw: string): string | null {
+  return raw === 'saved_card' ? null : nonEmpty(raw);
 }
 
 function flag(raw: string): boolean {

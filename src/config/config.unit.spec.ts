@@ -105,6 +105,27 @@ describe('loadConfig', () => {
     });
   });
 
+  describe('the payment method charged', () => {
+    it("is Stripe's test card for every customer with a test key, unless told to look each customer's card up", () => {
+      expect(loadConfig({}).payments.paymentMethod).toBe('pm_card_visa');
+      expect(loadConfig({ IDEM_PAYMENT_METHOD: 'pm_card_mastercard' }).payments.paymentMethod).toBe('pm_card_mastercard');
+      expect(loadConfig({ IDEM_PAYMENT_METHOD: 'saved_card' }).payments.paymentMethod).toBeNull();
+    });
+
+    it("is each customer's saved card with a live key", () => {
+      expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_live_abc' }).payments.paymentMethod).toBeNull();
+      expect(loadConfig({ STRIPE_SECRET_KEY: 'rk_live_abc' }).payments.paymentMethod).toBeNull();
+    });
+
+    it('refuses a test-mode method with a live key, saying why', () => {
+      expect(problemsOf({ STRIPE_SECRET_KEY: 'sk_live_abc', IDEM_PAYMENT_METHOD: 'pm_card_visa' })).toEqual(['IDEM_PAYMENT_METHOD']);
+      expect(problemsOf({ STRIPE_SECRET_KEY: 'rk_live_abc', IDEM_PAYMENT_METHOD: 'pm_1Abc' })).toEqual(['IDEM_PAYMENT_METHOD']);
+      expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_live_abc', IDEM_PAYMENT_METHOD: 'pm_card_visa' })).toThrow(
+        /IDEM_PAYMENT_METHOD must not be set with a live Stripe key/,
+      );
+    });
+  });
+
   describe('with NODE_ENV=production', () => {
     it('refuses to start on dev tokens and an embedded database', () => {
       expect(problemsOf({ NODE_ENV: 'production' })).toEqual(['IDEM_TOKENS', 'IDEM_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY', 'DATABASE_URL']);

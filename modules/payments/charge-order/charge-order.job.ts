@@ -12,7 +12,8 @@ import type { CommandMetadata } from '../../../src/command-handling/event-to-app
 import type { LoadedOrder } from '../load-order';
 import { orderCommands } from '../order.commands';
 import { orderStream, type OrderEvent } from '../order.events';
-import type { PaymentGateway } from '../payment-gateway/payment-gateway.port';
+import type { PaymentGateway, SavedPaymentMethod } from '../payment-gateway/payment-gateway.port';
+import type { OrderState } from '../order.state';
 import { MAX_CONSECUTIVE_UNKNOWN, decideNextStep, decideOutcome, decideVerification } from './charge-order.decision';
 import { reportNeedsReview } from '../needs-review.alert';
 import { canReplay, providerKeyUses } from './provider-keys';
@@ -38,6 +39,16 @@ export class ChargeOutcomeStillUnknown extends Error {
   }
 }
 
+/** Thrown when the customer's card could not be looked up (timeout, 5xx): nothing was sent, the queue retries. */
+export class PaymentMethodLookupFailed extends Error {
+  constructor(
+    readonly orderId: string,
+    reason: string,
+  ) {
+    super(`The card to charge for order ${orderId} could not be looked up (${reason}); nothing was charged, it will be retried`);
+  }
+}
+
 const logger = new Logger('ChargeOrder');
 
 /**
@@ -57,6 +68,19 @@ export async function runChargeOrderJob(
   if (result === 'left_to_other_worker')
     throw new ChargeOutcomeStillUnknown(orderId, 'an attempt without a recorded outcome is still inside its lease');
   return result;
+}
+
+/**
+ * The card this attempt charges: the one the key's first attempt recorded (a call under the key must
+ * repeat its parameters), else the customer's saved card as the provider holds it now.
+ */
+async function paymentMethodFor(deps: ChargeOrderDeps, state: OrderState): Promise<SavedPaymentMethod> {
+  if (state.attempts > 0) {
+    const uses = providerKeyUses(await deps.store.readStream(orderStream(state.orderId)));
+    const recorded = uses.find((u) => u.instruction.idempotencyKey === state.providerKey)?.instruction.paymentMethodId;
+    if (recorded !== undefined) return { kind: 'found', paymentMethodId: recorded };
+  }
+  return deps.gateway.savedPaymentMethod(state.customerId);
 }
 
 async function keyMayHaveExpired(store: EventStore, orderId: string, providerKey: string, now: Date): Promise<boolean> {
@@ -117,9 +141,19 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
         attempt = step.attempt;
       }
 
+      const card = await paymentMethodFor(deps, state);
+      if (card.kind === 'unknown') throw new PaymentMethodLookupFailed(orderId, card.error);
+      if (card.kind === 'rejected') {
+        // No customer record or no saved card: nothing was sent, a person takes it (DESIGN §7.5).
+        const review = decideOutcome(state, attempt, card);
+        await record(loaded, review, `no-payment-method/${r}/${attempt}`);
+        if (review.type === 'ChargeNeedsReview') reportNeedsReview(orderId, review.data.reason);
+        return 'settled';
+      }
+      const { paymentMethodId } = card;
       const attemptStarted: OrderEvent = {
         type: 'ChargeAttemptStarted',
-        data: { orderId, attempt, workerId: deps.workerId, providerKey: state.providerKey },
+        data: { orderId, attempt, workerId: deps.workerId, providerKey: state.providerKey, paymentMethodId },
       };
       const started = await record(loaded, attemptStarted, `attempt-started/${r}/${attempt}/${claim}`, true);
       const outcome = await deps.gateway.charge({
@@ -129,6 +163,7 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
         customerId: state.customerId,
         description: state.description,
         idempotencyKey: state.providerKey,
+        paymentMethodId,
       });
       const event = decideOutcome(state, attempt, outcome);
       const afterOutcome = await record(started, event, `outcome/${r}/${attempt}`);

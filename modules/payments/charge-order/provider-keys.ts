@@ -33,7 +33,7 @@ export function providerKeyUses(history: RecordedEvent[]): ProviderKeyUse[] {
       const data = event.data as unknown as ChargeRequested['data'];
       requests.set(data.providerKey, data);
     } else if (event.type === 'ChargeAttemptStarted') {
-      const { providerKey } = event.data as unknown as ChargeAttemptStarted['data'];
+      const { providerKey, paymentMethodId } = event.data as unknown as ChargeAttemptStarted['data'];
       const request = requests.get(providerKey);
       if (!request || uses.has(providerKey)) continue;
       uses.set(providerKey, {
@@ -44,6 +44,8 @@ export function providerKeyUses(history: RecordedEvent[]): ProviderKeyUse[] {
           customerId: request.customerId,
           description: request.description,
           idempotencyKey: providerKey,
+          // The key's first attempt chose the card; every later call under the key sends it again.
+          ...(paymentMethodId !== undefined && { paymentMethodId }),
         },
         firstUsedAt: new Date(event.metadata.recordedAt),
       });

@@ -1,12 +1,15 @@
 import Stripe from 'stripe';
-import type { ChargeOutcome } from './payment-gateway.port';
+import type { ChargeOutcome, SavedPaymentMethod } from './payment-gateway.port';
 
 /**
  * What a failed create means. Declines are facts (money did not move); a decline for
  * `authentication_required` (an off-session charge of a card that needs 3-D Secure: 402, code and
  * decline code `authentication_required`, docs.stripe.com/payments/save-and-reuse) is one a person
- * must act on — a retry cannot authenticate; an invalid request needs a human; everything else
- * (timeouts, resets, 5xx, 409 key in use, 429) is unknown.
+ * must act on — a retry cannot authenticate; an invalid request needs a human, and so does an
+ * idempotency error: the key was first sent with other parameters (Stripe: "Keys for idempotent
+ * requests can only be used with the same parameters they were first used with", 400
+ * `type: idempotency_error`, docs.stripe.com/api/idempotent_requests), which contradicts our record
+ * of what we sent under it. Everything else (timeouts, resets, 5xx, 409 key in use, 429) is unknown.
  */
 export function classifyStripeError(error: unknown): ChargeOutcome {
   if (error instanceof Stripe.errors.StripeCardError) {
@@ -23,6 +26,24 @@ export function classifyStripeError(error: unknown): ChargeOutcome {
   if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 400) {
     return { kind: 'rejected', reason: `${error.code ?? 'invalid_request'}: ${error.message}` };
   }
-  const described = error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error);
-  return { kind: 'unknown', error: described };
+  if (error instanceof Stripe.errors.StripeIdempotencyError) {
+    return { kind: 'rejected', reason: `idempotency_error: the key was used before with other parameters: ${error.message}` };
+  }
+  return { kind: 'unknown', error: described(error) };
+}
+
+/**
+ * What a failed look-up of a customer's card means: a refused request (400, or 404 `resource_missing`
+ * "No such customer: 'cus_…'", spec3.json `GET /v1/customers/{customer}`) is a missing customer record,
+ * for a person (DESIGN §7.5); anything else is unknown, and nothing was charged.
+ */
+export function classifyLookupError(error: unknown): SavedPaymentMethod {
+  if (error instanceof Stripe.errors.StripeInvalidRequestError && (error.statusCode === 400 || error.statusCode === 404)) {
+    return { kind: 'rejected', reason: `${error.code ?? 'invalid_request'}: ${error.message}` };
+  }
+  return { kind: 'unknown', error: described(error) };
+}
+
+function described(error: unknown): string {
+  return error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error);
 }

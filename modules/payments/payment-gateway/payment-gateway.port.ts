@@ -10,7 +10,22 @@ export interface ChargeInstruction {
   description?: string;
   /** Persisted in ChargeRequested; the same for every attempt of one request. */
   idempotencyKey: string;
+  /**
+   * The customer's card to charge, chosen before the key's first attempt and recorded in its
+   * ChargeAttemptStarted: every call under the key sends this one, since the provider refuses a key
+   * reused with other parameters. Absent only for attempts recorded before it was (they sent the
+   * gateway's test-mode method, which the gateway then sends again).
+   */
+  paymentMethodId?: string;
 }
+
+/** The card to charge off-session, or why there is none (a person must look: money cannot move). */
+export type SavedPaymentMethod =
+  | { kind: 'found'; paymentMethodId: string }
+  /** No such customer at the provider, or it has no saved card. */
+  | { kind: 'rejected'; reason: string }
+  /** The provider could not be asked (timeout, 5xx): nothing happened, ask again later. */
+  | { kind: 'unknown'; error: string };
 
 export interface ProviderPayment {
   paymentIntentId: string;
@@ -46,6 +61,8 @@ export interface PaymentGateway {
    * then, its current status): this is also how an unknown outcome is verified.
    */
   charge(instruction: ChargeInstruction): Promise<ChargeOutcome>;
+  /** The customer's saved card to charge (its default, else a card attached to it). Reads only. */
+  savedPaymentMethod(customerId: string): Promise<SavedPaymentMethod>;
   /** Everything the provider's search holds for the order (by `metadata.order_id`); it may lag. */
   findPayments(orderId: string): Promise<ProviderPayment[]>;
   /** One payment by intent id, strongly consistent; undefined if the provider does not know it. */

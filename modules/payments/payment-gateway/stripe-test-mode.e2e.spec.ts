@@ -88,6 +88,23 @@ describeLive('StripePaymentGateway against Stripe test mode', () => {
     });
   });
 
+  it("looks up the customer's default card, refuses another customer's card, and answers an unknown customer as rejected", async () => {
+    const gateway = new StripePaymentGateway({ secretKey: key, paymentMethod: null, maxNetworkRetries: 0 });
+    const card = await savedCard('pm_card_visa');
+    await stripe.customers.update(customer, { invoice_settings: { default_payment_method: card } });
+    const stranger = (await stripe.customers.create({ description: 'Idem gateway contract test: another customer' })).id;
+
+    expect(await gateway.savedPaymentMethod(customer)).toEqual({ kind: 'found', paymentMethodId: card });
+    expect(await gateway.charge({ ...instruction(), customerId: stranger, paymentMethodId: card })).toMatchObject({
+      kind: 'rejected',
+      reason: expect.stringContaining(`does not belong to the Customer you supplied ${stranger}`),
+    });
+    expect(await gateway.savedPaymentMethod('cus_idem_does_not_exist')).toMatchObject({
+      kind: 'rejected',
+      reason: "resource_missing: No such customer: 'cus_idem_does_not_exist'",
+    });
+  });
+
   it('finds a charge by metadata.order_id through search only after a lag, and by id at once', async () => {
     const gateway = new StripePaymentGateway({ secretKey: key, paymentMethod: await savedCard('pm_card_visa'), maxNetworkRetries: 0 });
     const charge = instruction();

@@ -6,7 +6,8 @@
  */
 import Stripe from 'stripe';
 import { classifyStripeError } from './classify-stripe-error';
-import type { ChargeInstruction, ChargeOutcome, PaymentGateway, ProviderPayment } from './payment-gateway.port';
+import type { ChargeInstruction, ChargeOutcome, PaymentGateway, ProviderPayment, SavedPaymentMethod } from './payment-gateway.port';
+import { lookUpSavedPaymentMethod } from './saved-payment-method';
 import { toProviderPayment } from './to-provider-payment';
 
 export { toProviderPayment } from './to-provider-payment';
@@ -15,8 +16,14 @@ export interface StripeGatewayOptions {
   secretKey: string;
   /** For the sandbox: `http://127.0.0.1:3100`. Omitted: api.stripe.com. */
   baseUrl?: string;
-  /** The payment method to confirm with (the customer's saved card in production). */
-  paymentMethod?: string;
+  /**
+   * Test mode only: a payment method sent for every customer instead of looking up each one's saved
+   * card. Stripe's test PaymentMethods (`pm_card_visa`, …) work for any customer in test mode; in live
+   * mode a PaymentMethod belongs to one customer and Stripe refuses it for any other. Omitted:
+   * `pm_card_visa` with a test key (no look-up call: the sandbox, tests and benches), none with a live
+   * key. `null`: always look the customer's saved card up.
+   */
+  paymentMethod?: string | null;
   timeoutMs?: number;
   maxNetworkRetries?: number;
 }
@@ -26,7 +33,8 @@ const SEARCH_PAGE_LIMIT = 100;
 
 export class StripePaymentGateway implements PaymentGateway {
   private readonly stripe: Stripe;
-  private readonly paymentMethod: string;
+  /** The test-mode method sent instead of each customer's saved card; null: look the card up. */
+  private readonly testPaymentMethod: string | null;
 
   constructor(options: StripeGatewayOptions) {
     const url = options.baseUrl ? new URL(options.baseUrl) : undefined;
@@ -41,12 +49,24 @@ export class StripePaymentGateway implements PaymentGateway {
       timeout: options.timeoutMs ?? 10_000,
       maxNetworkRetries: options.maxNetworkRetries ?? 1,
     });
-    this.paymentMethod = options.paymentMethod ?? 'pm_card_visa';
+    const live = /^(sk|rk)_live_/.test(options.secretKey);
+    if (live && typeof options.paymentMethod === 'string')
+      throw new Error('A test payment method cannot be sent with a live key: each customer pays with their own card');
+    this.testPaymentMethod = options.paymentMethod === undefined ? (live ? null : 'pm_card_visa') : options.paymentMethod;
+  }
+
+  async savedPaymentMethod(customerId: string): Promise<SavedPaymentMethod> {
+    if (this.testPaymentMethod !== null) return { kind: 'found', paymentMethodId: this.testPaymentMethod };
+    return lookUpSavedPaymentMethod(this.stripe, customerId);
   }
 
   async charge(instruction: ChargeInstruction): Promise<ChargeOutcome> {
+    const paymentMethod = instruction.paymentMethodId ?? this.testPaymentMethod;
+    if (paymentMethod === null) {
+      return { kind: 'rejected', reason: `no payment method recorded for key ${instruction.idempotencyKey}: nothing was sent` };
+    }
     try {
-      const intent = await this.stripe.paymentIntents.create(createParams(instruction, this.paymentMethod), {
+      const intent = await this.stripe.paymentIntents.create(createParams(instruction, paymentMethod), {
         idempotencyKey: instruction.idempotencyKey,
       });
       const replayed = intent.lastResponse?.headers?.['idempotent-replayed'] === 'true';
@@ -104,7 +124,8 @@ export class StripePaymentGateway implements PaymentGateway {
  * "Charge the saved payment method later"): `customer`, `payment_method`, `off_session=true`,
  * `confirm=true`. `off_session` also exempts the confirm from `return_url` (API 2023-08-16 onwards) and
  * makes Stripe answer a card that needs 3-D Secure with a 402 `authentication_required` instead of
- * waiting for a customer who is not there.
+ * waiting for a customer who is not there. `payment_method` is the one recorded for the key: a replay
+ * must send the same parameters (docs.stripe.com/api/idempotent_requests).
  */
 function createParams(instruction: ChargeInstruction, paymentMethod: string): Stripe.PaymentIntentCreateParams {
   return {

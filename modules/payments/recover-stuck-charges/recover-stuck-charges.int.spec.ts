@@ -61,6 +61,7 @@ function refusingCallsAbout(orderIds: Set<string>): PaymentGateway {
     findPayments: async (orderId) => (refuse(orderId), harness.gateway.findPayments(orderId)),
     retrievePayment: (id) => harness.gateway.retrievePayment(id),
     listPayments: (customerId, since) => harness.gateway.listPayments(customerId, since),
+    savedPaymentMethod: (customerId) => harness.gateway.savedPaymentMethod(customerId),
   };
 }
 
@@ -101,6 +102,7 @@ async function processingSince(at: Date): Promise<string> {
     findPayments: (id) => harness.gateway.findPayments(id),
     retrievePayment: (id) => harness.gateway.retrievePayment(id),
     listPayments: (customerId, since) => harness.gateway.listPayments(customerId, since),
+    savedPaymentMethod: (customerId) => harness.gateway.savedPaymentMethod(customerId),
   };
   await expect(chargeOrder({ store: store(), gateway: crashing, workerId: 'w', now: () => at }, orderId)).rejects.toBeInstanceOf(
     WorkerCrashed,
@@ -212,6 +214,7 @@ describe('recoverStuckCharges', () => {
         findPayments: async (id) => (asked.push(id), harness.gateway.findPayments(id)),
         retrievePayment: async (id) => (asked.push(id), harness.gateway.retrievePayment(id)),
         listPayments: async (customerId, since) => (asked.push(customerId), harness.gateway.listPayments(customerId, since)),
+        savedPaymentMethod: async (customerId) => (asked.push(customerId), harness.gateway.savedPaymentMethod(customerId)),
       };
 
       await sweep([forgotten], now, watching);

@@ -46,6 +46,7 @@ function providerHolding(byCustomer: Record<string, ProviderPayment[]>, byId: Re
     },
     retrievePayment: async (id) => byId[id],
     listPayments: async (customerId, since) => (listed.push({ customerId, since }), byCustomer[customerId] ?? []),
+    savedPaymentMethod: async () => ({ kind: 'found', paymentMethodId: 'pm_card_visa' }),
   };
   return { gateway, listed };
 }

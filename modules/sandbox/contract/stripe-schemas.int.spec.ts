@@ -8,6 +8,9 @@ import { stripeValidator } from './stripe-schemas';
 
 const paymentIntent = stripeValidator('payment_intent');
 const stripeError = stripeValidator('error');
+const customerSchema = stripeValidator('customer');
+const paymentMethodSchema = stripeValidator('payment_method');
+const paymentMethodList = stripeValidator('payment_flows_payment_method_list');
 
 let t: SandboxUnderTest;
 beforeEach(async () => {
@@ -123,8 +126,29 @@ describe("sandbox answers against Stripe's OpenAPI schemas", () => {
     for (const intent of results) expectValid(paymentIntent, intent);
   });
 
+  it("customers, saved cards and their list are Stripe's Customer, PaymentMethod and list; their refusals are errors", async () => {
+    const created = await send('POST', '/v1/customers', form({ email: 'shopper@example.test' }));
+    const customer = (created.json as { id: string }).id;
+    const attached = await send('POST', '/v1/payment_methods/pm_card_visa/attach', form({ customer }));
+    const card = (attached.json as { id: string }).id;
+    const updated = await send('POST', `/v1/customers/${customer}`, form({ 'invoice_settings[default_payment_method]': card }));
+    const listed = await send('GET', `/v1/payment_methods?customer=${customer}&type=card&limit=1`);
+    const unknown = await send('GET', '/v1/customers/cus_nobody');
+    const foreign = await send('POST', '/v1/payment_intents', base('f1', { payment_method: card, customer: 'cus_stranger' }));
+
+    for (const body of [created.json, updated.json, (await send('GET', `/v1/customers/${customer}`)).json])
+      expectValid(customerSchema, body);
+    expectValid(paymentMethodSchema, attached.json);
+    expectValid(paymentMethodList, listed.json);
+    expect([unknown.status, foreign.status]).toEqual([404, 400]);
+    for (const body of [unknown.json, foreign.json]) expectValid(stripeError, body);
+  });
+
   it('would catch an answer Stripe could not give (the check can fail)', () => {
     expect(paymentIntent({ id: 'pi_1', object: 'payment_intent', status: 'paid' })).toBe(false);
     expect(stripeError({ error: { type: 'card_declined' } })).toBe(false);
+    expect(
+      customerSchema({ id: 'cus_1', object: 'customer', created: 1, livemode: false, invoice_settings: { default_payment_method: 7 } }),
+    ).toBe(false);
   });
 });

@@ -11,7 +11,7 @@ type Schema = { [key: string]: unknown };
 const SCHEMAS = spec.components.schemas as Record<string, Schema>;
 const REF_PREFIX = '#/components/schemas/';
 
-export type StripeSchemaName = 'payment_intent' | 'error';
+export type StripeSchemaName = 'payment_intent' | 'error' | 'customer' | 'payment_method' | 'payment_flows_payment_method_list';
 
 export function stripeValidator(name: StripeSchemaName): ValidateFunction {
   const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });

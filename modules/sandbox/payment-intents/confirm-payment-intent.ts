@@ -16,10 +16,11 @@ export interface Confirmation {
  * reached the card network has a charge (`latest_charge`), a declined one too. A decline is answered
  * the way Stripe answers it: HTTP 402 with a `card_error` that embeds the intent, so stripe-node
  * raises `StripeCardError` (spec3.json `error` → `api_errors`: `payment_intent`, `payment_method`).
+ * `chargedAs`: the test method a customer's saved PaymentMethod was made from, whose rules it follows.
  */
-export function confirmPaymentIntent(request: CreateIntentRequest, nowSeconds: number): Confirmation {
+export function confirmPaymentIntent(request: CreateIntentRequest, nowSeconds: number, chargedAs = request.paymentMethod): Confirmation {
   const id = newPaymentIntentId();
-  const result = confirmationResultFor(request);
+  const result = confirmationResultFor({ ...request, paymentMethod: chargedAs });
   const charged =
     result.kind === 'succeeded' || result.kind === 'processing' || (result.kind === 'declined' && result.code === 'card_declined');
   const chargeId = charged ? newChargeId() : null;

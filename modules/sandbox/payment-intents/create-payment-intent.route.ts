@@ -8,6 +8,7 @@ import { fingerprintOf } from '../idempotency/fingerprint';
 import { MAX_IDEMPOTENCY_KEY_LENGTH, type ClaimTicket, type StoredResponse } from '../idempotency/idempotency.store';
 import type { SandboxState } from '../sandbox-state';
 import { finalStatusEvent } from '../webhooks/stripe-event';
+import { foreignPaymentMethodProblem } from '../customers/saved-card-owner';
 import { confirmPaymentIntent } from './confirm-payment-intent';
 import { parseCreateParams, type CreateIntentRequest } from './create-params';
 import { ORDER_ID_METADATA_KEY } from './payment-intent';
@@ -28,6 +29,9 @@ export function registerCreatePaymentIntent(app: FastifyInstance, state: Sandbox
     exchange.orderId = orderIdIn(form);
     const parsed = parseCreateParams(form);
     if (!parsed.ok) return answer(state, request, reply, parsed.error.status, parsed.error.body);
+    // Checked with the parameters: a refused method is a validation answer, never stored under the key.
+    const foreign = foreignPaymentMethodProblem(state.customers, parsed.value);
+    if (foreign) return answer(state, request, reply, foreign.status, foreign.body);
 
     const key = exchange.idempotencyKey;
     if (key === null) return execute(state, request, reply, parsed.value, undefined, undefined);
@@ -107,7 +111,8 @@ function commit(
   ticket: ClaimTicket | undefined,
 ): StoredResponse {
   const nowSeconds = Math.floor(state.clock() / 1000);
-  const confirmation = confirmPaymentIntent(params, nowSeconds);
+  const chargedAs = state.customers.paymentMethod(params.paymentMethod)?.testMethod;
+  const confirmation = confirmPaymentIntent(params, nowSeconds, chargedAs);
   state.intents.add(confirmation.intent);
   const response = { status: confirmation.status, body: JSON.stringify(confirmation.body), originalRequestId: requestId };
   if (ticket) state.idempotency.complete(ticket, response);

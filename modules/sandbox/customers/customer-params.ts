@@ -1,0 +1,51 @@
+import type { FormObject, FormValue } from '../api/form-encoding';
+import { invalidRequest, type StripeErrorResponse } from '../api/stripe-errors';
+import type { StoredCustomer } from './customers.store';
+
+export type CustomerFields = Partial<Omit<StoredCustomer, 'id' | 'created'>>;
+
+const STRING_FIELDS = { email: 'email', name: 'name', description: 'description' } as const;
+
+/**
+ * The parameters of `POST /v1/customers` and `POST /v1/customers/:id` the sandbox models (spec3.json
+ * `PostCustomers`, `PostCustomersCustomer`): `email`, `name`, `description`, `metadata[…]` and
+ * `invoice_settings[default_payment_method]`; an empty string unsets a field, as at Stripe. Any other
+ * parameter gets 400 `parameter_unknown`.
+ */
+export function parseCustomerParams(form: FormObject): { ok: true; value: CustomerFields } | { ok: false; error: StripeErrorResponse } {
+  const fields: CustomerFields = {};
+  for (const [name, value] of Object.entries(form)) {
+    if (name in STRING_FIELDS) {
+      if (typeof value !== 'string') return fail(invalidString(name));
+      fields[STRING_FIELDS[name as keyof typeof STRING_FIELDS]] = value === '' ? null : value;
+    } else if (name === 'metadata') {
+      const metadata = stringHash(value);
+      if (!metadata) return fail(invalidRequest('Invalid hash', 'metadata', 'parameter_invalid_hash'));
+      fields.metadata = metadata;
+    } else if (name === 'invoice_settings') {
+      const settings = stringHash(value);
+      const unknown = settings && Object.keys(settings).find((key) => key !== 'default_payment_method');
+      if (!settings || unknown)
+        return fail(invalidRequest(`Received unknown parameter: invoice_settings[${unknown ?? ''}]`, 'invoice_settings'));
+      if ('default_payment_method' in settings) fields.defaultPaymentMethod = settings.default_payment_method || null;
+    } else {
+      return fail(invalidRequest(`Received unknown parameter: ${name}`, name, 'parameter_unknown'));
+    }
+  }
+  return { ok: true, value: fields };
+}
+
+function stringHash(value: FormValue | undefined): Record<string, string> | undefined {
+  if (value === '') return {};
+  if (typeof value !== 'object' || Array.isArray(value)) return undefined;
+  if (Object.values(value).some((entry) => typeof entry !== 'string')) return undefined;
+  return value as Record<string, string>;
+}
+
+function invalidString(param: string): StripeErrorResponse {
+  return invalidRequest(`Invalid string: ${param}`, param, 'parameter_invalid_string');
+}
+
+function fail(error: StripeErrorResponse): { ok: false; error: StripeErrorResponse } {
+  return { ok: false, error };
+}

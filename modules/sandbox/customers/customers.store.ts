@@ -1,0 +1,68 @@
+import { newCustomerId, newPaymentMethodId } from '../stripe-ids';
+
+export interface StoredCustomer {
+  id: string;
+  created: number;
+  email: string | null;
+  name: string | null;
+  description: string | null;
+  metadata: Record<string, string>;
+  defaultPaymentMethod: string | null;
+}
+
+/** A PaymentMethod made by attaching one of Stripe's test methods to a customer. */
+export interface StoredPaymentMethod {
+  id: string;
+  customer: string;
+  created: number;
+  /** The test method it was made from (`pm_card_visa`, `pm_card_chargeDeclined`, …): it is charged as that one. */
+  testMethod: string;
+}
+
+/**
+ * Customers and the PaymentMethods attached to them. Attaching one of Stripe's test PaymentMethods
+ * (`pm_card_visa`, …) makes a new PaymentMethod of that card, owned by the customer: in test mode
+ * those ids stand for card numbers, and every use of one creates a fresh PaymentMethod
+ * (docs.stripe.com/testing, "PaymentMethods" test values). The test ids themselves belong to no
+ * customer, so they still pay for any customer, as in Stripe's test mode.
+ */
+export class CustomersStore {
+  private readonly customers = new Map<string, StoredCustomer>();
+  private readonly paymentMethods = new Map<string, StoredPaymentMethod>();
+
+  constructor(private readonly clock: () => number) {}
+
+  create(fields: Omit<StoredCustomer, 'id' | 'created'>): StoredCustomer {
+    const customer = { id: newCustomerId(), created: this.nowSeconds(), ...fields };
+    this.customers.set(customer.id, customer);
+    return customer;
+  }
+
+  get(id: string): StoredCustomer | undefined {
+    return this.customers.get(id);
+  }
+
+  paymentMethod(id: string): StoredPaymentMethod | undefined {
+    return this.paymentMethods.get(id);
+  }
+
+  attach(testMethod: string, customer: string): StoredPaymentMethod {
+    const attached = { id: newPaymentMethodId(), customer, created: this.nowSeconds(), testMethod };
+    this.paymentMethods.set(attached.id, attached);
+    return attached;
+  }
+
+  /** Newest first, like Stripe's lists. */
+  paymentMethodsOf(customer: string): StoredPaymentMethod[] {
+    return [...this.paymentMethods.values()].filter((method) => method.customer === customer).reverse();
+  }
+
+  clear(): void {
+    this.customers.clear();
+    this.paymentMethods.clear();
+  }
+
+  private nowSeconds(): number {
+    return Math.floor(this.clock() / 1000);
+  }
+}

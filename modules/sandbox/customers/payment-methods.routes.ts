@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import { answer } from '../api/exchange';
+import type { FormObject } from '../api/form-encoding';
+import { invalidRequest, missingResource } from '../api/stripe-errors';
+import { paymentMethodObject } from '../payment-intents/payment-method-object';
+import type { SandboxState } from '../sandbox-state';
+import type { StoredPaymentMethod } from './customers.store';
+
+const LIST_PATH = '/v1/payment_methods';
+const MAX_LIST_LIMIT = 100;
+
+/**
+ * `POST /v1/payment_methods/:id/attach` (`customer` required) and `GET /v1/payment_methods?customer=`
+ * (spec3.json: `customer` required in that era, `type` filters, `limit` 1..100 default 10, newest
+ * first). Stripe's own guide finds the card to charge off-session this way ("list the payment methods
+ * associated with your customer", docs.stripe.com/payments/save-and-reuse, "Charge the saved payment
+ * method later"). Only cards exist here, so `type=card` lists them all and any other type none.
+ */
+export function registerPaymentMethods(app: FastifyInstance, state: SandboxState): void {
+  app.post<{ Params: { id: string } }>('/v1/payment_methods/:id/attach', async (request, reply) => {
+    const { id } = request.params;
+    const customerId = ((request.body ?? {}) as FormObject).customer;
+    if (customerId === undefined || customerId === '') {
+      const error = invalidRequest('Missing required param: customer.', 'customer', 'parameter_missing');
+      return answer(state, request, reply, error.status, error.body);
+    }
+    if (typeof customerId !== 'string' || !state.customers.get(customerId)) {
+      return answer(state, request, reply, 400, missingResource('customer', String(customerId), 'customer', 400).body);
+    }
+    const stored = state.customers.paymentMethod(id);
+    if (stored && stored.customer !== customerId) {
+      const error = invalidRequest('The payment method you provided has already been attached to a customer.', 'payment_method');
+      return answer(state, request, reply, error.status, error.body);
+    }
+    if (!stored && !id.startsWith('pm_'))
+      return answer(state, request, reply, 404, missingResource('PaymentMethod', id, 'payment_method').body);
+    const attached = stored ?? state.customers.attach(id, customerId);
+    return answer(state, request, reply, 200, objectOf(attached));
+  });
+
+  app.get<{ Querystring: { customer?: unknown; type?: unknown; limit?: unknown } }>(LIST_PATH, async (request, reply) => {
+    const { customer, type, limit } = request.query;
+    if (typeof customer !== 'string' || customer === '') {
+      const error = invalidRequest('Missing required param: customer.', 'customer', 'parameter_missing');
+      return answer(state, request, reply, error.status, error.body);
+    }
+    if (!state.customers.get(customer))
+      return answer(state, request, reply, 400, missingResource('customer', customer, 'customer', 400).body);
+    const size = limit === undefined ? 10 : Number(limit);
+    if (!Number.isInteger(size) || size < 1 || size > MAX_LIST_LIMIT) {
+      const error = invalidRequest(`Invalid integer: ${String(limit)}`, 'limit', 'parameter_invalid_integer');
+      return answer(state, request, reply, error.status, error.body);
+    }
+    const cards = type === undefined || type === 'card' ? state.customers.paymentMethodsOf(customer) : [];
+    const page = cards.slice(0, size).map(objectOf);
+    return answer(state, request, reply, 200, { object: 'list', data: page, has_more: cards.length > size, url: LIST_PATH });
+  });
+}
+
+function objectOf(method: StoredPaymentMethod) {
+  return paymentMethodObject(method.id, method.customer, method.created);
+}
