@@ -1,7 +1,8 @@
 /**
  * Recovery for one order: an order stuck in processing or unknown is verified with the provider and
- * its outcome recorded — the same worker path with the attempt lease shortened to the recovery
- * threshold, so an attempt that has been silent that long is treated as dead. Writes an audit line.
+ * its outcome recorded; one still pending (its job gave up before any attempt) is charged as a first
+ * attempt — the same worker path with the attempt lease shortened to the recovery threshold, so an
+ * attempt that has been silent that long is treated as dead. Writes an audit line.
  */
 import type { Pool } from 'pg';
 import { chargeOrder, ChargeOutcomeStillUnknown, type ChargeOrderDeps } from '../charge-order/charge-order.job';
