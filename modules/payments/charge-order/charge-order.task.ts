@@ -3,7 +3,7 @@
  * reads the order's stream itself; the payload only points at it.
  */
 import type { Task } from 'graphile-worker';
-import { ChargeOutcomeStillUnknown, runChargeOrderJob, type ChargeOrderDeps } from './charge-order.job';
+import { ChargeOrderContended, ChargeOutcomeStillUnknown, runChargeOrderJob, type ChargeOrderDeps } from './charge-order.job';
 import type { ChargeOrderPayload } from './charge-order.payload';
 
 export function chargeOrderTask(deps: ChargeOrderDeps): Task {
@@ -14,7 +14,8 @@ export function chargeOrderTask(deps: ChargeOrderDeps): Task {
       helpers.logger.debug(`order ${orderId}: ${result}`);
     } catch (error) {
       // An unknown outcome is recorded before the task fails; the queue's retry then verifies first.
-      if (error instanceof ChargeOutcomeStillUnknown) helpers.logger.warn(error.message);
+      // A run that lost every round to other writers recorded nothing; the retry reads the order again.
+      if (error instanceof ChargeOutcomeStillUnknown || error instanceof ChargeOrderContended) helpers.logger.warn(error.message);
       throw error;
     }
   };
