@@ -2,31 +2,22 @@
  * What an order's payment stream means, folded from its events. Pure: no I/O, no clock.
  */
 import type { OrderEvent } from './order.events';
+import { applyPaymentEvent, type OrderPayment, type OrderStatus } from './order-payment.view';
 
-export type OrderStatus = 'pending' | 'processing' | 'paid' | 'failed' | 'unknown' | 'needs_review';
+export type { OrderStatus };
 
-export interface OrderState {
+/** What GET shows (`OrderPayment`, evolved by the one rule the read model follows too) and what commands decide on. */
+export interface OrderState extends OrderPayment<string> {
   exists: boolean;
   orderId: string;
-  status: OrderStatus;
-  amount: number;
-  currency: string;
-  customerId: string;
   description?: string;
   requestFingerprint: string;
   /** Idempotency-Key headers seen on requests that created a ChargeRequested, with their fingerprints. */
   idempotencyKeys: Record<string, string>;
   providerKey: string;
   requestNumber: number;
-  /** Attempts of the current request. */
-  attempts: number;
   consecutiveUnknown: number;
-  paymentIntentId?: string;
-  providerChargeId?: string;
   recovered?: boolean;
-  lastError?: string;
-  lastAttemptAt?: string;
-  updatedAt?: string;
   /**
    * The correlation id (the X-Request-Id) of the request behind the current ChargeRequested: the
    * worker's events for that charge carry it, so one id finds the request, its events and its job.
@@ -72,66 +63,36 @@ export function evolveOrder(
   event: OrderEvent & { metadata?: { recordedAt: string; correlationId?: string } },
 ): OrderState {
   const next = { ...state };
-  if (!applyOrderEvent(next, event)) return state;
-  const at = event.metadata?.recordedAt;
-  if (at !== undefined) {
-    next.updatedAt = at;
-    if (event.type === 'ChargeAttemptStarted') next.lastAttemptAt = at;
-  }
+  if (!applyPaymentEvent(next, event, event.metadata?.recordedAt)) return state;
+  applyCommandFacts(next, event);
   if (event.type === 'ChargeRequested') next.correlationId = event.metadata?.correlationId;
   return next;
 }
 
-/** Writes what `event` means into `next`, a copy made for this event alone; false if it means nothing. */
-function applyOrderEvent(next: OrderState, event: OrderEvent): boolean {
+/** What commands decide on beyond what GET shows (order-payment.view.ts wrote that part already). */
+function applyCommandFacts(next: OrderState, event: OrderEvent): void {
   switch (event.type) {
     case 'ChargeRequested': {
       const { data } = event;
       next.exists = true;
       next.orderId = data.orderId;
-      next.status = 'pending';
-      next.amount = data.amount;
-      next.currency = data.currency;
-      next.customerId = data.customerId;
       next.description = data.description;
       next.requestFingerprint = data.requestFingerprint;
       if (data.idempotencyKey) next.idempotencyKeys = { ...next.idempotencyKeys, [data.idempotencyKey]: data.requestFingerprint };
       next.providerKey = data.providerKey;
       next.requestNumber = data.requestNumber;
-      next.attempts = 0;
       next.consecutiveUnknown = 0;
-      next.lastError = undefined;
-      return true;
+      next.recovered = undefined;
+      return;
     }
-    case 'ChargeAttemptStarted':
-      next.status = 'processing';
-      next.attempts = event.data.attempt;
-      return true;
     case 'ChargeSucceeded':
-      next.status = 'paid';
-      next.paymentIntentId = event.data.paymentIntentId;
-      next.providerChargeId = event.data.providerChargeId;
       next.recovered = event.data.recovered;
       next.consecutiveUnknown = 0;
-      return true;
-    case 'ChargeFailed':
-      next.status = 'failed';
-      next.lastError = `${event.data.declineCode}: ${event.data.reason}`;
-      next.paymentIntentId = event.data.paymentIntentId ?? next.paymentIntentId;
-      return true;
+      return;
     case 'ChargeOutcomeUnknown':
-      next.status = 'unknown';
-      next.lastError = event.data.error;
       next.consecutiveUnknown += 1;
-      return true;
-    case 'ChargeNeedsReview':
-      next.status = 'needs_review';
-      next.lastError = event.data.reason;
-      return true;
-    case 'ChargeReviewResolved':
-      next.status = event.data.resolution === 'paid' ? 'paid' : 'failed';
-      return true;
+      return;
     default:
-      return false;
+      return;
   }
 }

@@ -80,6 +80,27 @@ it('folds a declined first request and a recovered second one', () => {
   });
 });
 
+it('starts a new request clean: nothing of the declined one is shown as if it belonged to the new one', () => {
+  expect(history.slice(0, 4).reduce(evolveOrder, initialOrderState())).toMatchObject({
+    status: 'pending',
+    attempts: 0,
+    paymentIntentId: undefined,
+    lastError: undefined,
+    lastAttemptAt: undefined,
+    updatedAt: at(3).recordedAt,
+  });
+  const recoveredCharge: Recorded = {
+    type: 'ChargeSucceeded',
+    data: { orderId: '481', paymentIntentId: 'pi_1', providerChargeId: 'ch_1', amount: 1999, currency: 'EUR', recovered: true },
+    metadata: at(2),
+  };
+  // Not a path the decisions take (a paid order is never requested again); the fold still carries nothing over.
+  expect([history[0], history[1], recoveredCharge, history[3]].reduce(evolveOrder, initialOrderState())).toMatchObject({
+    providerChargeId: undefined,
+    recovered: undefined,
+  });
+});
+
 it('never changes a state it was given, and keeps every state in one shape', () => {
   const states: OrderState[] = [deepFreeze(initialOrderState())];
   // Frozen inputs: a write into one of them throws (modules are strict code).

@@ -10,7 +10,7 @@ export type OrderStatus = 'pending' | 'processing' | 'paid' | 'failed' | 'unknow
 @Entity({ name: 'orders' })
 @Index(['customerId'])
 @Index(['paymentIntentId'], { where: 'payment_intent_id IS NOT NULL' })
-// The recovery job's question: which orders are stuck in processing/unknown since before T?
+// The recovery job's question: which orders are stuck in pending/processing/unknown since before T?
 @Index(['status', 'updatedAt'])
 export class OrderRow {
   @PrimaryColumn({ name: 'order_id', type: 'text' })

@@ -47,7 +47,7 @@ describe('orders projector', () => {
   });
 
   describe('when the provider outcome was unknown and a retry succeeded', () => {
-    it('is paid, counts both attempts and records the intent', () => {
+    it('is paid, counts both attempts, records the intent and keeps the error it overcame', () => {
       const events = [
         requested(),
         started(1),
@@ -70,7 +70,8 @@ describe('orders projector', () => {
         attempts: 2,
         paymentIntentId: 'pi_1',
         providerChargeId: 'ch_1',
-        lastError: null,
+        // Support sees that the payment was recovered from an unknown outcome; the status says it was overcome.
+        lastError: 'ETIMEDOUT',
         revision: 4,
       });
     });

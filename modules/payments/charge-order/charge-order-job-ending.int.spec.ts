@@ -8,13 +8,15 @@ import { randomUUID } from 'node:crypto';
 import { Logger, runOnce } from 'graphile-worker';
 import { startBackground } from '../../../src/bootstrap/background';
 import type { EventStore } from '../../../src/event-store/event-store.port';
+import { WrongExpectedVersion } from '../../../src/event-store/errors';
 import { installJobQueue } from '../../../src/jobs/install-job-queue';
 import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
 import { waitFor } from '../../../test/projections/projection-harness';
 import { isSucceededCharge } from '../../sandbox';
 import { loadOrder } from '../load-order';
 import { orderStream } from '../order.events';
-import { runChargeOrderJob, type ChargeOrderDeps } from './charge-order.job';
+import { reconcileOrder } from '../recover-stuck-charges/reconcile-order';
+import { chargeOrder, runChargeOrderJob, type ChargeOrderDeps } from './charge-order.job';
 
 const LEASE_MS = 60_000;
 let harness: TestApp;
@@ -41,6 +43,17 @@ function failingOnce(inner: EventStore, type: string): EventStore {
     subscribeToAll: (...args) => inner.subscribeToAll(...args),
     ping: () => inner.ping(),
     close: () => inner.close(),
+  };
+}
+
+/** The real store, except that every append of `type` loses to another writer (a conflict). */
+function alwaysOutrun(inner: EventStore, type: string): EventStore {
+  return {
+    ...failingOnce(inner, type),
+    append: async (...args) => {
+      if (args[1].some((e) => e.type === type)) throw new WrongExpectedVersion(args[0], args[2], 99);
+      return inner.append(...args);
+    },
   };
 }
 
@@ -135,6 +148,24 @@ describe('the charge-order job', () => {
       } finally {
         await background.stop();
       }
+    });
+  });
+
+  describe('when other writers change the order in every round of a run', () => {
+    it('ends the run as contended — not as an attempt inside its lease — in the job and in recovery', async () => {
+      const orderId = await requested();
+      const deps: ChargeOrderDeps = {
+        store: alwaysOutrun(harness.runtime.eventStore, 'ChargeAttemptStarted'),
+        gateway: harness.gateway,
+        workerId: 'w-contended',
+      };
+
+      expect(await chargeOrder(deps, orderId)).toBe('contended');
+      await expect(runChargeOrderJob(deps, orderId, 'job:1')).rejects.toThrow(/changed under this run in each of its 4 rounds/);
+      const recovered = await reconcileOrder({ ...deps, pool: harness.runtime.pool }, orderId, { staleAfterMs: 0, trigger: 'support' });
+      expect(recovered).toMatchObject({ oldStatus: 'pending', newStatus: 'pending', reason: expect.stringContaining('kept changing') });
+      expect(await types(orderId)).toEqual(['ChargeRequested']);
+      expect(harness.sandbox.charges({ orderId })).toHaveLength(0);
     });
   });
 });

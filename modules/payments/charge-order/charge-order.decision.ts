@@ -4,6 +4,7 @@
  */
 import type { ChargeNeedsReview, ChargeSucceeded, OrderEvent } from '../order.events';
 import type { OrderState } from '../order.state';
+import { contradictionOf } from '../payment-contradiction';
 import type { ChargeOutcome, ProviderPayment } from '../payment-gateway/payment-gateway.port';
 
 /** Five unknown outcomes in a row: stop retrying, hand it to a human (DESIGN §7.5). */
@@ -108,13 +109,6 @@ export function decideVerification(state: OrderState, payments: ProviderPayment[
         paymentIntentId: declined.paymentIntentId,
       },
     };
-  }
-  return undefined;
-}
-
-function contradictionOf(state: OrderState, payment: ProviderPayment): string | undefined {
-  if (payment.amount !== state.amount || payment.currency !== state.currency) {
-    return `provider payment ${payment.paymentIntentId} is ${payment.amount} ${payment.currency}, the order is ${state.amount} ${state.currency}`;
   }
   return undefined;
 }

@@ -70,6 +70,16 @@ describe('decideVerification', () => {
       });
     });
   });
+
+  describe("when the provider's one succeeded payment for the order is another customer's", () => {
+    it('asks for review with the reason instead of taking it for this order', () => {
+      expect(decideVerification(state(), [payment({ customerId: 'cus_2' })])).toStrictEqual({
+        type: 'ChargeNeedsReview',
+        data: { orderId: 'o1', reason: "provider payment pi_1 is customer cus_2's, the order is customer cus_1's" },
+      });
+      expect(decideVerification(state(), [payment({ customerId: 'cus_1' })])).toMatchObject({ type: 'ChargeSucceeded' });
+    });
+  });
 });
 
 describe('decideOutcome', () => {

@@ -43,6 +43,15 @@ const fault = (body: object) =>
   fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const chargeAttemptsAtProvider = (orderId: string) => sandbox.charges({ orderId }).filter(isSucceededCharge);
 const types = async (orderId: string) => (await store.readStream(orderStream(orderId))).map((e) => e.type);
+/** A day later the key may be gone, so verification searches (long since consistent). */
+async function chargeADayLater(orderId: string) {
+  sandbox.setSearchLag(0);
+  try {
+    await chargeOrder({ ...deps, now: () => new Date(Date.now() + 24 * 3600_000) }, orderId);
+  } finally {
+    sandbox.setSearchLag(60_000);
+  }
+}
 
 describe('chargeOrder', () => {
   it('charges once with the persisted key and records the success', async () => {
@@ -134,17 +143,26 @@ describe('chargeOrder', () => {
     await expect(chargeOrder(deps, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
     // Someone charged this order elsewhere with another amount: the provider's data contradicts ours.
     sandbox.recordOutsideCharge({ orderId, amount: 999, currency: 'EUR', customer: 'x' });
-    // A day later the key may be gone, so verification searches (long since consistent).
-    sandbox.setSearchLag(0);
-    try {
-      await chargeOrder({ ...deps, now: () => new Date(Date.now() + 24 * 3600_000) }, orderId);
-    } finally {
-      sandbox.setSearchLag(60_000);
-    }
+    await chargeADayLater(orderId);
     expect((await loadOrder(store, orderId)).state).toMatchObject({
       status: 'needs_review',
       lastError: expect.stringContaining('2 succeeded payments'),
     });
+  });
+
+  it("asks for review when, once the key may have expired, search shows only another customer's charge of the order", async () => {
+    const orderId = await requestCharge();
+    // The attempt's create fails before the provider does anything: the outcome is unknown, no money moved.
+    await fault({ kind: 'error_500', orderId, times: 1, stored: false });
+    await expect(chargeOrder(deps, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
+    // Same order id, amount and currency, but another customer's money.
+    sandbox.recordOutsideCharge({ orderId, amount: 4200, currency: 'EUR', customer: 'cus_other' });
+    await chargeADayLater(orderId);
+    expect((await loadOrder(store, orderId)).state).toMatchObject({
+      status: 'needs_review',
+      lastError: expect.stringContaining("customer cus_other's, the order is customer cus_1's"),
+    });
+    expect(await types(orderId)).not.toContain('ChargeSucceeded');
   });
 
   it('asks for review when the provider rejects the request itself (a missing customer or payment method record)', async () => {

@@ -27,7 +27,21 @@ export interface ChargeOrderDeps {
   attemptLeaseMs?: number;
 }
 
-export type ChargeOrderResult = 'settled' | 'nothing_to_do' | 'left_to_other_worker';
+/**
+ * `left_to_other_worker`: an attempt without an outcome is inside its lease. `contended`: other
+ * writers (workers, webhooks, recovery) changed the order in each of this run's rounds, so it never got
+ * to record its step; nothing says anyone holds the order now.
+ */
+export type ChargeOrderResult = 'settled' | 'nothing_to_do' | 'left_to_other_worker' | 'contended';
+
+const ROUNDS = 4;
+
+/** Thrown when other writers won every round: the queue retries the job, which reads the order again. */
+export class ChargeOrderContended extends Error {
+  constructor(readonly orderId: string) {
+    super(`Order ${orderId} changed under this run in each of its ${ROUNDS} rounds (other writers); the job is retried to look again`);
+  }
+}
 
 /** Thrown after an unknown outcome is recorded: the queue retries the job later, which verifies first. */
 export class ChargeOutcomeStillUnknown extends Error {
@@ -63,10 +77,11 @@ export async function runChargeOrderJob(
   deps: ChargeOrderDeps,
   orderId: string,
   jobId: string,
-): Promise<Exclude<ChargeOrderResult, 'left_to_other_worker'>> {
+): Promise<Exclude<ChargeOrderResult, 'left_to_other_worker' | 'contended'>> {
   const result = await chargeOrder(deps, orderId, jobId);
   if (result === 'left_to_other_worker')
     throw new ChargeOutcomeStillUnknown(orderId, 'an attempt without a recorded outcome is still inside its lease');
+  if (result === 'contended') throw new ChargeOrderContended(orderId);
   return result;
 }
 
@@ -110,7 +125,7 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
   // their own conclusion was recorded.
   const claim = randomUUID();
 
-  for (let round = 0; round < 4; round++) {
+  for (let round = 0; round < ROUNDS; round++) {
     const loaded = await orderCommands.load(deps.store, orderId);
     const { state } = loaded;
     const step = decideNextStep(state, now(), deps.attemptLeaseMs ?? 60_000);
@@ -187,5 +202,5 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
       throw error;
     }
   }
-  return 'left_to_other_worker';
+  return 'contended';
 }

@@ -3,7 +3,13 @@
  * reads the order's stream itself; the payload only points at it.
  */
 import type { Task } from 'graphile-worker';
-import { ChargeOutcomeStillUnknown, PaymentMethodLookupFailed, runChargeOrderJob, type ChargeOrderDeps } from './charge-order.job';
+import {
+  ChargeOrderContended,
+  ChargeOutcomeStillUnknown,
+  PaymentMethodLookupFailed,
+  runChargeOrderJob,
+  type ChargeOrderDeps,
+} from './charge-order.job';
 import type { ChargeOrderPayload } from './charge-order.payload';
 
 export function chargeOrderTask(deps: ChargeOrderDeps): Task {
@@ -14,8 +20,10 @@ export function chargeOrderTask(deps: ChargeOrderDeps): Task {
       helpers.logger.debug(`order ${orderId}: ${result}`);
     } catch (error) {
       // An unknown outcome is recorded before the task fails; the queue's retry then verifies first.
-      // A card look-up that got no answer sent nothing: the retry simply looks again.
-      if (error instanceof ChargeOutcomeStillUnknown || error instanceof PaymentMethodLookupFailed) helpers.logger.warn(error.message);
+      // A card look-up that got no answer sent nothing: the retry simply looks again. A run that lost
+      // every round to other writers recorded nothing; the retry reads the order again.
+      const expected = [ChargeOutcomeStillUnknown, PaymentMethodLookupFailed, ChargeOrderContended];
+      if (expected.some((kind) => error instanceof kind)) helpers.logger.warn((error as Error).message);
       throw error;
     }
   };

@@ -35,6 +35,8 @@ export interface ProviderPayment {
   /** Upper case ISO-4217, like ours. */
   currency: string;
   orderId?: string;
+  /** The provider's customer whose money it is (Idem sends the order's customerId). */
+  customerId?: string;
   providerKey?: string;
   declineCode?: string;
 }

@@ -16,6 +16,7 @@ export function toProviderPayment(intent: Stripe.PaymentIntent): ProviderPayment
     amount: intent.amount,
     currency: intent.currency.toUpperCase(),
     orderId: intent.metadata?.order_id,
+    customerId: (typeof intent.customer === 'string' ? intent.customer : intent.customer?.id) ?? undefined,
     providerKey: intent.metadata?.provider_key,
     declineCode: intent.last_payment_error?.decline_code ?? intent.last_payment_error?.code ?? undefined,
   };

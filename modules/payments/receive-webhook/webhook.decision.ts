@@ -8,6 +8,7 @@
  */
 import type { ChargeNeedsReview, OrderEvent } from '../order.events';
 import type { OrderState } from '../order.state';
+import { contradictionOf } from '../payment-contradiction';
 import type { ProviderPayment } from '../payment-gateway/payment-gateway.port';
 
 export function decideWebhook(state: OrderState, payment: ProviderPayment): OrderEvent | undefined {
@@ -45,12 +46,8 @@ function decideSucceeded(state: OrderState, payment: ProviderPayment): OrderEven
       `provider reports payment ${intent} for order ${payment.orderId ?? '(none)'} succeeded ${madeUnder}; the order's current request uses key ${state.providerKey}`,
     );
   }
-  if (payment.amount !== state.amount || payment.currency !== state.currency) {
-    return review(
-      state,
-      `provider payment ${intent} is ${payment.amount} ${payment.currency}, the order is ${state.amount} ${state.currency}`,
-    );
-  }
+  const contradiction = contradictionOf(state, payment);
+  if (contradiction) return review(state, contradiction);
   return {
     type: 'ChargeSucceeded',
     data: {

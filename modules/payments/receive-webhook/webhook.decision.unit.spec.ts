@@ -116,6 +116,14 @@ describe('decideWebhook', () => {
         data: { reason: expect.stringContaining('999 EUR') },
       });
     });
+
+    it("hands another customer's payment to review, even under the order's id, key, amount and currency", () => {
+      expect(decideWebhook(states.unknown, succeeded({ customerId: 'c2' }))).toStrictEqual({
+        type: 'ChargeNeedsReview',
+        data: { orderId, reason: "provider payment pi_x is customer c2's, the order is customer c1's" },
+      });
+      expect(decideWebhook(states.unknown, succeeded({ customerId: 'c1' }))).toMatchObject({ type: 'ChargeSucceeded' });
+    });
   });
 
   describe('when a decline under the current key arrives', () => {

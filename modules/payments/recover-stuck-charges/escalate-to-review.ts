@@ -1,8 +1,8 @@
 /**
  * The last net under the recovery sweep. A charge job retries for about four days
  * (retention/retry-window.ts), the sweep looks back only one window (24 h by default), and the
- * provider may forget an idempotency key after 24 h (payments-idempotency.md §1.1): an order still in
- * processing or unknown when its last change falls behind the window would be in nobody's hands
+ * provider may forget an idempotency key after 24 h (payments-idempotency.md §1.1): an order still
+ * pending, processing or unknown when its last change falls behind the window would be in nobody's hands
  * and no longer safe to retry blindly. It goes to a human instead: ChargeNeedsReview, the alert and
  * an audit line. No provider call here — that is what the sweeps inside the window did, in vain.
  */
@@ -12,6 +12,7 @@ import type { EventStore } from '../../../src/event-store/event-store.port';
 import { reportNeedsReview } from '../needs-review.alert';
 import { orderCommands } from '../order.commands';
 import type { ChargeNeedsReview } from '../order.events';
+import { isSettled } from '../order.state';
 import type { ReconcileResult } from './reconcile-order';
 import { writeRecoveryLine, type RecoveryLine } from './recovery-log';
 
@@ -33,7 +34,7 @@ export async function escalateToReview(
   const oldStatus = state.exists ? state.status : 'none';
   const lastChange = state.updatedAt ? Date.parse(state.updatedAt) : 0;
   // The read model may lag behind the stream: decide on the stream alone.
-  if (!state.exists || (state.status !== 'processing' && state.status !== 'unknown') || lastChange >= options.windowStart.getTime()) {
+  if (!state.exists || isSettled(state.status) || lastChange >= options.windowStart.getTime()) {
     return { orderId, oldStatus, newStatus: oldStatus, reason: 'moved on since the read model saw it' };
   }
   const hours = Math.round(options.windowMs / 3_600_000);

@@ -1,10 +1,11 @@
 /**
  * Recovery for one order: an order stuck in processing or unknown is verified with the provider and
- * its outcome recorded — the same worker path with the attempt lease shortened to the recovery
- * threshold, so an attempt that has been silent that long is treated as dead. Writes an audit line.
+ * its outcome recorded; one still pending (its job gave up before any attempt) is charged as a first
+ * attempt — the same worker path with the attempt lease shortened to the recovery threshold, so an
+ * attempt that has been silent that long is treated as dead. Writes an audit line.
  */
 import type { Pool } from 'pg';
-import { chargeOrder, ChargeOutcomeStillUnknown, type ChargeOrderDeps } from '../charge-order/charge-order.job';
+import { chargeOrder, ChargeOutcomeStillUnknown, type ChargeOrderDeps, type ChargeOrderResult } from '../charge-order/charge-order.job';
 import { loadOrder } from '../load-order';
 import type { OrderStatus } from '../order.state';
 import { writeRecoveryLine, type RecoveryLine } from './recovery-log';
@@ -28,12 +29,7 @@ export async function reconcileOrder(
   let reason: string;
   try {
     const result = await chargeOrder({ ...deps, attemptLeaseMs: options.staleAfterMs }, orderId, `recovery:${options.trigger}`);
-    reason =
-      result === 'nothing_to_do'
-        ? `nothing to recover (${oldStatus})`
-        : result === 'left_to_other_worker'
-          ? 'an attempt is still in flight'
-          : 'verified with the provider';
+    reason = reasonFor(result, oldStatus);
   } catch (error) {
     if (!(error instanceof ChargeOutcomeStillUnknown)) throw error;
     reason = `still unknown: ${error.message}`;
@@ -52,3 +48,16 @@ export async function reconcileOrder(
   }
   return { orderId, oldStatus, newStatus, reason };
 }
+
+const reasonFor = (result: ChargeOrderResult, oldStatus: OrderStatus | 'none'): string => {
+  switch (result) {
+    case 'nothing_to_do':
+      return `nothing to recover (${oldStatus})`;
+    case 'left_to_other_worker':
+      return 'an attempt is still in flight';
+    case 'contended':
+      return 'the order kept changing under recovery (other writers won every round); nothing recorded, the next sweep looks again';
+    case 'settled':
+      return oldStatus === 'pending' ? 'charged as a first attempt (its job gave up before any)' : 'verified with the provider';
+  }
+};

@@ -15,6 +15,8 @@ import { isSucceededCharge } from '../../sandbox';
 import { chargeOrder, ChargeOutcomeStillUnknown } from '../charge-order/charge-order.job';
 import { needsReviewCount } from '../needs-review.alert';
 import { loadOrder } from '../load-order';
+import { orderCommands } from '../order.commands';
+import { decideRequestCharge } from '../request-charge/request-charge.decision';
 import type { PaymentGateway } from '../payment-gateway/payment-gateway.port';
 import { recoverStuckCharges, type FindStuckOrders } from './recover-stuck-charges.job';
 
@@ -74,6 +76,18 @@ async function requested(): Promise<string> {
     payload: { amount: 4200, currency: 'EUR', customerId: 'c1' },
   });
   expect(response.statusCode).toBe(202);
+  return orderId;
+}
+
+/**
+ * A charge requested at `at` whose job gave up before recording any attempt (the database was down on
+ * every try): the order is `pending` since `at`, and no job will look at it again.
+ */
+async function pendingSince(at: Date): Promise<string> {
+  const orderId = `o-${randomUUID()}`;
+  const command = { orderId, amount: 4200, currency: 'EUR', customerId: 'c1', requestId: orderId };
+  const metadata = { correlationId: orderId, causationId: orderId, actor: { role: 'storefront', tokenId: 'test' } };
+  await orderCommands.handle(store(), orderId, (order) => decideRequestCharge(command, order), { metadata, now: () => at });
   return orderId;
 }
 
@@ -145,6 +159,34 @@ describe('recoverStuckCharges', () => {
       expect(results).toEqual([expect.objectContaining({ orderId, oldStatus: 'unknown', newStatus: 'paid' })]);
       expect(await statusOf(orderId)).toMatchObject({ status: 'paid', recovered: true });
       expect(harness.sandbox.charges({ orderId }).filter(isSucceededCharge)).toHaveLength(1);
+    });
+  });
+
+  describe('when an order was left pending by a charge job that gave up', () => {
+    it('charges it once as a first attempt and records the outcome', async () => {
+      const now = new Date();
+      const orderId = await pendingSince(new Date(now.getTime() - 2 * HOUR));
+      await readModelShows([orderId], 'pending');
+
+      const results = await sweep([orderId], now);
+
+      expect(results).toEqual([expect.objectContaining({ orderId, oldStatus: 'pending', newStatus: 'paid' })]);
+      expect(await statusOf(orderId)).toMatchObject({ status: 'paid', attempts: 1, recovered: false });
+      expect(harness.sandbox.charges({ orderId }).filter(isSucceededCharge)).toHaveLength(1);
+    });
+
+    it('leaves one that is not yet silent for the threshold to its job, and hands one past the window to review', async () => {
+      const now = new Date();
+      const recent = await pendingSince(new Date(now.getTime() - THRESHOLD_MS + MINUTE));
+      const forgotten = await pendingSince(new Date(now.getTime() - THRESHOLD_MS - WINDOW_MS - MINUTE));
+      await readModelShows([recent, forgotten], 'pending');
+
+      const results = await sweep([recent, forgotten], now);
+
+      expect(results).toEqual([expect.objectContaining({ orderId: forgotten, oldStatus: 'pending', newStatus: 'needs_review' })]);
+      expect(await statusOf(recent)).toMatchObject({ status: 'pending' });
+      expect(await statusOf(forgotten)).toMatchObject({ status: 'needs_review', lastError: expect.stringContaining('still pending') });
+      expect(harness.sandbox.charges({ orderId: forgotten })).toHaveLength(0);
     });
   });
 

@@ -1,6 +1,6 @@
 /**
- * The scheduled recovery sweep (DESIGN §7.4): orders stuck in processing or unknown whose last change
- * is older than the threshold — but only within a narrow window behind it, so one sweep never walks
+ * The scheduled recovery sweep (DESIGN §7.4): orders stuck in pending, processing or unknown whose last
+ * change is older than the threshold — but only within a narrow window behind it, so one sweep never walks
  * the whole history — are verified with the provider one by one and their outcome recorded. Orders
  * that fell behind the window still stuck are handed to a human (escalate-to-review.ts), so nothing
  * falls out of every net.
@@ -15,7 +15,7 @@ import type { RecoveryLine } from './recovery-log';
 
 /** Where the stuck orders come from (the orders read model), oldest change first; injected by the composition root. */
 export type FindStuckOrders = (
-  statuses: Array<'processing' | 'unknown'>,
+  statuses: StuckStatus[],
   updatedAfter: Date,
   updatedBefore: Date,
   limit: number,
@@ -29,7 +29,14 @@ export interface RecoverStuckChargesOptions {
   now?: Date;
 }
 
-const STUCK: Array<'processing' | 'unknown'> = ['processing', 'unknown'];
+type StuckStatus = 'pending' | 'processing' | 'unknown';
+/**
+ * `pending` too: a charge job that used up the queue's attempts before recording any attempt (say, the
+ * database was down) leaves its order pending with nobody to charge it (DESIGN §9.2). The worker path
+ * takes a pending order as a first attempt under its persisted key, so a job still alive beside the
+ * sweep cannot charge it twice.
+ */
+const STUCK: StuckStatus[] = ['pending', 'processing', 'unknown'];
 const logger = new Logger('Recovery');
 
 /** Every order the sweep looked at; those whose recovery failed carry `error` and stay stuck for the next sweep. */

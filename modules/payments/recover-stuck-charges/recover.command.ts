@@ -1,6 +1,6 @@
 /**
  * `idem recover [--order <id>] [--older-than 15m]`: run charge recovery now — for one order, or a
- * sweep of the orders silent in processing/unknown for longer than the threshold. Talks to the
+ * sweep of the orders silent in pending/processing/unknown for longer than the threshold. Talks to the
  * configured provider (STRIPE_API_BASE; in development the running sandbox on IDEM_SANDBOX_PORT).
  */
 import { Command, InvalidArgumentError } from 'commander';
