@@ -26,7 +26,7 @@ export function reportNeedsReview(orderId: string, reason: string): void {
   logger.error(`order ${orderId} needs review: ${reason}`);
 }
 
-/** Money moved twice for an order already paid: nothing to record on the order, a refund to make. */
+/** Money moved twice for an order already paid (the order went to review with the reason): a refund to make. */
 export function reportSecondCharge(orderId: string, reason: string): void {
   secondCharges.inc();
   logger.error(`order ${orderId} was charged twice: ${reason}`);

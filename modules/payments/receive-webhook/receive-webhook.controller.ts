@@ -15,8 +15,9 @@ import type { EventStore } from '../../../src/event-store/event-store.port';
 import { decidedEvent } from '../../../src/command-handling/decider';
 import { reportNeedsReview, reportSecondCharge } from '../needs-review.alert';
 import { orderCommands } from '../order.commands';
+import type { OrderState } from '../order.state';
 import { toProviderPayment } from '../payment-gateway/stripe.payment-gateway';
-import { decideWebhook, secondChargeOfPaidOrder } from './webhook.decision';
+import { decideWebhook } from './webhook.decision';
 import { WebhookDeliveries } from './webhook-deliveries';
 import { assertWebhookEvent } from './webhook-shape';
 import { Public } from '../../../src/auth/roles';
@@ -68,21 +69,19 @@ export class ReceiveWebhookController {
   private async apply(providerEventId: string, orderId: string, payment: ReturnType<typeof toProviderPayment>): Promise<string> {
     const metadata = { correlationId: orderId, causationId: providerEventId, actor: { role: 'provider', tokenId: 'webhook' } };
     const step = `webhook/${providerEventId}`;
-    const applied = await orderCommands
-      .handle(this.store, orderId, (order) => decidedEvent(decideWebhook(order, payment), step), { metadata, maxAttempts: 5 })
-      .catch((error: unknown) => {
-        if (!(error instanceof WrongExpectedVersion)) throw error;
-        const message = 'The order kept changing while the webhook was applied; the provider will redeliver';
-        throw new AppError('conflict', 'WEBHOOK.BUSY', message);
-      });
+    let decidedOn: OrderState | undefined;
+    const decide = (order: OrderState) => decidedEvent(decideWebhook((decidedOn = order), payment), step);
+    const applied = await orderCommands.handle(this.store, orderId, decide, { metadata, maxAttempts: 5 }).catch((error: unknown) => {
+      if (!(error instanceof WrongExpectedVersion)) throw error;
+      const message = 'The order kept changing while the webhook was applied; the provider will redeliver';
+      throw new AppError('conflict', 'WEBHOOK.BUSY', message);
+    });
     const [event] = applied.newEvents;
-    if (!event) {
-      const { state } = applied;
-      const secondCharge = secondChargeOfPaidOrder(state, payment);
-      if (secondCharge) reportSecondCharge(orderId, secondCharge);
-      return secondCharge ? 'second_charge_alerted' : state.exists ? `unchanged_${state.status}` : 'unknown_order';
+    if (!event) return applied.state.exists ? `unchanged_${applied.state.status}` : 'unknown_order';
+    if (event.type === 'ChargeNeedsReview') {
+      if (decidedOn?.status === 'paid') reportSecondCharge(orderId, event.data.reason);
+      else reportNeedsReview(orderId, event.data.reason);
     }
-    if (event.type === 'ChargeNeedsReview') reportNeedsReview(orderId, event.data.reason);
     return event.type;
   }
 }

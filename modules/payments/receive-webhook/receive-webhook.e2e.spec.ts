@@ -122,21 +122,24 @@ describe('POST /v1/webhooks/payments', () => {
     expect(await orderTypes(orderId)).toEqual(['ChargeRequested', 'ChargeNeedsReview']);
   });
 
-  it('raises an alert, and changes nothing, when a paid order is charged a second time', async () => {
+  it('sends a paid order charged a second time to review, with the second payment named, and raises the alert', async () => {
     const orderId = await requestedOrder();
     await chargeOrder(deps, orderId);
     await sandbox.webhooksIdle();
     const before = { types: await orderTypes(orderId), alerts: await secondChargeCount() };
-    const second = sandbox.recordOutsideCharge({ orderId, amount: 4200, currency: 'EUR', customer: 'c1' });
+    const paidBy = (await loadOrder(harness.runtime.eventStore, orderId)).state.paymentIntentId;
+    const second = sandbox.recordOutsideCharge({ orderId, amount: 9999, currency: 'EUR', customer: 'c1' });
     await sandbox.webhooksIdle();
-    expect(await orderTypes(orderId)).toEqual(before.types);
+    expect(await orderTypes(orderId)).toEqual([...before.types, 'ChargeNeedsReview']);
     expect(await secondChargeCount()).toBe(before.alerts + 1);
     const deliveries = await harness.runtime.pool.query(
       'SELECT outcome FROM payment_webhook_deliveries WHERE order_id = $1 ORDER BY received_at',
       [orderId],
     );
-    expect(deliveries.rows.map((row: { outcome: string }) => row.outcome)).toEqual(['unchanged_paid', 'second_charge_alerted']);
-    expect((await loadOrder(harness.runtime.eventStore, orderId)).state.paymentIntentId).not.toBe(second.id);
+    expect(deliveries.rows.map((row: { outcome: string }) => row.outcome)).toEqual(['unchanged_paid', 'ChargeNeedsReview']);
+    const { state } = await loadOrder(harness.runtime.eventStore, orderId);
+    // The charge that paid the order stays its payment; the second one is the case's reason.
+    expect(state).toMatchObject({ status: 'needs_review', paymentIntentId: paidBy, lastError: expect.stringContaining(second.id) });
   });
 
   describe("when a decline under the order's own key arrives after the order settled", () => {

@@ -3,8 +3,10 @@
  * order whose outcome we do not know yet — but only for the charge Idem asked for: the order's own
  * id and its current provider key (both in the intent's metadata). Anything else that succeeded (a
  * charge made outside Idem, one under an earlier request's key, one after the order was recorded as
- * failed) is money we did not expect to move, so a human looks at it. Nothing moves a paid, failed or
- * in-review order back; a failure only counts for the request whose provider key it carries.
+ * failed, a second one after it was paid) is money we did not expect to move, so the order goes to
+ * review and a human looks at it (DESIGN §7.5, contradictory provider data). Nothing moves a paid or
+ * failed order back to an earlier state; a failure only counts for the request whose provider key it
+ * carries.
  */
 import type { ChargeNeedsReview, OrderEvent } from '../order.events';
 import type { OrderState } from '../order.state';
@@ -34,7 +36,11 @@ export function decideWebhook(state: OrderState, payment: ProviderPayment): Orde
 }
 
 function decideSucceeded(state: OrderState, payment: ProviderPayment): OrderEvent | undefined {
-  if (state.status === 'paid' || state.status === 'needs_review') return undefined;
+  if (state.status === 'needs_review') return undefined;
+  if (state.status === 'paid') {
+    const secondCharge = secondChargeOfPaidOrder(state, payment);
+    return secondCharge ? review(state, secondCharge) : undefined;
+  }
   const intent = payment.paymentIntentId;
   if (state.status === 'failed') return review(state, `provider reports payment ${intent} succeeded, but the order is recorded as failed`);
   if (payment.orderId !== state.orderId || payment.providerKey !== state.providerKey) {
@@ -68,8 +74,9 @@ const review = (state: OrderState, reason: string): ChargeNeedsReview => ({
 
 /**
  * A succeeded payment under another intent than the one a paid order recorded: money moved twice for
- * one order (a charge made outside Idem, a second key's charge). Nothing in the order changes — it is
- * paid, and forward-only — but someone must refund, so the caller raises an alert with this reason.
+ * one order (a charge made outside Idem, a second key's charge). Someone must refund one, so the
+ * order goes to review with this reason: support sees it in its cases and in the order, where an
+ * alert in one process's log and counter was all there was before.
  */
 export function secondChargeOfPaidOrder(state: OrderState, payment: ProviderPayment): string | undefined {
   if (state.status !== 'paid' || payment.status !== 'succeeded' || payment.paymentIntentId === state.paymentIntentId) return undefined;

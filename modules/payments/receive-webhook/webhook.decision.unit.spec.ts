@@ -163,9 +163,10 @@ describe('decideWebhook', () => {
   });
 
   describe('when a success arrives for an order already settled', () => {
-    it.each(['paid', 'needs_review'] as const)('appends nothing to a %s order (forward only)', (status) => {
-      expect(decideWebhook(states[status], succeeded())).toBeUndefined();
+    it('appends nothing to an order in review (a person decides already)', () => {
+      expect(decideWebhook(states.needs_review, succeeded())).toBeUndefined();
     });
+    // A paid order: see 'a succeeded payment of a paid order' below.
   });
 
   it('names the order id and the key it saw when it hands a foreign charge to review', () => {
@@ -183,6 +184,22 @@ describe('decideWebhook', () => {
       type: 'ChargeNeedsReview',
       data: { orderId, reason: 'provider payment pi_x is 4200 USD, the order is 4200 EUR' },
     });
+  });
+});
+
+describe('a succeeded payment of a paid order', () => {
+  it('sends the order to review when it is another payment than the one that paid it', () => {
+    expect(decideWebhook(states.paid, succeeded({ paymentIntentId: 'pi_second' }))).toStrictEqual({
+      type: 'ChargeNeedsReview',
+      data: {
+        orderId,
+        reason: 'provider reports a second succeeded payment pi_second for order 481, already paid by pi_ours: refund one',
+      },
+    });
+  });
+
+  it('changes nothing when it is the payment that paid it (a redelivery)', () => {
+    expect(decideWebhook(states.paid, succeeded({ paymentIntentId: 'pi_ours' }))).toBeUndefined();
   });
 });
 
