@@ -5,6 +5,7 @@
  * makes a retry get the original answers back (`Idempotent-Replayed: true`), not fresh judgements.
  */
 import { Body, Controller, Headers, HttpCode, Inject, Post, Res } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBody, ApiHeader } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
@@ -90,8 +91,12 @@ export class ImportContactsController {
     const results = await importItems(this.store, request.source, runId, request.items, metadata);
 
     const recordedAt = new Date().toISOString();
+    // Ids of this request's own (a store retry of this append is still recognised as the same): two
+    // requests racing under one Idempotency-Key must not be taken for one append, or the second would
+    // be answered its own fresh judgements instead of the first one's answers.
+    const attempt = randomUUID();
     const events = pushRunEvents(runId, request.source, metadata.actor.role, request.fingerprint, results).map((event, i) =>
-      toEventToAppend(stream, { event, key: `push/${i}` }, metadata, recordedAt),
+      toEventToAppend(stream, { event, key: `push/${attempt}/${i}` }, metadata, recordedAt),
     );
     try {
       await appendLinked(this.store, stream, events, 'no_stream');

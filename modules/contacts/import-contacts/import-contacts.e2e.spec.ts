@@ -93,13 +93,25 @@ describe('POST /v1/contacts/import', () => {
       expect(await harness.runtime.eventStore.readStream(`contact-crm.${otherBatch[0].sourceId}`)).toEqual([]);
     });
 
-    it('answers four concurrent requests with one key with the same answers', async () => {
+    it("answers ten concurrent requests with one key with the first one's answers, nine of them marked replayed", async () => {
       const records = batchOf(`keyc-${randomUUID().slice(0, 8)}-`, 20);
       const key = { 'idempotency-key': randomUUID() };
-      const answers = (await Promise.all([push(records, key), push(records, key), push(records, key), push(records, key)])).map((r) =>
-        r.json(),
-      );
+      const responses = await Promise.all(Array.from({ length: 10 }, () => push(records, key)));
+      const answers = responses.map((r) => r.json());
       for (const answer of answers) expect(answer).toEqual(answers[0]);
+      expect(answers[0].counts).toEqual({ imported: 20 });
+      expect(responses.filter((r) => r.headers['idempotent-replayed'] === 'true')).toHaveLength(9);
+    });
+
+    it('replays a body that says the same with its keys in another order', async () => {
+      const records = batchOf(`keyo-${randomUUID().slice(0, 8)}-`, 3);
+      const key = { 'idempotency-key': randomUUID() };
+      const first = await push(records, key);
+      const reordered = records.map((record) => Object.fromEntries(Object.entries(record).reverse()));
+      const again = await push(reordered, key);
+      expect(again.statusCode).toBe(200);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.json()).toEqual(first.json());
     });
   });
 

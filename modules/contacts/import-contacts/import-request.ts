@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { AppError, type FieldProblem } from '../../../src/errors/app-error';
+import { canonicalJson } from '../../../src/command-handling/hash-link';
 import { assertKnownSource } from '../contact-sources';
 import { checkRecord, type ContactRecord } from '../import-contact/contact-record';
 
@@ -37,8 +38,10 @@ export function parseImportRequest(body: unknown): ImportRequest {
   if (!items.some((item) => item.ok)) {
     throw invalid(items.flatMap((item) => (item.ok ? [] : item.problems.map((message) => ({ field: `records[${item.seq}]`, message })))));
   }
+  // Of the parsed body, key order ignored: what the request says, not how it was spelled (whitespace
+  // never counted either). The records' order counts: the answers are given by position.
   const fingerprint = createHash('sha256')
-    .update(JSON.stringify([source, records]))
+    .update(canonicalJson([source, records]))
     .digest('hex')
     .slice(0, 32);
   return { source: source as string, items, fingerprint };
