@@ -104,11 +104,13 @@ describe('refused before a route runs, as problem+json', () => {
     const bad = await fetch(url('/v1/orders/%ZZ'), { headers: auth('support') });
     expect(bad.status).toBe(400);
     expect(bad.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(bad.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     expect(await bad.json()).toMatchObject({ code: 'REQUEST.MALFORMED_URL' });
 
     const long = 'L'.repeat(300);
-    const tooLong = await fetch(url(`/v1/orders/${long}`), { headers: auth('support') });
+    const tooLong = await fetch(url(`/v1/orders/${long}`), { headers: { ...auth('support'), 'x-request-id': 'edge-414' } });
     expect(tooLong.status).toBe(414);
+    expect(tooLong.headers.get('x-request-id')).toBe('edge-414');
     const text = await tooLong.text();
     expect(JSON.parse(text)).toMatchObject({ code: 'REQUEST.URI_TOO_LONG' });
     expect(text).not.toContain(long);

@@ -33,14 +33,16 @@ function problem(status: number, code: string, title: string): Record<string, un
 }
 
 /** Fastify's own errors before a route is found: the URL cannot be decoded, or a path parameter is too long. */
-function frameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+function frameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const [status, code, title] =
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
       ? [414, 'REQUEST.URI_TOO_LONG', 'A path segment of the URL is too long']
       : [400, 'REQUEST.MALFORMED_URL', 'The URL is not valid percent-encoding'];
+  // Answered before any hook runs, so the request id is set here too (the URL is not echoed back).
   void reply
     .status(status)
     .header('content-type', 'application/problem+json')
+    .header('x-request-id', request.id)
     .send(problem(status, code, title));
 }
 
