@@ -10,6 +10,7 @@ import Stripe from 'stripe';
 import { EVENT_STORE } from '../../../src/event-store/event-store.port';
 import { IDEM_CONFIG, type IdemConfig } from '../../../src/config/config';
 import { AppError } from '../../../src/errors/app-error';
+import { BUSINESS_KEY } from '../../../src/errors/business-key';
 import { WrongExpectedVersion } from '../../../src/event-store/errors';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import { decidedEvent } from '../../../src/command-handling/decider';
@@ -50,8 +51,12 @@ export class ReceiveWebhookController {
     // below both remembers a first delivery and recognises a repeated one. That saves a statement on
     // every webhook, and redeliveries are the exception.
     const payment = toProviderPayment(event.data.object as Stripe.PaymentIntent);
-    const outcome = payment.orderId ? await this.apply(event.id, payment.orderId, payment) : 'no_order';
-    const first = await this.deliveries.remember(event.id, event.type, payment.orderId, outcome);
+    // An order id no order of ours can have (too long, control characters: a charge made elsewhere
+    // with metadata of its own) is no order of ours; refusing it with a 4xx would only make Stripe
+    // redeliver it for days.
+    const ours = payment.orderId !== undefined && BUSINESS_KEY.test(payment.orderId);
+    const outcome = ours ? await this.apply(event.id, payment.orderId!, payment) : 'no_order';
+    const first = await this.deliveries.remember(event.id, event.type, ours ? payment.orderId : undefined, outcome);
     return first ? { received: true, outcome } : { received: true, duplicate: true };
   }
 

@@ -104,6 +104,18 @@ describe('POST /v1/webhooks/payments', () => {
     }
   });
 
+  it.each([
+    ['over 64 characters', 'o'.repeat(300)],
+    ['with a control character', 'o-\u0007-bell'],
+  ])('answers 200 no_order for an order id no order of ours can have (%s), so Stripe does not redeliver it', async (_, orderId) => {
+    const events = async () => Number((await harness.runtime.pool.query('SELECT count(*) AS n FROM idem_events')).rows[0].n);
+    const before = await events();
+    const response = await postDecline({ intentId: `pi_${randomUUID()}`, orderId, providerKey: 'k', amount: 4200 });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ received: true, outcome: 'no_order' });
+    expect(await events()).toBe(before);
+  });
+
   it('never moves a paid order back when a failure for another request arrives late', async () => {
     const orderId = await requestedOrder();
     await chargeOrder(deps, orderId);
