@@ -63,7 +63,14 @@ export interface Sandbox {
   settle(intentId: string, outcome: SettleOutcome): PaymentIntent;
 }
 
+/**
+ * Stripe retries a failed webhook delivery "for up to three days with an exponential back off" in live
+ * mode and "three times over a few hours" in a sandbox (docs.stripe.com/webhooks, "Automatic
+ * retries"; the intervals are not published). Here: three retries with exponential backoff, as a
+ * Stripe sandbox does, scaled down from hours to seconds so a test sees them all.
+ */
 const DEFAULT_RETRY_DELAYS_MS = [500, 2000, 8000];
+/** Not published by Stripe; an endpoint that has not answered within it counts as failed and is retried. */
 const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 
 /** Starts a Stripe-shaped provider on loopback (see README.md for the contract and the faults). */

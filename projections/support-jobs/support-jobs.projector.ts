@@ -38,6 +38,16 @@ function jobIdOf(event: RecordedEvent): string | undefined {
   return undefined;
 }
 
+/**
+ * The X-Request-Id of the call that started the job, which support searches by. A pull run's events
+ * correlate by the run id, so the request id is read from its own field (set on every command made
+ * over HTTP); a job started without a request (CLI, worker) falls back to its correlation id.
+ */
+function requestIdOf(event: RecordedEvent): string {
+  const { requestId, correlationId } = event.metadata;
+  return typeof requestId === 'string' ? requestId : correlationId;
+}
+
 /** A job as first seen: every field set, in the entity's order (one object shape for all rows). */
 function newJob(
   event: RecordedEvent,
@@ -52,7 +62,7 @@ function newJob(
     kind,
     orderId,
     customerId,
-    requestId: event.metadata.correlationId,
+    requestId: requestIdOf(event),
     externalReference,
     status: 'pending',
     attempts: 0,

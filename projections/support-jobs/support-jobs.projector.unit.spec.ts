@@ -47,6 +47,12 @@ describe('support_jobs projector', () => {
       });
     });
 
+    it('is found by the X-Request-Id of the call that started it, though its events correlate by the run id', () => {
+      const first = started();
+      const overHttp = { ...first, metadata: { ...first.metadata, requestId: 'req-started-it' } };
+      expect(jobAfter([overHttp, firstPage()])).toMatchObject({ requestId: 'req-started-it' });
+    });
+
     it('keeps it where a charge in review is kept: the same status and the reason in the same column', () => {
       const charge = [
         recorded('order-481', 'ChargeRequested', { orderId: '481', amount: 1299, currency: 'EUR', customerId: 'cus_7' }),

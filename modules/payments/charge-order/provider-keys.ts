@@ -14,7 +14,7 @@ import type { ChargeInstruction } from '../payment-gateway/payment-gateway.port'
  * way to learn an unknown outcome. We replay only during the first 23 hours, an hour's margin for
  * clocks and for the time between our record of the attempt and Stripe's receipt of it.
  */
-export const PROVIDER_KEY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const PROVIDER_KEY_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const SAFE_REPLAY_WINDOW_MS = PROVIDER_KEY_WINDOW_MS - 60 * 60 * 1000;
 
 export interface ProviderKeyUse {

@@ -142,7 +142,10 @@ function answerInjected500(
   const key = exchangeOf(request, state).idempotencyKey;
   return answer(state, request, reply, error.status, body, {
     ...idempotencyHeaders(key, response, false),
-    // A stored 500 comes back on every retry with the key, so retrying it is pointless.
+    // A stored 500 comes back on every retry with the key, so retrying it is pointless: Stripe says so
+    // with `Stripe-Should-Retry: false` (stripe-node RequestSender `_shouldRetry`: "we expect the
+    // stripe-should-retry header to be false in most cases when a 500 is returned, since our
+    // idempotency framework would typically replay it anyway"). One not stored may be retried.
     'Stripe-Should-Retry': stored ? 'false' : 'true',
   });
 }

@@ -25,7 +25,7 @@ export interface OneAppend {
 }
 
 /** The position written, or undefined when the expectation did not hold as the fast path needs. */
-export type OneAppendAnswer = Checkpoint | undefined;
+type OneAppendAnswer = Checkpoint | undefined;
 
 /** Writes a group; answers `groupKey(stream, event id, revision)` → position for the rows it wrote. */
 export type WriteGroup = (json: string) => Promise<Map<string, Checkpoint>>;

@@ -149,7 +149,7 @@ function filterClauses(filter: EventFilter | undefined, values: unknown[]): stri
 /** The point below which everything has settled: a filtered subscriber may move its checkpoint there. */
 export const SETTLED_HORIZON_QUERY = `SELECT (pg_snapshot_xmin(pg_current_snapshot())::text::numeric - 1)::text AS below`;
 
-export const MAX_SEQUENCE = 9223372036854775807n;
+const MAX_SEQUENCE = 9223372036854775807n;
 
 export function horizonCheckpoint(below: string) {
   return encodeCheckpoint(below, MAX_SEQUENCE);
