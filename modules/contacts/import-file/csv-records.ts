@@ -30,8 +30,12 @@ export const MAX_RECORD_CHARS = DEFAULT_MAX_APPEND_BYTES;
 export async function* csvRecords(input: Readable): AsyncGenerator<FileRecord> {
   // The rows csv-parse skipped, in file order; each is handed out before the first record after it.
   const skipped: FileRecord[] = [];
+  let badHeader: string | undefined;
   const parser = parse({
-    columns: true,
+    columns: (header: string[]) => {
+      badHeader = headerProblem(header);
+      return header;
+    },
     // Spreadsheet exports (Excel's "CSV UTF-8") start with a byte-order mark; it is not part of the first column's name.
     bom: true,
     relax_column_count: false,
@@ -47,6 +51,7 @@ export async function* csvRecords(input: Readable): AsyncGenerator<FileRecord> {
   input.once('error', (error) => parser.destroy(error));
   const rows = input.pipe(parser) as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>;
   for await (const { record, info } of rows) {
+    if (badHeader) break;
     while (skipped.length && skipped[0].line < info.lines) {
       const entry = skipped.shift()!;
       yield entry;
@@ -54,8 +59,27 @@ export async function* csvRecords(input: Readable): AsyncGenerator<FileRecord> {
     }
     yield { line: info.lines, raw: contactRecord(record) };
   }
+  if (badHeader) {
+    yield { line: 1, unreadable: badHeader };
+    return;
+  }
   const stop = skipped.findIndex((entry) => 'unreadable' in entry);
   yield* stop < 0 ? skipped : skipped.slice(0, stop + 1);
+}
+
+/**
+ * A header naming a column twice would keep only one of its cells per row (silently: which one is the
+ * parser's choice), and `__proto__` names no field an object can hold: either way records would lose
+ * data without a trace, so the file is refused before its first record, for a human to fix.
+ */
+function headerProblem(header: string[]): string | undefined {
+  const seen = new Set<string>();
+  for (const name of header) {
+    if (name === '__proto__') return 'the header names a column __proto__, which no record field can be';
+    if (seen.has(name)) return `the header names the column "${name}" twice`;
+    seen.add(name);
+  }
+  return undefined;
 }
 
 function skippedRow(error: CsvError | undefined): FileRecord | undefined {

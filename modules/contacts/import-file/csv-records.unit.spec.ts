@@ -26,6 +26,16 @@ describe('csvRecords', () => {
     });
   });
 
+  describe.each([
+    ['a column twice', 'sourceId,name,name\nc1,Ada,Lovelace\n', 'the header names the column "name" twice'],
+    ['a column __proto__', 'sourceId,__proto__\nc1,x\n', 'the header names a column __proto__, which no record field can be'],
+    ['a column twice and no record', 'sourceId,sourceId\n', 'the header names the column "sourceId" twice'],
+  ])('with a header that names %s', (_, file, reason) => {
+    it('refuses the file at its header, before any record (no cell is silently lost)', async () => {
+      expect(await read(file)).toEqual([{ line: 1, unreadable: reason }]);
+    });
+  });
+
   describe('with a UTF-8 byte-order mark before the header (a spreadsheet export)', () => {
     it('reads the first column as sourceId, not as a field named after the mark', async () => {
       expect(await read('\uFEFFsourceId,name\nc1,Ada\n')).toEqual([{ line: 2, raw: { sourceId: 'c1', fields: { name: 'Ada' } } }]);
