@@ -6,12 +6,13 @@
 import { contactsReadModel } from '../../projections/contacts/contacts.projector';
 import { importEventsReadModel } from '../../projections/import-events/import-events.projector';
 import { syncRunsReadModel } from '../../projections/sync-runs/sync-runs.projector';
+import { runningPullRuns } from '../../projections/sync-runs/sync-runs.queries';
 import type { IdemConfig } from '../../src/config/config';
 import type { Feature } from '../../src/features/feature';
 import { configuredContactSources } from './contact-source/configured-sources';
 import type { ContactSources } from './contact-source/contact-source.port';
 import { ContactsModule } from './contacts.module';
-import { resumeUnfinishedRuns } from './pull-run/resume-runs';
+import { DEFAULT_ORPHAN_SWEEP, resumeUnfinishedRuns } from './pull-run/resume-runs';
 import { syncCommand } from './sync-runs/sync.command';
 
 export interface ContactsPorts {
@@ -26,9 +27,10 @@ export function contactsFeature({ sources = configuredContactSources }: Contacts
     readModels: [contactsReadModel, importEventsReadModel, syncRunsReadModel],
     services: [
       // Import runs whose driver died with its process go on from their last recorded page.
-      ({ config, store, workerId }) => {
+      ({ config, store, pool, workerId }) => {
         const metadata = { correlationId: workerId, causationId: workerId, actor: { role: 'worker', tokenId: workerId } };
-        return resumeUnfinishedRuns({ store, sources: sources(config), metadata });
+        const sweep = { ...DEFAULT_ORPHAN_SWEEP, candidates: () => runningPullRuns(pool) };
+        return resumeUnfinishedRuns({ store, sources: sources(config), metadata }, sweep);
       },
     ],
     commands: [syncCommand],

@@ -23,3 +23,9 @@ export async function listRuns(pool: Pool, { status, limit }: RunListQuery): Pro
   const spec = tableSpecOf(SyncRunRow);
   return rows.map((raw: Record<string, unknown>) => runViewOf(decodeRow(spec, raw) as unknown as SyncRunRow));
 }
+
+/** Pull runs the read model shows running (a worker's orphan sweep confirms each on its stream). */
+export async function runningPullRuns(pool: Pool): Promise<string[]> {
+  const { rows } = await pool.query<{ run_id: string }>(`SELECT run_id FROM sync_runs WHERE kind = 'pull' AND status = 'running'`);
+  return rows.map((row) => row.run_id);
+}

@@ -31,6 +31,13 @@ export interface OrphanSweep {
    * attempts (5 × the source's 10 s timeout, plus 7.5 s of backoff), well under the default.
    */
   silentForMs: number;
+  /**
+   * The runs that may be orphaned: those still running. Default: folded from the whole log's run
+   * lifecycles, as a starting worker reads them; a worker passes the sync_runs read model's running
+   * pull runs instead (contacts.feature.ts), since every push adds run events to that log and a sweep
+   * every 30 s must not read them all.
+   */
+  candidates?: () => Promise<string[]>;
 }
 
 export const DEFAULT_ORPHAN_SWEEP: OrphanSweep = { everyMs: 30_000, silentForMs: 180_000 };
@@ -78,7 +85,7 @@ export async function resumeUnfinishedRuns(
   let stopping = false;
   let sweeping: Promise<void> | undefined;
   const timer = setInterval(() => {
-    sweeping ??= orphanedRuns(deps.store, sweep.silentForMs, Date.now())
+    sweeping ??= orphanedRuns(deps.store, sweep.silentForMs, Date.now(), sweep.candidates)
       .then((orphans) => {
         if (stopping) return;
         if (orphans.length) logger.warn(`taking over ${orphans.length} import run(s) whose driver went silent: ${orphans.join(', ')}`);
@@ -100,8 +107,13 @@ export async function resumeUnfinishedRuns(
 }
 
 /** Runs still `running`, driven by no one in this process, with nothing recorded in them for longer than `silentForMs` before `now`. */
-export async function orphanedRuns(store: EventStore, silentForMs: number, now: number): Promise<string[]> {
-  const candidates = (await unfinishedRuns(store)).filter((runId) => !isDrivenHere(runId));
+export async function orphanedRuns(
+  store: EventStore,
+  silentForMs: number,
+  now: number,
+  running: () => Promise<string[]> = () => unfinishedRuns(store),
+): Promise<string[]> {
+  const candidates = (await running()).filter((runId) => !isDrivenHere(runId));
   const silent = await Promise.all(
     candidates.map(async (runId) => {
       const [last] = await store.readStream(importStream(runId), { direction: 'backwards', maxCount: 1 });

@@ -34,8 +34,9 @@ export async function resumeRun(store: EventStore, runId: string, by: string, me
 
 /**
  * Every run's kind and status, folded from its lifecycle events alone (they are all a status depends
- * on), read from the whole log. Only a starting worker asks (unfinishedRuns), and it must not miss a
- * run: the sync_runs read model, which the run list reads, may still be catching up at that moment.
+ * on), read from the whole log. A starting worker asks (unfinishedRuns), and it must not miss a run:
+ * the sync_runs read model, which the run list reads, may still be catching up at that moment. (A
+ * running worker's orphan sweep asks the read model instead: resume-runs.ts.)
  */
 async function runLifecycles(store: EventStore): Promise<ImportRunState[]> {
   const events = await store.readAll({ filter: { streamCategories: [IMPORT_CATEGORY], eventTypes: LIFECYCLE }, maxCount: 1_000_000 });

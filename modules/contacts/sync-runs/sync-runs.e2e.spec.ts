@@ -12,6 +12,8 @@ import { createSandbox, type Sandbox } from '../../sandbox';
 import { startProjections, type RunningProjections } from '../../../src/subscriptions/start-projections';
 import { syncRunsReadModel } from '../../../projections/sync-runs/sync-runs.projector';
 import { contactSourcesAt } from '../contact-source/configured-sources';
+import { startRun } from '../pull-run/start-run';
+import { runningPullRuns } from '../../../projections/sync-runs/sync-runs.queries';
 
 let harness: TestApp;
 let crm: Sandbox;
@@ -81,6 +83,30 @@ describe('POST /v1/sync/runs', () => {
     expect((await get('/v1/sync/runs/run.nope')).statusCode).toBe(404);
     expect((await get('/v1/sync/runs?status=lost')).statusCode).toBe(400);
     expect((await get('/v1/sync/runs/run.nope', 'auditor')).statusCode).toBe(403);
+  });
+});
+
+describe("the worker's orphan sweep candidates (runningPullRuns)", () => {
+  it('are the pull runs the read model shows running, never a push run', async () => {
+    const metadata = { correlationId: 't', causationId: 't', actor: { role: 'sync', tokenId: 't' } };
+    // Started and driven by no one, as by an api that died at once.
+    const runId = await startRun(harness.runtime.eventStore, { source: 'crm', startedBy: 'test', kind: 'pull' }, metadata);
+    const pushed = await app.inject({
+      method: 'POST',
+      url: '/v1/contacts/import',
+      headers: auth('sync'),
+      payload: { source: 'crm', records: [{ sourceId: 'sweep-1', fields: {} }] },
+    });
+    expect(pushed.statusCode).toBe(200);
+    await waitFor(
+      'the push run to be projected',
+      async () => (await harness.runtime.pool.query('SELECT 1 FROM sync_runs WHERE run_id = $1', [pushed.json().runId])).rowCount === 1,
+    );
+    const candidates = await waitFor('the pull run to be projected as running', async () => {
+      const running = await runningPullRuns(harness.runtime.pool);
+      return running.includes(runId) && running;
+    });
+    expect(candidates).not.toContain(pushed.json().runId);
   });
 });
 
