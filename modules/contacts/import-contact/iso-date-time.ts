@@ -11,7 +11,11 @@ export function isIsoDateTime(value: unknown): value is string {
   const match = RFC_3339.exec(value);
   if (!match) return false;
   const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  // Day 0 of the next month is this month's last; setUTCFullYear keeps years 0–99 as written
+  // (Date.UTC would read them as 1900–1999).
+  const lastDay = new Date(0);
+  lastDay.setUTCFullYear(year, month, 0);
+  const daysInMonth = lastDay.getUTCDate();
   const offsetOk = match[7] === undefined || (Number(match[7]) <= 23 && Number(match[8]) <= 59);
   return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 59 && offsetOk;
 }

@@ -87,14 +87,18 @@ describe("chargeOrder with each customer's saved card", () => {
       async () => 'cus_unknown_to_stripe',
       "resource_missing: No such customer: 'cus_unknown_to_stripe'",
     ],
+    // In a URL path `..` is a step up: the look-up must not send it (the provider would see another URL).
+    ['a customer id of dots only', async () => '..', 'cannot be a customer id'],
   ])('hands %s to review with the reason, and sends no charge', async (_label, customerFor, reason) => {
     const orderId = await requestCharge(await customerFor());
+    const lookupsBefore = customerCalls().filter((r) => r.path.includes('/..')).length;
 
     expect(await chargeOrder(lookingUp(), orderId)).toBe('settled');
 
     expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'needs_review', lastError: expect.stringContaining(reason) });
     expect(sandbox.charges({ orderId })).toEqual([]);
     expect(await attemptsOf(orderId)).toEqual([]);
+    expect(customerCalls().filter((r) => r.path.includes('/..'))).toHaveLength(lookupsBefore);
   });
 
   it('replays the key with the recorded card after the customer changed their default, and charges once', async () => {

@@ -89,7 +89,7 @@ describe('the order view from the stream fold and from the read model row', () =
         expect(row !== undefined).toBe(state.exists);
         if (row) expect(orderViewFromRow(row)).toStrictEqual(toOrderView(state, events.length - 1));
       }),
-      { numRuns: 500 },
+      { numRuns: 200 },
     );
   });
 });

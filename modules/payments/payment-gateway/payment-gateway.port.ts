@@ -13,8 +13,8 @@ export interface ChargeInstruction {
   /**
    * The customer's card to charge, chosen before the key's first attempt and recorded in its
    * ChargeAttemptStarted: every call under the key sends this one, since the provider refuses a key
-   * reused with other parameters. Absent only for attempts recorded before it was (they sent the
-   * gateway's test-mode method, which the gateway then sends again).
+   * reused with other parameters. The job always sets it: for a key whose attempts were recorded
+   * before it was, it looks the card up again (charge-order.job.ts `paymentMethodFor`).
    */
   paymentMethodId?: string;
 }

@@ -12,6 +12,9 @@ import type { SavedPaymentMethod } from './payment-gateway.port';
  * `customer` and `type=card`, newest first). Neither, or no such customer: nothing can be charged.
  */
 export async function lookUpSavedPaymentMethod(stripe: Stripe, customerId: string): Promise<SavedPaymentMethod> {
+  // The id goes into the URL path (GET /v1/customers/{id}); `.` and `..` there are path steps, which
+  // a proxy or the provider may resolve to another URL. No Stripe customer id is made of dots only.
+  if (/^\.+$/.test(customerId)) return { kind: 'rejected', reason: `no such customer: ${customerId} cannot be a customer id` };
   try {
     const customer = await stripe.customers.retrieve(customerId);
     // A deleted customer is still retrievable, as `{id, object: 'customer', deleted: true}` (spec3.json `deleted_customer`).

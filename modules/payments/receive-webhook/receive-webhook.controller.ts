@@ -84,8 +84,8 @@ export class ReceiveWebhookController {
     const [event] = applied.newEvents;
     if (!event) return applied.state.exists ? `unchanged_${applied.state.status}` : 'unknown_order';
     if (event.type === 'ChargeNeedsReview') {
+      reportNeedsReview(orderId, event.data.reason);
       if (decidedOn?.status === 'paid') reportSecondCharge(orderId, event.data.reason);
-      else reportNeedsReview(orderId, event.data.reason);
     }
     return event.type;
   }

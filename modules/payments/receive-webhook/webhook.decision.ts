@@ -80,5 +80,9 @@ const review = (state: OrderState, reason: string): ChargeNeedsReview => ({
  */
 export function secondChargeOfPaidOrder(state: OrderState, payment: ProviderPayment): string | undefined {
   if (state.status !== 'paid' || payment.status !== 'succeeded' || payment.paymentIntentId === state.paymentIntentId) return undefined;
+  // An order support resolved as paid records no intent: its own payment (the order's current key),
+  // arriving late in a webhook Stripe retried, is that payment, not a second one.
+  if (state.paymentIntentId === undefined && payment.orderId === state.orderId && payment.providerKey === state.providerKey)
+    return undefined;
   return `provider reports a second succeeded payment ${payment.paymentIntentId} for order ${state.orderId}, already paid by ${state.paymentIntentId ?? '(unknown intent)'}: refund one`;
 }

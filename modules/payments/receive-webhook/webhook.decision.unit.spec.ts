@@ -201,6 +201,14 @@ describe('a succeeded payment of a paid order', () => {
   it('changes nothing when it is the payment that paid it (a redelivery)', () => {
     expect(decideWebhook(states.paid, succeeded({ paymentIntentId: 'pi_ours' }))).toBeUndefined();
   });
+
+  it("changes nothing for an order resolved as paid by support (no intent recorded) when it is the order's own key's payment", () => {
+    const resolvedPaid = { ...states.paid, paymentIntentId: undefined };
+    expect(decideWebhook(resolvedPaid, succeeded({ paymentIntentId: 'pi_late' }))).toBeUndefined();
+    expect(decideWebhook(resolvedPaid, succeeded({ paymentIntentId: 'pi_other', providerKey: 'another-key' }))).toMatchObject({
+      type: 'ChargeNeedsReview',
+    });
+  });
 });
 
 describe('secondChargeOfPaidOrder', () => {

@@ -5,7 +5,13 @@
  * attempt that has been silent that long is treated as dead. Writes an audit line.
  */
 import type { Pool } from 'pg';
-import { chargeOrder, ChargeOutcomeStillUnknown, type ChargeOrderDeps, type ChargeOrderResult } from '../charge-order/charge-order.job';
+import {
+  chargeOrder,
+  ChargeOutcomeStillUnknown,
+  PaymentMethodLookupFailed,
+  type ChargeOrderDeps,
+  type ChargeOrderResult,
+} from '../charge-order/charge-order.job';
 import { loadOrder } from '../load-order';
 import type { OrderStatus } from '../order.state';
 import { writeRecoveryLine, type RecoveryLine } from './recovery-log';
@@ -31,8 +37,9 @@ export async function reconcileOrder(
     const result = await chargeOrder({ ...deps, attemptLeaseMs: options.staleAfterMs }, orderId, `recovery:${options.trigger}`);
     reason = reasonFor(result, oldStatus);
   } catch (error) {
-    if (!(error instanceof ChargeOutcomeStillUnknown)) throw error;
-    reason = `still unknown: ${error.message}`;
+    if (error instanceof ChargeOutcomeStillUnknown) reason = `still unknown: ${error.message}`;
+    else if (error instanceof PaymentMethodLookupFailed) reason = `nothing sent, the saved card look-up got no answer: ${error.message}`;
+    else throw error;
   }
   const after = await loadOrder(deps.store, orderId);
   const newStatus = after.state.exists ? after.state.status : 'none';

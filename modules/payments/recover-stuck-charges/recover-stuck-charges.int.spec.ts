@@ -175,6 +175,28 @@ describe('recoverStuckCharges', () => {
       expect(harness.sandbox.charges({ orderId }).filter(isSucceededCharge)).toHaveLength(1);
     });
 
+    it('records that nothing was sent when the saved card look-up gets no answer, and leaves the order pending', async () => {
+      const now = new Date();
+      const orderId = await pendingSince(new Date(now.getTime() - 2 * HOUR));
+      await readModelShows([orderId], 'pending');
+      const lookupDown: PaymentGateway = { ...harness.gateway, savedPaymentMethod: async () => ({ kind: 'unknown', error: 'ETIMEDOUT' }) };
+      // The harness gateway is a class instance: its methods keep their own `this`.
+      for (const name of ['charge', 'findPayments', 'retrievePayment', 'listPayments'] as const)
+        Object.assign(lookupDown, { [name]: harness.gateway[name].bind(harness.gateway) });
+
+      const results = await sweep([orderId], now, lookupDown);
+
+      expect(results).toEqual([
+        expect.objectContaining({
+          orderId,
+          oldStatus: 'pending',
+          newStatus: 'pending',
+          reason: expect.stringContaining('look-up got no answer'),
+        }),
+      ]);
+      expect(harness.sandbox.charges({ orderId })).toHaveLength(0);
+    });
+
     it('leaves one that is not yet silent for the threshold to its job, and hands one past the window to review', async () => {
       const now = new Date();
       const recent = await pendingSince(new Date(now.getTime() - THRESHOLD_MS + MINUTE));

@@ -46,15 +46,20 @@ export async function checkProviderForOrder(
 
   const found = new Map<string, ProviderPayment>();
   const since = new Date(Math.min(...uses.map((use) => use.firstUsedAt.getTime())) - CLOCK_MARGIN_MS);
-  for (const customerId of new Set(uses.map((use) => use.instruction.customerId))) {
-    for (const payment of await gateway.listPayments(customerId, since)) {
-      if (payment.orderId === orderId) found.set(payment.paymentIntentId, payment);
+  try {
+    for (const customerId of new Set(uses.map((use) => use.instruction.customerId))) {
+      for (const payment of await gateway.listPayments(customerId, since)) {
+        if (payment.orderId === orderId) found.set(payment.paymentIntentId, payment);
+      }
     }
-  }
-  for (const id of recordedIntentIds(history)) {
-    if (found.has(id)) continue;
-    const payment = await gateway.retrievePayment(id);
-    if (payment) found.set(id, payment);
+    for (const id of recordedIntentIds(history)) {
+      if (found.has(id)) continue;
+      const payment = await gateway.retrievePayment(id);
+      if (payment) found.set(id, payment);
+    }
+  } catch {
+    // The provider did not answer (a timeout, a 5xx): no key can be answered for now (503, ask again).
+    return { ...check, unanswered: uses.map((use) => use.instruction.idempotencyKey) };
   }
 
   const shownKeys = new Set([...found.values()].map((payment) => payment.providerKey));

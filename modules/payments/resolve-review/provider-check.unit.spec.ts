@@ -105,6 +105,18 @@ describe('checkProviderForOrder', () => {
     });
   });
 
+  it('leaves every key unanswered when the provider does not answer (a timeout, a 5xx), instead of failing', async () => {
+    const { gateway } = providerHolding({});
+    const unreachable = { ...gateway, listPayments: () => Promise.reject(new Error('ETIMEDOUT')) };
+    const history = [request(1, t0), attempt(1, t0), request(2, t0 + HOUR), attempt(2, t0 + HOUR)];
+
+    expect(await checkProviderForOrder(unreachable, storeOf(history), 'o1', new Date(t0 + 48 * HOUR))).toEqual({
+      succeeded: [],
+      pending: [],
+      unanswered: ['k1', 'k2'],
+    });
+  });
+
   it('asks nothing about a request that never got an attempt (its key never reached the provider)', async () => {
     const { gateway, listed } = providerHolding({});
 

@@ -3,6 +3,7 @@
  * creation time, paged by `starting_after` (the SDK's auto-pagination), and — unlike search — showing
  * an intent the moment it exists.
  */
+import type Stripe from 'stripe';
 import { stripeValidator } from '../contract/stripe-schemas';
 import { chargeParams, failureOf, startSandbox, type SandboxUnderTest } from '../sandbox.fixture';
 
@@ -66,8 +67,9 @@ describe('GET /v1/payment_intents', () => {
     [{ limit: 0 }, 'limit'],
     [{ limit: 101 }, 'limit'],
     [{ starting_after: 'pi_unknown' }, 'starting_after'],
+    [{ status: 'succeeded' }, 'status'],
   ])('refuses %j with 400 naming the parameter', async (params, param) => {
-    const error = await failureOf(t.stripe.paymentIntents.list(params));
+    const error = await failureOf(t.stripe.paymentIntents.list(params as Stripe.PaymentIntentListParams));
     expect(error).toMatchObject({ statusCode: 400, type: 'StripeInvalidRequestError', param });
   });
 });

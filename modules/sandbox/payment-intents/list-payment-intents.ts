@@ -14,6 +14,7 @@ import { parsePaging } from './search-paging';
 export const LIST_PATH = '/v1/payment_intents';
 
 type Query = Record<string, unknown>;
+const KNOWN = /^(customer|created(\[(gt|gte|lt|lte)\])?|limit|starting_after|ending_before)$/;
 const RANGE = {
   gt: (a: number, b: number) => a > b,
   gte: (a: number, b: number) => a >= b,
@@ -27,6 +28,9 @@ export function listPaymentIntents(
 ):
   | { ok: true; body: { object: 'list'; data: PaymentIntent[]; has_more: boolean; url: string } }
   | { ok: false; error: StripeErrorResponse } {
+  // Any other parameter is refused, as Stripe refuses it ("Received unknown parameter: …").
+  const unknown = Object.keys(query).find((name) => !KNOWN.test(name));
+  if (unknown) return { ok: false, error: invalidRequest(`Received unknown parameter: ${unknown}`, unknown, 'parameter_unknown') };
   const paging = parsePaging(query.limit, undefined);
   if (!paging.ok) return paging;
   const tests: Array<(intent: PaymentIntent) => boolean> = [];
