@@ -89,6 +89,10 @@ describe('POST /v1/support/orders/{orderId}/resolve as failed', () => {
 
       expect(answer.statusCode).toBe(503);
       expect(answer.json()).toMatchObject({ code: 'ORDER.PROVIDER_UNVERIFIED' });
+      // When the key's request can no longer be executing: at most 5 minutes after its last attempt.
+      expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number(answer.headers['retry-after'])).toBeLessThanOrEqual(300);
+      expect(answer.json().retryAfterSeconds).toBe(Number(answer.headers['retry-after']));
       expect(await harness.runtime.eventStore.readStream(`order-${orderId}`)).toHaveLength(before);
       expect(harness.sandbox.charges({ orderId })).toHaveLength(requestsBefore);
     });

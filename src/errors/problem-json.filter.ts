@@ -46,6 +46,9 @@ export class ProblemJsonFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const problem = this.toProblem(exception);
     problem.instance = request.url;
+    // A 503 that knows when to ask again says so the HTTP way too (RFC 9110 §10.2.3), in seconds.
+    const retryAfter = problem.status === 503 ? problem.retryAfterSeconds : undefined;
+    if (typeof retryAfter === 'number' && retryAfter > 0) void reply.header('retry-after', String(Math.ceil(retryAfter)));
     void reply.status(problem.status).header('content-type', 'application/problem+json').send(problem);
   }
 

@@ -26,7 +26,12 @@ export interface ProviderCheck {
   pending: string[];
   /** Keys whose request may still be executing at the provider, which shows nothing under them yet. */
   unanswered: string[];
+  /** When `unanswered` is not empty: in how many seconds asking again can answer them. */
+  retryAfterSeconds?: number;
 }
+
+/** Asking again after the provider did not answer at all: soon, it may be a blip. */
+const PROVIDER_DOWN_RETRY_S = 30;
 
 /** Far longer than our provider timeout (IDEM_PROVIDER_TIMEOUT_MS, default 10 s) and than the provider works on a request. */
 export const IN_FLIGHT_MARGIN_MS = 5 * 60_000;
@@ -59,15 +64,21 @@ export async function checkProviderForOrder(
     }
   } catch {
     // The provider did not answer (a timeout, a 5xx): no key can be answered for now (503, ask again).
-    return { ...check, unanswered: uses.map((use) => use.instruction.idempotencyKey) };
+    return { ...check, unanswered: uses.map((use) => use.instruction.idempotencyKey), retryAfterSeconds: PROVIDER_DOWN_RETRY_S };
   }
 
   const shownKeys = new Set([...found.values()].map((payment) => payment.providerKey));
   const lastAttempts = lastAttemptByKey(history);
+  let answerableAt = 0;
   for (const { instruction } of uses) {
     const key = instruction.idempotencyKey;
-    if (!shownKeys.has(key) && now.getTime() - lastAttempts.get(key)! < IN_FLIGHT_MARGIN_MS) check.unanswered.push(key);
+    const settledAt = lastAttempts.get(key)! + IN_FLIGHT_MARGIN_MS;
+    if (!shownKeys.has(key) && now.getTime() < settledAt) {
+      check.unanswered.push(key);
+      answerableAt = Math.max(answerableAt, settledAt);
+    }
   }
+  if (check.unanswered.length) check.retryAfterSeconds = Math.ceil((answerableAt - now.getTime()) / 1000);
   for (const payment of found.values()) {
     if (payment.status === 'succeeded') check.succeeded.push(payment.paymentIntentId);
     else if (payment.status === 'pending') check.pending.push(payment.paymentIntentId);

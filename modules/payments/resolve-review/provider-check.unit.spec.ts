@@ -90,7 +90,12 @@ describe('checkProviderForOrder', () => {
         succeeded: [],
         pending: [],
         unanswered: ['k1'],
+        retryAfterSeconds: 1,
       });
+      const rightAfter = new Date(t0 + 10 * 60_000 + 1000);
+      expect((await checkProviderForOrder(gateway, storeOf(history), 'o1', rightAfter)).retryAfterSeconds).toBe(
+        IN_FLIGHT_MARGIN_MS / 1000 - 1,
+      );
     });
 
     it('answers that nothing happened under it once its last attempt is older than the margin', async () => {
@@ -114,6 +119,7 @@ describe('checkProviderForOrder', () => {
       succeeded: [],
       pending: [],
       unanswered: ['k1', 'k2'],
+      retryAfterSeconds: 30,
     });
   });
 

@@ -64,7 +64,7 @@ function refuseWhileMoneyMayHaveMoved(command: ResolveReview): void {
       'unavailable',
       'ORDER.PROVIDER_UNVERIFIED',
       `The provider could not confirm the outcome under ${check.unanswered.join(', ')}; try again later`,
-      { keys: check.unanswered },
+      { keys: check.unanswered, ...(check.retryAfterSeconds ? { retryAfterSeconds: check.retryAfterSeconds } : {}) },
     );
   }
 }
