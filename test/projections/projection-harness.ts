@@ -10,6 +10,7 @@ import { installJobQueue } from '../../src/jobs/install-job-queue';
 import type { Projection } from '../../src/subscriptions/projection';
 import { measureLag } from '../../src/subscriptions/projection-lag';
 import type { EventStore } from '../../src/event-store/event-store.port';
+import { waitUntilSettled } from '../harness/settled-history';
 import { createIsolatedTestDatabase } from '../harness/test-database';
 
 export interface ProjectionDatabase {
@@ -60,6 +61,10 @@ export async function waitUntilCaughtUp(
   projections: readonly Projection[],
   timeoutMs = 30_000,
 ): Promise<void> {
+  // Lag is measured over settled history only (PostgreSQL store: below the oldest transaction still
+  // running in the cluster). Events the test just appended may not have settled yet while another
+  // transaction is open, and a lag of 0 would then say nothing about them: wait until they have.
+  await waitUntilSettled(pool, timeoutMs);
   await waitFor(
     'projections to catch up',
     async () => {
