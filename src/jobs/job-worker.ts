@@ -32,9 +32,10 @@ export async function startJobWorker(options: StartJobWorkerOptions): Promise<Jo
     pollInterval: options.pollIntervalMs,
     logger: options.logger,
     noHandleSignals: true,
-    // Schedules are the features' JobSchedule (src/bootstrap/background.ts), not graphile's cron: an
-    // empty crontab keeps it from looking for a `crontab` file and warning at every start.
-    crontab: '',
+    // Schedules are the features' JobSchedule (src/bootstrap/background.ts), not graphile's cron. No
+    // cron items keeps it from looking for a `crontab` file and logging that it found none at every
+    // start (an empty `crontab: ''` did not: graphile reads an empty string as "no crontab given").
+    parsedCronItems: [],
   });
   return { stop: () => runner.stop(), done: runner.promise };
 }
