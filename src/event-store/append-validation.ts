@@ -4,6 +4,7 @@
  */
 import { InvalidAppend } from './errors';
 import type { EventToAppend, ExpectedRevision } from './event-store.port';
+import { assertStorableDocuments } from './storable-documents';
 
 export const DEFAULT_MAX_APPEND_BYTES = 1_048_576;
 const MAX_NAME_LENGTH = 256;
@@ -54,6 +55,8 @@ export function prepareAppend(
     data.push(json);
     metadata.push(meta);
   }
+  assertStorableDocuments(data);
+  assertStorableDocuments(metadata);
   if (events.length > 1) assertDistinctIds(events);
   if (size > maxAppendBytes) {
     throw new InvalidAppend('EVENT_TOO_LARGE', `The append is ${size} bytes; the limit is ${maxAppendBytes}`);

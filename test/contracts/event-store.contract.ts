@@ -362,6 +362,21 @@ export function describeEventStoreContract(adapter: string, subject: () => Contr
         expect(await store.readStream(name)).toEqual([]);
       });
 
+      // The read models are PostgreSQL's whichever store holds the events, and jsonb holds neither.
+      it.each([
+        ['NUL in the data', { text: 'nul \u0000 here' }, {}],
+        ['a lone UTF-16 surrogate in the data', { text: 'half \ud800 a pair' }, {}],
+        ['a lone UTF-16 surrogate in a key of the metadata', {}, { ['\udc00']: 'x' }],
+      ])('refuses an event holding %s, whole, and keeps the text "\\u0000" and valid pairs', async (_label, data, extra) => {
+        const name = stream();
+        const bad = { ...testEvent('Happened', data), metadata: { ...testEvent().metadata, ...extra } };
+        await expect(store.append(name, [testEvent(), bad], 'no_stream')).rejects.toMatchObject({ code: 'EVENT_STORE.INVALID_EVENT_DATA' });
+        expect(await store.readStream(name)).toEqual([]);
+        const fine = testEvent('Happened', { text: 'a pair 😀 and the text \\u0000' });
+        await store.append(name, [fine], 'no_stream');
+        expect((await store.readStream(name))[0].data).toEqual({ text: 'a pair 😀 and the text \\u0000' });
+      });
+
       it('refuses an event id that is not a UUID and the same id twice in one append', async () => {
         const name = stream();
         await expect(store.append(name, [{ ...testEvent(), id: 'not-a-uuid' }], 'any')).rejects.toBeInstanceOf(InvalidAppend);

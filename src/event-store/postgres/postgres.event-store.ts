@@ -27,7 +27,6 @@ import { applyMigrations } from '../../database/migrate';
 import { queryKeepingConnection } from '../../database/query-keeping-connection';
 import { APPEND_GROUP_SQL, APPEND_ONE_AT_REVISION_SQL, APPEND_ONE_TO_NEW_STREAM_SQL } from './append-statements';
 import { EVENT_STORE_MIGRATIONS } from './schema';
-import { assertStorableDocuments } from './documents';
 import { groupKey, groupedAppends, type OneAppend } from './grouped-appends';
 import { EVENT_COLUMNS, EVENT_ROW_MODE, readAllQuery, toRecordedEvent, type EventRow } from './read-all.query';
 import { PostgresSubscription } from './postgres.subscription';
@@ -116,8 +115,6 @@ export class PostgresEventStore implements EventStore {
 
   async append(stream: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
     const { data, metadata } = prepareAppend(stream, events, expected, this.maxAppendBytes);
-    assertStorableDocuments(data);
-    assertStorableDocuments(metadata);
     if (events.length === 0) return appendNothing(stream, expected, await this.lastEvent(stream));
     const expectedCode = typeof expected === 'number' ? expected : EXPECTED_CODES[expected];
     let row: AppendRow;

@@ -1,14 +1,15 @@
 /**
- * JSON that PostgreSQL's text cannot hold. The events table keeps documents as `json` (migration 5),
- * which checks only their syntax, so two escapes would be stored that no jsonb value can hold: \u0000
- * (NUL; no PostgreSQL text holds it either) and a lone UTF-16 surrogate (\ud800 with no low half:
- * "Unicode low surrogate must follow a high surrogate"). The first read model copying such a value
- * would fail on the event, and fail again on every retry: a projection stopped for good, and every
- * query of `data->>…` over the table failing too. The adapter refuses such an append whole instead,
- * as the jsonb columns did before migration 5 (then as errors 22P05 / 22P02 from the server).
- * EventStoreDB would take them; these are the documents PostgreSQL stores cannot.
+ * JSON that PostgreSQL cannot hold, refused by both stores (append-validation.ts `prepareAppend`).
+ * Two escapes are valid JSON that no jsonb value can hold: \u0000 (NUL; no PostgreSQL text holds it
+ * either) and a lone UTF-16 surrogate (\ud800 with no low half: "Unicode low surrogate must follow
+ * a high surrogate"). The PostgreSQL store keeps documents as `json` (migration 5), which checks only
+ * their syntax, and EventStoreDB takes any bytes; but the read models live in PostgreSQL whichever
+ * store holds the events. The first read model copying such a value would fail on the event, and
+ * fail again on every retry: a projection stopped for good (and, in the PostgreSQL store, every
+ * `data->>…` query over the events failing too). So the append is refused whole instead, as the jsonb
+ * columns did before migration 5 (then as errors 22P05 / 22P02 from the server).
  */
-import { InvalidAppend } from '../errors';
+import { InvalidAppend } from './errors';
 
 // `\u0000` preceded by an even run of backslashes (none, or escaped backslashes): a real NUL escape,
 // not the text "\u0000" (which JSON writes as `\\u0000`).
