@@ -23,6 +23,12 @@ export interface OrderState extends OrderPayment<string> {
    * worker's events for that charge carry it, so one id finds the request, its events and its job.
    */
   correlationId?: string;
+  /**
+   * The card the current request's provider key charges, as its first attempt recorded it: every
+   * later call under the key must send it again (the provider refuses a key reused with other
+   * parameters). Undefined before an attempt, and for attempts recorded before cards were.
+   */
+  paymentMethodId?: string;
 }
 
 /**
@@ -52,6 +58,7 @@ export const initialOrderState = (): OrderState => ({
   lastAttemptAt: undefined,
   updatedAt: undefined,
   correlationId: undefined,
+  paymentMethodId: undefined,
 });
 
 /** Terminal for the storefront: the answer will not change without a new request or a human. */
@@ -83,8 +90,12 @@ function applyCommandFacts(next: OrderState, event: OrderEvent): void {
       next.requestNumber = data.requestNumber;
       next.consecutiveUnknown = 0;
       next.recovered = undefined;
+      next.paymentMethodId = undefined;
       return;
     }
+    case 'ChargeAttemptStarted':
+      next.paymentMethodId ??= event.data.paymentMethodId;
+      return;
     case 'ChargeSucceeded':
       next.recovered = event.data.recovered;
       next.consecutiveUnknown = 0;

@@ -90,11 +90,7 @@ export async function runChargeOrderJob(
  * repeat its parameters), else the customer's saved card as the provider holds it now.
  */
 async function paymentMethodFor(deps: ChargeOrderDeps, state: OrderState): Promise<SavedPaymentMethod> {
-  if (state.attempts > 0) {
-    const uses = providerKeyUses(await deps.store.readStream(orderStream(state.orderId)));
-    const recorded = uses.find((u) => u.instruction.idempotencyKey === state.providerKey)?.instruction.paymentMethodId;
-    if (recorded !== undefined) return { kind: 'found', paymentMethodId: recorded };
-  }
+  if (state.paymentMethodId !== undefined) return { kind: 'found', paymentMethodId: state.paymentMethodId };
   return deps.gateway.savedPaymentMethod(state.customerId);
 }
 

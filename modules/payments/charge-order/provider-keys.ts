@@ -22,6 +22,8 @@ export interface ProviderKeyUse {
   instruction: ChargeInstruction;
   /** When the first attempt under the key was recorded (the key reached the provider no earlier). */
   firstUsedAt: Date;
+  /** When the last attempt under the key was recorded (no request under it was sent earlier than that). */
+  lastUsedAt: Date;
 }
 
 /** Every key the order sent to the provider (a key whose request never got an attempt was never sent). */
@@ -35,7 +37,10 @@ export function providerKeyUses(history: RecordedEvent[]): ProviderKeyUse[] {
     } else if (event.type === 'ChargeAttemptStarted') {
       const { providerKey, paymentMethodId } = event.data as unknown as ChargeAttemptStarted['data'];
       const request = requests.get(providerKey);
-      if (!request || uses.has(providerKey)) continue;
+      const at = new Date(event.metadata.recordedAt);
+      const known = uses.get(providerKey);
+      if (known) known.lastUsedAt = at;
+      if (!request || known) continue;
       uses.set(providerKey, {
         instruction: {
           orderId: request.orderId,
@@ -47,7 +52,8 @@ export function providerKeyUses(history: RecordedEvent[]): ProviderKeyUse[] {
           // The key's first attempt chose the card; every later call under the key sends it again.
           ...(paymentMethodId !== undefined && { paymentMethodId }),
         },
-        firstUsedAt: new Date(event.metadata.recordedAt),
+        firstUsedAt: at,
+        lastUsedAt: at,
       });
     }
   }

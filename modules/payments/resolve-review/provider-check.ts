@@ -68,11 +68,10 @@ export async function checkProviderForOrder(
   }
 
   const shownKeys = new Set([...found.values()].map((payment) => payment.providerKey));
-  const lastAttempts = lastAttemptByKey(history);
   let answerableAt = 0;
-  for (const { instruction } of uses) {
+  for (const { instruction, lastUsedAt } of uses) {
     const key = instruction.idempotencyKey;
-    const settledAt = lastAttempts.get(key)! + IN_FLIGHT_MARGIN_MS;
+    const settledAt = lastUsedAt.getTime() + IN_FLIGHT_MARGIN_MS;
     if (!shownKeys.has(key) && now.getTime() < settledAt) {
       check.unanswered.push(key);
       answerableAt = Math.max(answerableAt, settledAt);
@@ -88,13 +87,4 @@ export async function checkProviderForOrder(
 
 function recordedIntentIds(history: RecordedEvent[]): string[] {
   return history.map((event) => event.data.paymentIntentId).filter((id): id is string => typeof id === 'string');
-}
-
-/** When the last attempt under each key began (a request under it was sent no earlier). */
-function lastAttemptByKey(history: RecordedEvent[]): Map<string, number> {
-  const last = new Map<string, number>();
-  for (const event of history) {
-    if (event.type === 'ChargeAttemptStarted') last.set(String(event.data.providerKey), new Date(event.metadata.recordedAt).getTime());
-  }
-  return last;
 }
