@@ -12,7 +12,7 @@
  *
  * Links hash raw bytes behind a one-byte tag, so a chain hash can never pass for a digest.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export { canonicalJson, eventHash, type HashedEvent } from '../../src/command-handling/hash-link';
 
@@ -24,9 +24,5 @@ export const chainHash = (previousChainHash: string, eventHashHex: string): stri
 export const nextDigest = (previousDigest: string, chainHashHex: string): string => link(0x02, previousDigest, chainHashHex);
 
 function link(tag: number, previous: string, next: string): string {
-  return createHash('sha256')
-    .update(Buffer.from([tag]))
-    .update(Buffer.from(previous, 'hex'))
-    .update(Buffer.from(next, 'hex'))
-    .digest('hex');
+  return hash('sha256', Buffer.concat([Buffer.from([tag]), Buffer.from(previous, 'hex'), Buffer.from(next, 'hex')]), 'hex');
 }

@@ -5,7 +5,7 @@
  * src/auth/route-access.e2e.spec.ts fails for it, so a forgotten decorator closes a route instead of
  * opening it.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
@@ -74,5 +74,5 @@ export class BearerTokenGuard implements CanActivate {
 }
 
 function tokenId(token: string): string {
-  return createHash('sha256').update(token).digest('hex').slice(0, 8);
+  return hash('sha256', token, 'hex').slice(0, 8);
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** Namespace of Idem's name-based (RFC 9562 version 5) event ids. */
 const IDEM_NAMESPACE = Buffer.from('5a7c0a8e2f3b4d1e9c6b1f0e8d7a6c5b', 'hex');
@@ -17,13 +17,11 @@ const IDEM_NAMESPACE = Buffer.from('5a7c0a8e2f3b4d1e9c6b1f0e8d7a6c5b', 'hex');
  * (Metadata stays out: a retry's recordedAt differs, and it describes the fact, not the fact itself.)
  */
 export function deterministicEventId(stream: string, step: string, event: { type: string; data: object }): string {
-  const hash = createHash('sha1')
-    .update(IDEM_NAMESPACE)
-    .update(`${stream}\u0000${step}\u0000${event.type}\u0000`)
-    .update(JSON.stringify(event.data))
-    .digest();
-  hash[6] = (hash[6] & 0x0f) | 0x50; // version 5
-  hash[8] = (hash[8] & 0x3f) | 0x80; // RFC variant
-  const hex = hash.subarray(0, 16).toString('hex');
+  // One buffer and the one-shot `hash`: the same bytes as namespace, then name, through one call.
+  const name = Buffer.from(`${stream}\u0000${step}\u0000${event.type}\u0000${JSON.stringify(event.data)}`);
+  const digest = hash('sha1', Buffer.concat([IDEM_NAMESPACE, name]), 'buffer');
+  digest[6] = (digest[6] & 0x0f) | 0x50; // version 5
+  digest[8] = (digest[8] & 0x3f) | 0x80; // RFC variant
+  const hex = digest.subarray(0, 16).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }

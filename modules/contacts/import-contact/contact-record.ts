@@ -3,7 +3,7 @@
  * Pure: the push route, pull runs and file imports all judge records with these same rules, and an
  * invalid record is `rejected` on its own while the rest of its batch goes on.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { BUSINESS_KEY } from '../../../src/errors/business-key';
 import { canonicalJson } from '../../../src/command-handling/hash-link';
 import { isIsoDateTime } from './iso-date-time';
@@ -63,7 +63,7 @@ export function checksumOf(record: ContactRecord): string {
   let checksum = computedChecksums.get(record);
   if (checksum === undefined) {
     const content = record.deleted ? 'deleted' : canonicalJson(record.fields ?? {});
-    checksum = createHash('sha256').update(content).digest('hex').slice(0, 32);
+    checksum = hash('sha256', content, 'hex').slice(0, 32);
     computedChecksums.set(record, checksum);
   }
   return checksum;
