@@ -172,9 +172,11 @@ export function loadConfig(env: Env = process.env): IdemConfig {
       inApiProcess,
       concurrency: read('IDEM_WORKER_CONCURRENCY', positiveInt, 8),
       jobPollMs: read('IDEM_JOB_POLL_INTERVAL', positiveDuration, 2_000),
-      recoveryIntervalMs: read('IDEM_RECOVERY_INTERVAL', parseDuration, 5 * 60_000),
+      // DESIGN.md §7.4: every 15 minutes by default. Zero is refused: a sweep scheduled every
+      // millisecond would flood the job queue, and a zero window would silently recover nothing.
+      recoveryIntervalMs: read('IDEM_RECOVERY_INTERVAL', positiveDuration, 15 * 60_000),
       recoveryThresholdMs: read('IDEM_RECOVERY_THRESHOLD', parseDuration, 15 * 60_000),
-      recoveryWindowMs: read('IDEM_RECOVERY_WINDOW', parseDuration, 24 * 3_600_000),
+      recoveryWindowMs: read('IDEM_RECOVERY_WINDOW', positiveDuration, 24 * 3_600_000),
     },
   };
   if (problems.length) throw new ConfigError(problems);

@@ -21,7 +21,7 @@ describe('loadConfig', () => {
       expect(config.devTokens).toBe(true);
       expect(config.tokens.get('dev-storefront')).toBe('storefront');
       expect(config.eventStore.kind).toBe('postgres');
-      expect(config.worker).toMatchObject({ inApiProcess: true, recoveryIntervalMs: 300_000, recoveryThresholdMs: 900_000 });
+      expect(config.worker).toMatchObject({ inApiProcess: true, recoveryIntervalMs: 900_000, recoveryThresholdMs: 900_000 });
     });
 
     it("polls for other processes' events every 250 ms and for scheduled jobs every 2 s", () => {
@@ -62,6 +62,8 @@ describe('loadConfig', () => {
       ['IDEM_SANDBOX', 'maybe'],
       ['IDEM_RECOVERY_INTERVAL', 'often'],
       ['IDEM_RECOVERY_THRESHOLD', '15'],
+      ['IDEM_RECOVERY_INTERVAL', '0s'],
+      ['IDEM_RECOVERY_WINDOW', '0m'],
       ['IDEM_JOB_POLL_INTERVAL', '0s'],
       ['IDEM_SUBSCRIPTION_POLL_INTERVAL', 'fast'],
       ['IDEM_ALERT_WEBHOOK_URL', 'alerts.example.com/idem'],
