@@ -47,7 +47,9 @@ export async function createHttpApp(
     rawBody: true,
   });
   app.useGlobalPipes(createValidationPipe());
-  app.enableShutdownHooks();
+  // No enableShutdownHooks(): the entry points own the stop signals (process-lifecycle.ts) and call
+  // app.close(), which runs the same hooks; Nest's own listeners closed HTTP on eleven signals by
+  // themselves, outside that order.
   await app.init();
   serveOpenApi(app);
   return app;

@@ -1,9 +1,12 @@
 /**
- * Graceful shutdown and start-up failure for the entry points: the first SIGINT/SIGTERM runs the
- * closers in order (requests and running jobs finish first, the database last), a second one is
- * ignored while that happens.
+ * Graceful shutdown and start-up failure for the entry points: the first SIGINT/SIGTERM/SIGHUP (a
+ * closed terminal) runs the closers in order (requests and running jobs finish first, the database
+ * last), a second one is ignored while that happens.
  */
 import { ConfigError } from '../config/config-error';
+
+/** The signals that stop the service gracefully. */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export function stopOnSignals(announce: string, closers: Array<() => Promise<unknown>>): void {
   let stopping = false;
@@ -21,8 +24,7 @@ export function stopOnSignals(announce: string, closers: Array<() => Promise<unk
     }
     process.exit(failed ? 1 : 0);
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  for (const signal of STOP_SIGNALS) process.on(signal, () => void stop(signal));
 }
 
 /** A bad configuration prints only its message; anything else its stack. */

