@@ -50,7 +50,7 @@ describe('the service on embedded defaults', () => {
     const first = await startService({ IDEM_DATA_DIR: dataDir });
     await first.stop('SIGKILL');
     const second = await startService({ IDEM_DATA_DIR: dataDir });
-    let code: number | undefined;
+    let code: number | null | undefined;
     try {
       expect((await fetch(`${second.apiUrl}/health/ready`)).status).toBe(200);
     } finally {
