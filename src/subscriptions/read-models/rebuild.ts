@@ -55,19 +55,40 @@ export class RebuildAlreadyRunning extends Error {
   }
 }
 
+/** Held by the one process rebuilding a read model, from before it looks at the building version. */
+const rebuildKey = (name: string) => `${name}@rebuild`;
+
 export async function rebuildReadModels(options: RebuildOptions): Promise<SwitchResult[]> {
   const { store, pool, models } = options;
-  const plan: RebuildPlan[] = [];
-  for (const model of models) plan.push({ name: model.name, ...(await prepareNextVersion(pool, model)) });
-  options.onPlanned?.(plan);
-
-  const lock = await acquireLocks(
-    options.lockConnection ?? pool.options,
-    plan.map((p) => lockKey(p.name, p.version)),
+  const lockConnection = options.lockConnection ?? pool.options;
+  // Taken before prepareNextVersion, which may start an empty building version over: a rebuild
+  // refused because another is running must not touch that one's checkpoint (it would then fail its
+  // next compare-and-set with CheckpointConflict).
+  const rebuilding = await acquireLocks(
+    lockConnection,
+    models.map((model) => rebuildKey(model.name)),
     { wait: false },
   );
-  if (!lock) throw new RebuildAlreadyRunning(plan.map((p) => p.name));
-  const signal = AbortSignal.any([options.signal ?? new AbortController().signal, abortOn(lock.lost)]);
+  if (!rebuilding) throw new RebuildAlreadyRunning(models.map((model) => model.name));
+  let lock: Awaited<ReturnType<typeof acquireLocks>>;
+  const plan: RebuildPlan[] = [];
+  try {
+    for (const model of models) plan.push({ name: model.name, ...(await prepareNextVersion(pool, model)) });
+    options.onPlanned?.(plan);
+    lock = await acquireLocks(
+      lockConnection,
+      plan.map((p) => lockKey(p.name, p.version)),
+      { wait: false },
+    );
+  } catch (error) {
+    await rebuilding.release();
+    throw error;
+  }
+  if (!lock) {
+    await rebuilding.release();
+    throw new RebuildAlreadyRunning(plan.map((p) => p.name));
+  }
+  const signal = AbortSignal.any([options.signal ?? new AbortController().signal, abortOn(lock.lost), abortOn(rebuilding.lost)]);
   try {
     const members: RunnerMember[] = models.map((model, i) => ({
       // A table this run started empty holds only what this run writes: track its keys (see written-keys.ts).
@@ -106,6 +127,7 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Switch
     return results;
   } finally {
     await lock.release();
+    await rebuilding.release();
   }
 }
 
