@@ -53,6 +53,12 @@ CREATE TABLE payment_job_archive (
   archived_at     timestamptz NOT NULL DEFAULT now()
 );`,
   },
+  {
+    version: 4,
+    name: 'who asked for a recovery',
+    // The person (role:token id) and X-Request-Id behind a support reconcile; null for the schedule.
+    sql: `ALTER TABLE payment_recovery_log ADD COLUMN requested_by text, ADD COLUMN request_id text;`,
+  },
 ];
 
 /** Creates or upgrades the payments tables; safe to call from several processes at once. */

@@ -15,18 +15,37 @@ afterAll(() => harness.close());
 const orderInUnknownState = () => unknownOrder({ harness, deps });
 
 describe('POST /v1/support/orders/{orderId}/reconcile', () => {
-  it('asks the provider now, records the recovered charge and writes an audit line', async () => {
+  it('asks the provider now, records the recovered charge as done by the support person, and writes an audit line', async () => {
     const orderId = await orderInUnknownState();
-    const response = await harness.app.inject({ method: 'POST', url: `/v1/support/orders/${orderId}/reconcile`, headers: auth('support') });
+    const requestId = `support-${randomUUID()}`;
+    const response = await harness.app.inject({
+      method: 'POST',
+      url: `/v1/support/orders/${orderId}/reconcile`,
+      headers: { ...auth('support'), 'x-request-id': requestId },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ orderId, oldStatus: 'unknown', newStatus: 'paid', order: { status: 'paid' } });
     expect((await loadOrder(harness.runtime.eventStore, orderId)).state.recovered).toBe(true);
     expect(harness.sandbox.charges({ orderId }).filter(isSucceededCharge)).toHaveLength(1);
+    // DESIGN.md §4: the actor is who did it (the support token), the cause is this request.
+    const recovered = (await harness.runtime.eventStore.readStream(`order-${orderId}`)).at(-1)!;
+    expect(recovered.type).toBe('ChargeSucceeded');
+    expect(recovered.metadata).toMatchObject({ causationId: requestId, actor: { role: 'support' } });
+    const tokenId = (recovered.metadata.actor as { tokenId: string }).tokenId;
     const { rows } = await harness.runtime.pool.query(
-      'SELECT provider_key, old_status, new_status, trigger FROM payment_recovery_log WHERE order_id = $1',
+      'SELECT provider_key, old_status, new_status, trigger, requested_by, request_id FROM payment_recovery_log WHERE order_id = $1',
       [orderId],
     );
-    expect(rows).toEqual([{ provider_key: `idem-order-${orderId}-r1`, old_status: 'unknown', new_status: 'paid', trigger: 'support' }]);
+    expect(rows).toEqual([
+      {
+        provider_key: `idem-order-${orderId}-r1`,
+        old_status: 'unknown',
+        new_status: 'paid',
+        trigger: 'support',
+        requested_by: `support:${tokenId}`,
+        request_id: requestId,
+      },
+    ]);
   });
 
   it('answers an order that was never requested 404 ORDER.NOT_FOUND, as GET /v1/orders/{id} does', async () => {

@@ -22,6 +22,11 @@ export interface ChargeOrderDeps {
   store: EventStore;
   gateway: PaymentGateway;
   workerId: string;
+  /**
+   * The request of a person who asked for this run (support's reconcile): its events then name that
+   * person as actor and that request as cause, instead of the worker and the job.
+   */
+  requestedBy?: CommandMetadata;
   now?: () => Date;
   /** An attempt younger than this is left to the worker that started it (default 60 s). */
   attemptLeaseMs?: number;
@@ -101,12 +106,15 @@ async function keyMayHaveExpired(store: EventStore, orderId: string, providerKey
 
 export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId = 'inline'): Promise<ChargeOrderResult> {
   const now = deps.now ?? (() => new Date());
-  const metadata: CommandMetadata = { correlationId: orderId, causationId: jobId, actor: { role: 'worker', tokenId: deps.workerId } };
+  const metadata: CommandMetadata = deps.requestedBy
+    ? { ...deps.requestedBy, correlationId: orderId }
+    : { correlationId: orderId, causationId: jobId, actor: { role: 'worker', tokenId: deps.workerId } };
   // Each step was decided on `from` (and the provider called on it): recorded at exactly its revision,
   // with no re-read; a conflict ends the round below, which looks again.
   // `freshIds`: a step keyed by this run's claim can never be a retry the store recognises, so its
   // answer carries the event as appended, and the step after it links to it without a read.
-  // Correlated with the request that asked for this charge (its X-Request-Id), caused by this job.
+  // Correlated with the request that asked for this charge (its X-Request-Id), caused by this job (or
+  // by the support request that asked for this run).
   const record = (from: LoadedOrder, event: OrderEvent, step: string, freshIds = false) =>
     orderCommands.handle(deps.store, orderId, () => [{ event, key: step }], {
       metadata: { ...metadata, correlationId: from.state.correlationId ?? orderId },

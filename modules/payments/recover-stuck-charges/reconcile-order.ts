@@ -51,6 +51,12 @@ export async function reconcileOrder(
       newStatus,
       reason,
       trigger: options.trigger,
+      ...(deps.requestedBy
+        ? {
+            requestedBy: `${deps.requestedBy.actor.role}:${deps.requestedBy.actor.tokenId}`,
+            requestId: String(deps.requestedBy.requestId ?? deps.requestedBy.causationId),
+          }
+        : {}),
     });
   }
   return { orderId, oldStatus, newStatus, reason };

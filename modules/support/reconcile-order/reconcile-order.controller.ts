@@ -5,7 +5,9 @@
  */
 import { Controller, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import type { Pool } from 'pg';
+import { CommandMetadata } from '../../../src/auth/caller.decorator';
 import { Roles } from '../../../src/auth/roles';
+import type { CommandContext } from '../../../src/command-handling/handle-command';
 import { DATABASE_POOL } from '../../../src/database/database-pool';
 import { EVENT_STORE } from '../../../src/event-store/event-store.port';
 import { AppError } from '../../../src/errors/app-error';
@@ -24,17 +26,19 @@ export class ReconcileOrderController {
   @Post(':orderId/reconcile')
   @Roles('support')
   @HttpCode(200)
-  async reconcile(@Param('orderId') orderId: string) {
+  async reconcile(@Param('orderId') orderId: string, @CommandMetadata() requestedBy: CommandContext['metadata']) {
     assertBusinessKey('orderId', orderId);
     // An order nobody asked to charge has nothing to reconcile: answer as GET /v1/orders/{id} does.
     if (!(await loadOrder(this.store, orderId)).state.exists) {
       throw new AppError('not_found', 'ORDER.NOT_FOUND', `No charge was ever requested for order ${orderId}`, { orderId });
     }
     // Support asks for it now: any silent attempt is verified at once, not after the usual threshold.
-    const result = await reconcileOrder({ store: this.store, pool: this.pool, gateway: this.gateway, workerId: 'support' }, orderId, {
-      staleAfterMs: 0,
-      trigger: 'support',
-    });
+    // The events and the recovery line name the support person and this request, not a worker.
+    const result = await reconcileOrder(
+      { store: this.store, pool: this.pool, gateway: this.gateway, workerId: 'support', requestedBy },
+      orderId,
+      { staleAfterMs: 0, trigger: 'support' },
+    );
     const { state, revision } = await loadOrder(this.store, orderId);
     return { ...result, order: state.exists ? toOrderView(state, revision) : null };
   }
