@@ -5,6 +5,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type AppErrorKind } from './app-error';
+import { ClientLeft } from './client-left';
 
 const STATUS: Record<AppErrorKind, number> = {
   validation: 400,
@@ -53,6 +54,8 @@ export class ProblemJsonFilter implements ExceptionFilter {
   }
 
   toProblem(exception: unknown): Problem {
+    // 499, as proxies log a request whose client closed the connection; nobody receives this answer.
+    if (exception instanceof ClientLeft) return { type: 'about:blank', title: exception.message, status: 499, code: 'REQUEST.CLIENT_LEFT' };
     if (exception instanceof AppError) {
       const status = STATUS[exception.kind];
       // Details extend the problem but never override its standard members.

@@ -6,7 +6,7 @@ import { OrderQueries } from '../../projections/orders/orders.queries';
 import { CHARGE_ORDER_TASK } from '../../modules/payments/charge-order/charge-order.payload';
 import { READ_MODEL_ENTITIES, READ_MODELS, REACTORS } from '../harness/projection-catalogue';
 import { LiveWriter } from './live-writer';
-import { createProjectionDatabase, waitUntilCaughtUp, type ProjectionDatabase } from './projection-harness';
+import { createProjectionDatabase, waitFor, waitUntilCaughtUp, type ProjectionDatabase } from './projection-harness';
 
 describe('Live projections', () => {
   let db: ProjectionDatabase;
@@ -25,8 +25,10 @@ describe('Live projections', () => {
     const writer = new LiveWriter(db.store, 1);
     await writer.appendCount(1500);
     running = await startProjections({ store: db.store, pool: db.pool, readModels: READ_MODELS, reactors: REACTORS });
+    const history = writer.appended;
     writer.start();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Live: the writer appends while the runners run, until it has added 300 events (counted, not timed).
+    await waitFor('live appends', async () => writer.appended >= history + 300);
     await writer.stop();
     await waitUntilCaughtUp(db.store, db.pool, projections);
 

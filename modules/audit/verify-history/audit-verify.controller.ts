@@ -14,6 +14,7 @@ import { AppError } from '../../../src/errors/app-error';
 import { idPattern } from '../../../src/errors/business-key';
 import type { VerifyReport } from './chain-break';
 import { verifyHistory, verifyStream } from './verify-history';
+import { ClientLeft } from '../../../src/errors/client-left';
 
 const STREAM_NAME = idPattern(200);
 
@@ -51,7 +52,7 @@ export class AuditVerifyController {
 function abortedWhenClientLeaves(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
   reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) controller.abort(new Error('the client left before the verification ended'));
+    if (!reply.raw.writableFinished) controller.abort(new ClientLeft('the verification'));
   });
   return controller.signal;
 }

@@ -333,14 +333,15 @@ describeInBrowser('the admin screen, in chromium', () => {
     it('returns to the login form, saying why, and forgets the token', async () => {
       const page = await openScreen();
       await logIn(page, 'dev-support', '#workspace');
-      // The service answers 401 to a token it no longer holds; no configuration change needed to see it.
+      // The service answers 401 AUTH.TOKEN_REQUIRED to a token it no longer holds (bearer-token.guard.ts);
+      // faked here, so no configuration change is needed to see it.
       await page.route(
         (url) => url.pathname === '/v1/support/search',
         (route) =>
           route.fulfill({
             status: 401,
             contentType: 'application/problem+json',
-            body: JSON.stringify({ type: 'about:blank', title: 'Unauthorized', status: 401, code: 'AUTH.UNAUTHENTICATED' }),
+            body: JSON.stringify({ type: 'about:blank', title: 'Unauthorized', status: 401, code: 'AUTH.TOKEN_REQUIRED' }),
           }),
       );
       await page.fill('#q', paid);
