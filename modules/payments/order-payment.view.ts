@@ -78,6 +78,11 @@ function applyPaymentFact<Time>(next: OrderPayment<Time>, event: OrderEvent): bo
       return true;
     case 'ChargeReviewResolved':
       next.status = event.data.resolution === 'paid' ? 'paid' : 'failed';
+      // The payment support found at the provider is the order's payment from now on.
+      if (event.data.payment) {
+        next.paymentIntentId = event.data.payment.paymentIntentId;
+        next.providerChargeId = event.data.payment.providerChargeId ?? next.providerChargeId;
+      }
       return true;
     default:
       return false;

@@ -73,7 +73,17 @@ export interface ChargeNeedsReview {
 
 export interface ChargeReviewResolved {
   type: 'ChargeReviewResolved';
-  data: { orderId: string; actor: string; note: string; resolution: 'paid' | 'failed' };
+  data: {
+    orderId: string;
+    actor: string;
+    note: string;
+    resolution: 'paid' | 'failed';
+    /**
+     * Resolved as paid: the succeeded payment the provider showed for the order when support resolved
+     * it (events from before this check existed carry none).
+     */
+    payment?: { paymentIntentId: string; providerChargeId?: string; amount: number; currency: string };
+  };
 }
 
 export type OrderEvent =

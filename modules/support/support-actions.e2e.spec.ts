@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { orderInReview as reviewOrder, orderInUnknownState as unknownOrder } from '../../test/harness/support-cases';
+import {
+  orderInReviewNothingCharged,
+  orderInReview as reviewOrder,
+  orderInUnknownState as unknownOrder,
+} from '../../test/harness/support-cases';
 import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
 import { loadOrder, type ChargeOrderDeps } from '../payments';
 import { isSucceededCharge } from '../sandbox';
@@ -74,12 +78,36 @@ describe('POST /v1/support/orders/{orderId}/resolve', () => {
       payload: { resolution: 'paid', note: 'refunded the duplicate in the dashboard' },
     });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ orderId, status: 'paid' });
+    // "Paid" names a payment the provider holds for the order (it holds two here: the order's own,
+    // whose answer was lost, and one made outside Idem).
+    const held = harness.sandbox.charges({ orderId }).filter(isSucceededCharge);
+    expect(held).toHaveLength(2);
+    const answer = response.json();
+    expect(answer).toMatchObject({ orderId, status: 'paid' });
+    expect(held.map((charge) => charge.id)).toContain(answer.paymentIntentId);
     const events = await harness.runtime.eventStore.readStream(`order-${orderId}`);
     expect(events.at(-1)).toMatchObject({
       type: 'ChargeReviewResolved',
-      data: { note: 'refunded the duplicate in the dashboard', resolution: 'paid' },
+      data: { note: 'refunded the duplicate in the dashboard', resolution: 'paid', payment: { paymentIntentId: answer.paymentIntentId } },
     });
+  });
+
+  it('refuses "paid" while the provider shows no payment for the order, and writes nothing', async () => {
+    const orderId = await orderInReviewNothingCharged({ harness, deps });
+    const before = (await harness.runtime.eventStore.readStream(`order-${orderId}`)).length;
+    const response = await harness.app.inject({
+      method: 'POST',
+      url: `/v1/support/orders/${orderId}/resolve`,
+      headers: auth('support'),
+      payload: { resolution: 'paid', note: 'the customer says it went through' },
+    });
+    expect(harness.sandbox.charges({ orderId }).filter(isSucceededCharge)).toHaveLength(0);
+    // Moments after the last attempt a request may still be executing at the provider: ask again later
+    // (after that, with still nothing shown, it is 422 ORDER.PROVIDER_HOLDS_NO_CHARGE).
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toMatchObject({ code: 'ORDER.PROVIDER_UNVERIFIED' });
+    expect(await harness.runtime.eventStore.readStream(`order-${orderId}`)).toHaveLength(before);
+    expect((await loadOrder(harness.runtime.eventStore, orderId)).state.status).toBe('needs_review');
   });
 
   it('lets one of two people resolving the same case at once decide, and tells the other it is closed', async () => {

@@ -1,17 +1,26 @@
 /**
  * `payment_ledger`: money movements taken from the order streams. Today the only movement is a
- * captured charge (`ChargeSucceeded`, positive); the first report of a movement is kept.
+ * captured charge, positive: reported by `ChargeSucceeded`, or found at the provider by support when
+ * it resolved a review as paid (`ChargeReviewResolved` with its payment). The first report of a
+ * movement is kept.
  */
-import { ORDER_CATEGORY, type ChargeSucceeded } from '../../modules/payments/order.events';
+import { ORDER_CATEGORY, type ChargeReviewResolved, type ChargeSucceeded } from '../../modules/payments/order.events';
 import type { RecordedEvent } from '../../src/event-store/event-store.port';
 import { eventTime } from '../../src/subscriptions/read-models/event-time';
 import type { ReadModel } from '../../src/subscriptions/read-models/read-model';
 import { orderIdOf } from '../orders/orders.projector';
 import { PaymentLedgerRow } from './payment-ledger.entity';
 
+/** The movement an event reports, if any. */
+function movementOf(event: RecordedEvent): ChargeSucceeded['data'] | undefined {
+  if (event.type === 'ChargeSucceeded') return event.data as ChargeSucceeded['data'];
+  const payment = event.type === 'ChargeReviewResolved' ? (event.data as ChargeReviewResolved['data']).payment : undefined;
+  return payment && { orderId: orderIdOf(event), ...payment, recovered: true };
+}
+
 export function evolveLedgerEntry(row: PaymentLedgerRow | undefined, event: RecordedEvent): PaymentLedgerRow | undefined {
-  if (row || event.type !== 'ChargeSucceeded') return row;
-  const data = event.data as ChargeSucceeded['data'];
+  const data = row ? undefined : movementOf(event);
+  if (!data) return row;
   return {
     orderId: orderIdOf(event),
     paymentIntentId: data.paymentIntentId,
@@ -29,10 +38,10 @@ export function evolveLedgerEntry(row: PaymentLedgerRow | undefined, event: Reco
 export const paymentLedgerReadModel: ReadModel<PaymentLedgerRow> = {
   name: 'payment_ledger',
   entity: PaymentLedgerRow,
-  filter: { streamCategories: [ORDER_CATEGORY], eventTypes: ['ChargeSucceeded'] },
-  keyOf: (event) =>
-    event.type === 'ChargeSucceeded'
-      ? { orderId: orderIdOf(event), paymentIntentId: (event.data as ChargeSucceeded['data']).paymentIntentId }
-      : undefined,
+  filter: { streamCategories: [ORDER_CATEGORY], eventTypes: ['ChargeSucceeded', 'ChargeReviewResolved'] },
+  keyOf: (event) => {
+    const movement = movementOf(event);
+    return movement ? { orderId: orderIdOf(event), paymentIntentId: movement.paymentIntentId } : undefined;
+  },
   evolve: evolveLedgerEntry,
 };

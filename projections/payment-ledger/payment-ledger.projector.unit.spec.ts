@@ -14,6 +14,18 @@ const succeeded = (paymentIntentId: string, recovered = false): RecordedEvent =>
   created: new Date('2026-02-01T10:00:00.000Z'),
 });
 
+const resolved = (resolution: 'paid' | 'failed', paymentIntentId?: string): RecordedEvent => ({
+  ...succeeded('unused'),
+  type: 'ChargeReviewResolved',
+  data: {
+    orderId: '9',
+    actor: 'support:t',
+    note: 'checked',
+    resolution,
+    ...(paymentIntentId ? { payment: { paymentIntentId, amount: 700, currency: 'EUR' } } : {}),
+  },
+});
+
 describe('payment_ledger projector', () => {
   it('keeps one row when the same movement is reported twice', () => {
     const rows = foldReadModel(paymentLedgerReadModel, [succeeded('pi_1', true), succeeded('pi_1')]);
@@ -22,5 +34,12 @@ describe('payment_ledger projector', () => {
 
   it('shows two charges of one order as two rows (a double charge stays visible)', () => {
     expect(foldReadModel(paymentLedgerReadModel, [succeeded('pi_1'), succeeded('pi_2')]).size).toBe(2);
+  });
+
+  it('records the payment support found at the provider when it resolved a review as paid, and nothing for one without', () => {
+    const rows = foldReadModel(paymentLedgerReadModel, [resolved('paid', 'pi_found'), resolved('paid'), resolved('failed')]);
+    expect([...rows.values()]).toEqual([
+      expect.objectContaining({ orderId: '9', paymentIntentId: 'pi_found', amount: 700, providerReference: 'pi_found', recovered: true }),
+    ]);
   });
 });

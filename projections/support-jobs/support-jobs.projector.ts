@@ -102,8 +102,11 @@ export function evolveSupportJob(row: SupportJobRow | undefined, event: Recorded
       return { ...next, status: 'pending', lastError: e.data.error };
     case 'ChargeNeedsReview':
       return { ...next, status: 'needs_review', lastError: e.data.reason };
-    case 'ChargeReviewResolved':
-      return { ...next, status: e.data.resolution === 'paid' ? 'done' : 'failed' };
+    case 'ChargeReviewResolved': {
+      const payment = e.data.payment;
+      const externalReference = payment ? (payment.providerChargeId ?? payment.paymentIntentId) : row.externalReference;
+      return { ...next, status: e.data.resolution === 'paid' ? 'done' : 'failed', externalReference };
+    }
     case 'ImportRunCompleted':
       return { ...next, status: 'done', lastError: null };
     case 'ImportRunFailed':

@@ -94,3 +94,20 @@ export async function orderInReview(cases: Pick<SupportCases, 'harness' | 'deps'
   expect((await loadOrder(deps.store, orderId)).state.status).toBe('needs_review');
   return orderId;
 }
+
+/** Five charge runs each answered 500 by a provider that stored nothing at the key → needs review, nothing charged. */
+export async function orderInReviewNothingCharged(
+  cases: Pick<SupportCases, 'harness' | 'deps'>,
+  request: ChargeRequest = {},
+): Promise<string> {
+  const orderId = await requestCharge(cases.harness, request);
+  await fetch(`${cases.harness.sandbox.url}/_sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ kind: 'error_500', orderId, times: 10, stored: false }),
+  });
+  for (let run = 1; run < 5; run++) await expect(chargeOrder(cases.deps, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
+  expect(await chargeOrder(cases.deps, orderId)).toBe('settled');
+  expect((await loadOrder(cases.deps.store, orderId)).state.status).toBe('needs_review');
+  return orderId;
+}

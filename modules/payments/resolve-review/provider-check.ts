@@ -1,7 +1,7 @@
 /**
- * What the provider holds for an order, asked before a person may record it as failed. A later
- * request charges under the next key, so a charge that did go through under any earlier key would be
- * followed by a second one.
+ * What the provider holds for an order, asked before a person may record it as failed or as paid. A
+ * later request charges under the next key, so a charge that did go through under any earlier key
+ * would be followed by a second one; and "paid" is only true of money the provider holds.
  *
  * Nothing here can charge. The check lists the customer's payments since the order's first attempt
  * (strongly consistent, unlike search: docs.stripe.com/search, "Data freshness") and retrieves by id
@@ -22,6 +22,8 @@ import type { PaymentGateway, ProviderPayment } from '../payment-gateway/payment
 export interface ProviderCheck {
   /** Intent ids that took the customer's money. */
   succeeded: string[];
+  /** Those payments as the provider shows them (amount, currency, charge), in the order of `succeeded`. */
+  succeededPayments?: ProviderPayment[];
   /** Intent ids still processing: they may yet take it. */
   pending: string[];
   /** Keys whose request may still be executing at the provider, which shows nothing under them yet. */
@@ -79,8 +81,10 @@ export async function checkProviderForOrder(
   }
   if (check.unanswered.length) check.retryAfterSeconds = Math.ceil((answerableAt - now.getTime()) / 1000);
   for (const payment of found.values()) {
-    if (payment.status === 'succeeded') check.succeeded.push(payment.paymentIntentId);
-    else if (payment.status === 'pending') check.pending.push(payment.paymentIntentId);
+    if (payment.status === 'succeeded') {
+      check.succeeded.push(payment.paymentIntentId);
+      (check.succeededPayments ??= []).push(payment);
+    } else if (payment.status === 'pending') check.pending.push(payment.paymentIntentId);
   }
   return check;
 }

@@ -61,7 +61,13 @@ describe('checkProviderForOrder', () => {
 
     const check = await checkProviderForOrder(gateway, storeOf(history), 'o1', new Date(t0 + 31 * HOUR));
 
-    expect(check).toEqual({ succeeded: ['pi_k2'], pending: [], unanswered: [] });
+    expect(check).toEqual({
+      succeeded: ['pi_k2'],
+      // What a resolution as paid records: the payment as the provider shows it.
+      succeededPayments: [expect.objectContaining({ paymentIntentId: 'pi_k2', amount: 4200, currency: 'EUR', orderId: 'o1' })],
+      pending: [],
+      unanswered: [],
+    });
     expect(listed.map((l) => l.customerId).sort()).toEqual(['cus_1', 'cus_2']);
     expect(listed.every((l) => l.since.getTime() < t0)).toBe(true);
   });

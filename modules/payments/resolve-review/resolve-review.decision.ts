@@ -1,10 +1,12 @@
 /**
  * ResolveReview: a support person closes a needs-review case with a note, saying whether the order
  * is to be treated as paid or as failed (after checking the provider's dashboard, the customer…).
+ * Either way the provider is asked first (provider-check.ts): "paid" needs a payment it holds, which
+ * the resolution records; "failed" needs none that took, or may yet take, the money.
  */
 import type { NewEvent } from '../../../src/command-handling/decider';
 import { AppError } from '../../../src/errors/app-error';
-import type { OrderEvent } from '../order.events';
+import type { ChargeReviewResolved, OrderEvent } from '../order.events';
 import type { OrderState } from '../order.state';
 import type { ProviderCheck } from './provider-check';
 
@@ -15,7 +17,7 @@ export interface ResolveReview {
   resolution: 'paid' | 'failed';
   /** The HTTP request's id: two people resolving at once must conflict, not look like one retry. */
   requestId: string;
-  /** What the provider holds for the order across every key it used; required to resolve as failed. */
+  /** What the provider holds for the order across every key it used; required to resolve either way. */
   providerCheck?: ProviderCheck;
 }
 
@@ -26,12 +28,19 @@ export function decideResolveReview(command: ResolveReview, state: OrderState): 
       orderStatus: state.status,
     });
   }
+  const payment = command.resolution === 'paid' ? paymentThatPaid(command, state) : undefined;
   if (command.resolution === 'failed') refuseWhileMoneyMayHaveMoved(command);
   return [
     {
       event: {
         type: 'ChargeReviewResolved',
-        data: { orderId: command.orderId, actor: command.actor, note: command.note, resolution: command.resolution },
+        data: {
+          orderId: command.orderId,
+          actor: command.actor,
+          note: command.note,
+          resolution: command.resolution,
+          ...(payment ? { payment } : {}),
+        },
       },
       // With the request id in the event id, a second resolution decided on the same state is a
       // conflict (its author re-reads and is told the case is closed) rather than an idempotent
@@ -40,6 +49,54 @@ export function decideResolveReview(command: ResolveReview, state: OrderState): 
     },
   ];
 }
+
+/**
+ * "Paid" is only true of money the provider holds (DESIGN.md §9.3: local state equals the provider's):
+ * the order's own recorded payment if the provider shows it succeeded, else the first succeeded one it
+ * shows for the order. With none, the resolution is refused: 503 while a request may still be
+ * executing there, 422 when a payment is still processing or there is none at all.
+ */
+function paymentThatPaid(command: ResolveReview, state: OrderState): NonNullable<ChargeReviewResolved['data']['payment']> {
+  const check = command.providerCheck;
+  if (!check)
+    throw new AppError('conflict', 'ORDER.PROVIDER_CHECK_STALE', `Order ${command.orderId} changed while it was being checked; try again`);
+  const succeeded = check.succeededPayments ?? [];
+  const payment = succeeded.find((p) => p.paymentIntentId === state.paymentIntentId) ?? succeeded[0];
+  if (payment) {
+    return {
+      paymentIntentId: payment.paymentIntentId,
+      ...(payment.chargeId ? { providerChargeId: payment.chargeId } : {}),
+      amount: payment.amount,
+      currency: payment.currency,
+    };
+  }
+  if (check.unanswered.length > 0) throw providerUnverified(command.orderId, check);
+  if (check.pending.length > 0) {
+    throw new AppError(
+      'unprocessable',
+      'ORDER.PROVIDER_PAYMENT_PENDING',
+      `The provider's payment for order ${command.orderId} is still processing (${check.pending.join(', ')}): it cannot be resolved as paid yet`,
+      { pending: check.pending },
+    );
+  }
+  throw new AppError(
+    'unprocessable',
+    'ORDER.PROVIDER_HOLDS_NO_CHARGE',
+    `The provider holds no succeeded payment for order ${command.orderId}: it cannot be resolved as paid`,
+    {},
+  );
+}
+
+const providerUnverified = (orderId: string, check: ProviderCheck) =>
+  new AppError(
+    'unavailable',
+    'ORDER.PROVIDER_UNVERIFIED',
+    `The provider could not confirm the outcome under ${check.unanswered.join(', ')}; try again later`,
+    {
+      keys: check.unanswered,
+      ...(check.retryAfterSeconds ? { retryAfterSeconds: check.retryAfterSeconds } : {}),
+    },
+  );
 
 /**
  * "Failed" lets the customer request again, under a new provider key: only true if no key of the
@@ -59,12 +116,5 @@ function refuseWhileMoneyMayHaveMoved(command: ResolveReview): void {
       { succeeded: check.succeeded, pending: check.pending },
     );
   }
-  if (check.unanswered.length > 0) {
-    throw new AppError(
-      'unavailable',
-      'ORDER.PROVIDER_UNVERIFIED',
-      `The provider could not confirm the outcome under ${check.unanswered.join(', ')}; try again later`,
-      { keys: check.unanswered, ...(check.retryAfterSeconds ? { retryAfterSeconds: check.retryAfterSeconds } : {}) },
-    );
-  }
+  if (check.unanswered.length > 0) throw providerUnverified(command.orderId, check);
 }

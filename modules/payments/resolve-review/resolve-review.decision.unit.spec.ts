@@ -1,5 +1,6 @@
 import { deciderSpec } from '../../../test/harness/decider-spec';
 import type { OrderEvent } from '../order.events';
+import type { ProviderPayment } from '../payment-gateway/payment-gateway.port';
 import type { ProviderCheck } from './provider-check';
 import { orderCommands } from '../order.commands';
 import { decideResolveReview, type ResolveReview } from './resolve-review.decision';
@@ -31,6 +32,20 @@ const inReview: OrderEvent[] = [
 ];
 
 const nothingHeld: ProviderCheck = { succeeded: [], pending: [], unanswered: [] };
+const payment = (paymentIntentId: string, amount = 4200): ProviderPayment => ({
+  paymentIntentId,
+  chargeId: `ch_${paymentIntentId}`,
+  status: 'succeeded',
+  amount,
+  currency: 'EUR',
+  orderId,
+});
+const held = (...payments: ProviderPayment[]): ProviderCheck => ({
+  succeeded: payments.map((p) => p.paymentIntentId),
+  succeededPayments: payments,
+  pending: [],
+  unanswered: [],
+});
 const resolve = (resolution: 'paid' | 'failed', providerCheck?: ProviderCheck): ResolveReview => ({
   orderId,
   actor: 'support:t1',
@@ -39,18 +54,41 @@ const resolve = (resolution: 'paid' | 'failed', providerCheck?: ProviderCheck): 
   requestId: 'req-9',
   ...(providerCheck ? { providerCheck } : {}),
 });
-const resolved = (resolution: 'paid' | 'failed'): OrderEvent => ({
+const resolved = (resolution: 'paid' | 'failed', paid?: ProviderPayment): OrderEvent => ({
   type: 'ChargeReviewResolved',
-  data: { orderId, actor: 'support:t1', note: 'checked the dashboard', resolution },
+  data: {
+    orderId,
+    actor: 'support:t1',
+    note: 'checked the dashboard',
+    resolution,
+    ...(paid
+      ? {
+          payment: { paymentIntentId: paid.paymentIntentId, providerChargeId: paid.chargeId, amount: paid.amount, currency: paid.currency },
+        }
+      : {}),
+  },
 });
 
 describe('ResolveReview', () => {
   describe('when the order waits for review', () => {
-    it('records a resolution as paid with the actor and the note', () => {
+    it('records a resolution as paid with the actor, the note and the payment the provider holds', () => {
       spec
         .given(inReview)
-        .when(resolve('paid'))
-        .then([resolved('paid')]);
+        .when(resolve('paid', held(payment('pi_1'))))
+        .then([resolved('paid', payment('pi_1'))]);
+    });
+
+    it("records the order's own payment when the provider holds it among others (a double charge)", () => {
+      const history: OrderEvent[] = [
+        requested,
+        started,
+        { type: 'ChargeSucceeded', data: { orderId, paymentIntentId: 'pi_own', amount: 4200, currency: 'EUR', recovered: false } },
+        { type: 'ChargeNeedsReview', data: { orderId, reason: 'a second succeeded payment pi_other' } },
+      ];
+      spec
+        .given(history)
+        .when(resolve('paid', held(payment('pi_other'), payment('pi_own'))))
+        .then([resolved('paid', payment('pi_own'))]);
     });
 
     it('records a resolution as failed once the provider holds nothing under any key', () => {
@@ -61,7 +99,10 @@ describe('ResolveReview', () => {
     });
 
     it('names the step with the request, the attempt, the unknowns in a row and the request id', () => {
-      const [decided] = spec.given(inReview).when(resolve('paid')).decided();
+      const [decided] = spec
+        .given(inReview)
+        .when(resolve('paid', held(payment('pi_1'))))
+        .decided();
       expect(decided.key).toBe('review-resolved/r1/1/1/req-9');
     });
   });
@@ -113,12 +154,42 @@ describe('ResolveReview', () => {
     });
   });
 
+  describe('when it is to be resolved as paid but the provider holds no payment that took the money', () => {
+    it("refuses when the provider shows none for the order (DESIGN.md §9.3: local state equals the provider's)", () => {
+      spec.given(inReview).when(resolve('paid', nothingHeld)).thenRefuses('ORDER.PROVIDER_HOLDS_NO_CHARGE', {
+        kind: 'unprocessable',
+        message: 'The provider holds no succeeded payment for order 481: it cannot be resolved as paid',
+      });
+    });
+
+    it('refuses while its payment is still processing', () => {
+      spec
+        .given(inReview)
+        .when(resolve('paid', { succeeded: [], pending: ['pi_2'], unanswered: [] }))
+        .thenRefuses('ORDER.PROVIDER_PAYMENT_PENDING', { kind: 'unprocessable', details: { pending: ['pi_2'] } });
+    });
+
+    it('refuses (try later) while a key could not be answered', () => {
+      spec
+        .given(inReview)
+        .when(resolve('paid', { succeeded: [], pending: [], unanswered: ['idem-order-481-r1'], retryAfterSeconds: 120 }))
+        .thenRefuses('ORDER.PROVIDER_UNVERIFIED', {
+          kind: 'unavailable',
+          details: { keys: ['idem-order-481-r1'], retryAfterSeconds: 120 },
+        });
+    });
+
+    it('asks to try again when no provider check came with the command', () => {
+      spec.given(inReview).when(resolve('paid')).thenRefuses('ORDER.PROVIDER_CHECK_STALE', { kind: 'conflict' });
+    });
+  });
+
   describe('when the order does not wait for review', () => {
     it.each<[string, OrderEvent[]]>([
       ['pending', [requested]],
       ['processing', [requested, started]],
       ['unknown', [requested, started, unknown]],
-      ['paid', [...inReview, resolved('paid')]],
+      ['paid', [...inReview, resolved('paid', payment('pi_1'))]],
     ])('refuses a %s order with ORDER.NOT_IN_REVIEW', (status, history) => {
       spec
         .given(history)

@@ -158,6 +158,10 @@ describeInBrowser('the admin screen, in chromium', () => {
       await review.waitFor();
       expect(await review.innerText()).toContain('succeeded payments');
       await review.locator('input').fill('refunded the duplicate in the dashboard');
+      // Nothing is preselected: resolving before choosing paid or failed is refused on the screen.
+      expect(await review.locator('select').inputValue()).toBe('');
+      await review.locator('button', { hasText: 'Resolve' }).click();
+      await page.locator('#review-message', { hasText: `Order ${inReview}: choose paid or failed first.` }).waitFor();
       await review.locator('select').selectOption('paid');
       await review.locator('button', { hasText: 'Resolve' }).click();
       await page.locator('#review-message', { hasText: `Order ${inReview} resolved as paid.` }).waitFor();

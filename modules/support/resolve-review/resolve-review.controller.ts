@@ -34,11 +34,11 @@ export class ResolveReviewController {
   ) {
     assertBusinessKey('orderId', orderId);
     const actor = `${metadata.actor.role}:${metadata.actor.tokenId}`;
-    // "Failed" lets a new request charge under a new key: first ask the provider about every key used
-    // (read-only; only for an order in review, since the decision refuses any other).
+    // First ask the provider about every key used (read-only; only for an order in review, since the
+    // decision refuses any other): "failed" lets a new request charge under a new key, and "paid"
+    // must name a payment the provider holds.
     const inReview = (await loadOrder(this.store, orderId)).state.status === 'needs_review';
-    const providerCheck =
-      body.resolution === 'failed' && inReview ? await checkProviderForOrder(this.gateway, this.store, orderId, new Date()) : undefined;
+    const providerCheck = inReview ? await checkProviderForOrder(this.gateway, this.store, orderId, new Date()) : undefined;
     const requestId = String(metadata.requestId ?? metadata.correlationId);
     const command = { orderId, actor, note: body.note, resolution: body.resolution, requestId, providerCheck };
     const resolved = await orderCommands.handle(this.store, orderId, (order) => decideResolveReview(command, order), { metadata });

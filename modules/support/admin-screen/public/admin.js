@@ -298,17 +298,24 @@ function reviewRow(job) {
   note.setAttribute('aria-label', `Note for order ${job.orderId}`);
   const resolution = element('select');
   resolution.setAttribute('aria-label', `Resolution for order ${job.orderId}`);
-  resolution.append(new Option('paid', 'paid'), new Option('failed', 'failed'));
+  // No decision is preselected: "paid" or "failed" is support's to choose, after checking.
+  const choose = new Option('paid or failed?', '', true, true);
+  choose.disabled = true;
+  resolution.append(choose, new Option('paid', 'paid'), new Option('failed', 'failed'));
   const resolve = element('button', 'Resolve');
   resolve.type = 'button';
-  resolve.addEventListener('click', () =>
-    act(
+  resolve.addEventListener('click', () => {
+    if (!resolution.value) {
+      $('#review-message').textContent = `Order ${job.orderId}: choose paid or failed first.`;
+      return;
+    }
+    void act(
       `/v1/support/orders/${encodeURIComponent(job.orderId)}/resolve`,
       { resolution: resolution.value, note: note.value.trim() },
       job,
       actions,
-    ),
-  );
+    );
+  });
   actions.append(reconcile, ' ', note, ' ', resolution, ' ', resolve);
   const tr = row([job.orderId, job.lastError, time(job.updatedAt), actions]);
   tr.dataset.orderId = job.orderId;
