@@ -47,6 +47,8 @@ export interface IdemConfig {
      */
     paymentMethod: string | null;
     providerTimeoutMs: number;
+    /** The currencies the shop charges in (DESIGN.md §6: EUR); a charge in any other is refused (400). */
+    currencies: readonly string[];
   };
   /** The stop rules' optional webhook (DESIGN.md §7.5); no URL, no webhook. */
   alerts: {
@@ -163,6 +165,7 @@ export function loadConfig(env: Env = process.env): IdemConfig {
       webhookSecret: read('IDEM_WEBHOOK_SECRET', nonEmpty, 'whsec_idem_dev'),
       paymentMethod: liveKey ? null : read('IDEM_PAYMENT_METHOD', testPaymentMethod, 'pm_card_visa'),
       providerTimeoutMs: read('IDEM_PROVIDER_TIMEOUT_MS', positiveInt, 10_000),
+      currencies: read('IDEM_CURRENCIES', currencyList, ['EUR']),
     },
     alerts: { webhookUrl: alertWebhookUrl, webhookSecret: alertWebhookSecret },
     contacts: { crmUrl: read('IDEM_CRM_URL', httpUrl, undefined) },
@@ -201,6 +204,15 @@ function tcpPort(raw: string): number {
 function positiveInt(raw: string): number {
   if (!/^[1-9]\d*$/.test(raw)) throw new Error(`must be a positive integer, got "${raw}"`);
   return Number(raw);
+}
+
+/** `EUR` or `EUR,CHF`: upper-case ISO-4217 codes the runtime knows. */
+function currencyList(raw: string): string[] {
+  const known = new Set(Intl.supportedValuesOf('currency'));
+  const codes = raw.split(',').map((code) => code.trim());
+  const unknown = codes.filter((code) => !known.has(code));
+  if (unknown.length || !codes.length) throw new Error(`must list upper-case ISO-4217 codes like EUR or EUR,CHF, got "${raw}"`);
+  return codes;
 }
 
 function positiveDuration(raw: string): number {

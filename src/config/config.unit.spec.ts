@@ -63,6 +63,8 @@ describe('loadConfig', () => {
       ['IDEM_RECOVERY_INTERVAL', 'often'],
       ['IDEM_RECOVERY_THRESHOLD', '15'],
       ['IDEM_RECOVERY_INTERVAL', '0s'],
+      ['IDEM_CURRENCIES', 'eur'],
+      ['IDEM_CURRENCIES', 'EUR,XYZ'],
       ['IDEM_RECOVERY_WINDOW', '0m'],
       ['IDEM_JOB_POLL_INTERVAL', '0s'],
       ['IDEM_SUBSCRIPTION_POLL_INTERVAL', 'fast'],

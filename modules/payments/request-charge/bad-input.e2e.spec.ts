@@ -28,6 +28,12 @@ const cases: Case[] = [
   ['an amount as a string', { payload: { ...valid, amount: '1250' } }, 400, 'REQUEST.INVALID'],
   ['a huge amount', { payload: { ...valid, amount: 100_000_000 } }, 400, 'REQUEST.INVALID'],
   ['an unknown currency', { payload: { ...valid, currency: 'EURO' } }, 400, 'REQUEST.INVALID'],
+  [
+    'a currency the shop does not charge in (IDEM_CURRENCIES, default EUR)',
+    { payload: { ...valid, currency: 'USD' } },
+    400,
+    'REQUEST.INVALID',
+  ],
   ['a lower-case currency', { payload: { ...valid, currency: 'eur' } }, 400, 'REQUEST.INVALID'],
   ['a currency as a number', { payload: { ...valid, currency: 978 } }, 400, 'REQUEST.INVALID'],
   ['a customer id with spaces', { payload: { ...valid, customerId: 'cus 42' } }, 400, 'REQUEST.INVALID'],

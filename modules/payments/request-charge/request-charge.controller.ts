@@ -20,12 +20,16 @@ import { isSettled } from '../order.state';
 import { toOrderView, type OrderView } from '../order.view';
 import { ChargeRequestBody } from './charge-request.body';
 import { decideRequestCharge } from './request-charge.decision';
+import { IDEM_CONFIG, type IdemConfig } from '../../../src/config/config';
 
 const MAX_WAIT_MS = 10_000;
 
 @Controller('v1/orders')
 export class RequestChargeController {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(IDEM_CONFIG) private readonly config: IdemConfig,
+  ) {}
 
   @Post(':orderId/charge')
   @Roles('storefront')
@@ -60,6 +64,7 @@ export class RequestChargeController {
     const idempotencyKey = parseIdempotencyKey(idempotencyKeyHeader);
     const requestId = String(metadata.requestId ?? metadata.correlationId);
     const { amount, currency, customerId, description } = body;
+    assertShopCurrency(currency, this.config.payments.currencies);
     const command = { orderId, amount, currency, customerId, description, idempotencyKey, requestId };
     let { state, revision, appended } = await orderCommands.handle(this.store, orderId, (order) => decideRequestCharge(command, order), {
       metadata,
@@ -84,4 +89,12 @@ function parseWaitMs(raw: string | undefined): number {
     });
   }
   return Number(raw);
+}
+
+/** A known ISO-4217 code the shop does not charge in is bad input as any other (nothing written). */
+function assertShopCurrency(currency: string, currencies: readonly string[]): void {
+  if (currencies.includes(currency)) return;
+  throw new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', {
+    errors: [{ field: 'currency', message: `currency must be one the shop charges in: ${currencies.join(', ')}` }],
+  });
 }

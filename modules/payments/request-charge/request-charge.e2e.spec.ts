@@ -4,7 +4,8 @@ import { orderStream } from '../order.events';
 
 let harness: TestApp;
 beforeAll(async () => {
-  harness = await startTestApp('request_charge');
+  // A shop charging in two currencies, so that a change of currency is a mismatch, not bad input.
+  harness = await startTestApp('request_charge', { IDEM_CURRENCIES: 'EUR,USD' });
 });
 afterAll(() => harness.close());
 
