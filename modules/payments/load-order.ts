@@ -11,6 +11,21 @@ export const loadOrder = (store: EventStore, orderId: string): Promise<LoadedOrd
 export const foldOrder = (history: RecordedEvent[]): OrderState => orderCommands.fold(history);
 
 /**
+ * The order as the request made under `idempotencyKey` left it, when a later request followed it (a
+ * new request after a decline): a retry under the old key is answered that request's outcome, the
+ * decline, not the later request's charge. Undefined when no request was made under the key, or when
+ * it made the latest one (the current state is then its answer).
+ */
+export function orderAsLeftByRequest(history: RecordedEvent[], idempotencyKey: string): LoadedOrder | undefined {
+  const isRequest = (event: RecordedEvent) => event.type === 'ChargeRequested';
+  const start = history.findIndex((event) => isRequest(event) && event.data.idempotencyKey === idempotencyKey);
+  const next = start < 0 ? -1 : history.findIndex((event, i) => i > start && isRequest(event));
+  if (next < 0) return undefined;
+  const left = history.slice(0, next);
+  return { state: foldOrder(left), revision: left[left.length - 1].revision };
+}
+
+/**
  * Long-poll for `?waitMs=`: re-reads the stream until the order settles or the time is up. The wait
  * is bounded (≤ 10 s) and each read is one indexed query.
  */

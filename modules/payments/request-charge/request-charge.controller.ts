@@ -14,7 +14,8 @@ import { AppError } from '../../../src/errors/app-error';
 import { assertBusinessKey } from '../../../src/errors/business-key';
 import { parseIdempotencyKey } from '../../../src/errors/idempotency-key';
 import type { EventStore } from '../../../src/event-store/event-store.port';
-import { waitForSettled } from '../load-order';
+import { orderAsLeftByRequest, waitForSettled } from '../load-order';
+import { orderStream } from '../order.events';
 import { orderCommands } from '../order.commands';
 import { isSettled } from '../order.state';
 import { toOrderView, type OrderView } from '../order.view';
@@ -70,7 +71,13 @@ export class RequestChargeController {
       metadata,
       maxAttempts: 5,
     });
-    if (waitMs > 0 && !isSettled(state.status)) ({ state, revision } = await waitForSettled(this.store, orderId, waitMs));
+    // A retry under the key of an earlier request (a later one followed its decline) gets that request's answer.
+    const earlier =
+      appended === 0 && idempotencyKey
+        ? orderAsLeftByRequest(await this.store.readStream(orderStream(orderId)), idempotencyKey)
+        : undefined;
+    if (earlier) ({ state, revision } = earlier);
+    else if (waitMs > 0 && !isSettled(state.status)) ({ state, revision } = await waitForSettled(this.store, orderId, waitMs));
 
     void reply.header('location', `/v1/orders/${orderId}`);
     if (appended === 0) void reply.header('idempotent-replayed', 'true');

@@ -63,6 +63,48 @@ describe('POST /v1/orders/{orderId}/charge', () => {
     });
   });
 
+  describe('when the first request was declined and a new one followed', () => {
+    it("answers a retry under the first request's Idempotency-Key with that request's decline, not the new request's state", async () => {
+      const orderId = `o-${randomUUID()}`;
+      const first = { ...body, amount: 1002 };
+      expect((await charge(orderId, first, { 'idempotency-key': 'kd1' })).statusCode).toBe(202);
+      // The worker's attempt, declined (what charge-order.job.ts records).
+      const metadata = {
+        correlationId: 'c',
+        causationId: 'job',
+        actor: { role: 'worker', tokenId: 'w' },
+        recordedAt: new Date().toISOString(),
+      };
+      await harness.runtime.eventStore.append(
+        orderStream(orderId),
+        [
+          {
+            id: randomUUID(),
+            type: 'ChargeAttemptStarted',
+            data: { orderId, attempt: 1, workerId: 'w', providerKey: `idem-order-${orderId}-r1` },
+            metadata,
+          },
+          {
+            id: randomUUID(),
+            type: 'ChargeFailed',
+            data: { orderId, attempt: 1, declineCode: 'generic_decline', reason: 'declined' },
+            metadata,
+          },
+        ],
+        0,
+      );
+      // The customer tries again (another amount, no key): a new request.
+      expect((await charge(orderId, { ...body, amount: 1003 })).statusCode).toBe(202);
+
+      const retry = await charge(orderId, first, { 'idempotency-key': 'kd1' });
+
+      expect(retry.statusCode).toBe(200);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(retry.json()).toMatchObject({ orderId, status: 'failed', amount: 1002, revision: 2 });
+      expect(await eventsOf(orderId)).toHaveLength(4);
+    });
+  });
+
   describe('when a request contradicts the recorded charge', () => {
     it.each([
       ['amount', { amount: 1300 }],
