@@ -113,6 +113,14 @@ describe('the audit chain over an untouched history', () => {
       expect(report).toMatchObject({ ok: false, firstBreak: expect.objectContaining({ kind: 'missing' }) });
     });
 
+    it('fails once two event lines are swapped, as reordered at the one that came late', async () => {
+      const report = await editedCopy((lines) => {
+        const first = lines.findIndex((line) => JSON.parse(line).kind === 'event');
+        return [...lines.slice(0, first), lines[first + 1], lines[first], ...lines.slice(first + 2)];
+      });
+      expect(report).toMatchObject({ ok: false, checked: 0, firstBreak: expect.objectContaining({ kind: 'reordered' }) });
+    });
+
     it('fails once the file is cut short', async () => {
       const report = await editedCopy((lines) => lines.slice(0, 5));
       expect(report).toMatchObject({ ok: false, checked: 4, firstBreak: expect.objectContaining({ kind: 'missing' }) });

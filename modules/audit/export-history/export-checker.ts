@@ -24,6 +24,11 @@ export class ExportChecker {
   private sawHeader = false;
   private sawEnd = false;
   private problem: ChainBreak | undefined;
+  /**
+   * An event line that came before its turn (its number skips one): judged by the next line, which
+   * tells a swap (the skipped number comes right after: `reordered`) from a gap (`missing`).
+   */
+  private early: { line: EventLine; gap: ChainBreak } | undefined;
 
   /** Feeds one line; false once a break is found (the rest need not be read). */
   line(text: string): boolean {
@@ -35,7 +40,10 @@ export class ExportChecker {
   }
 
   report(): VerifyReport {
-    const problem = this.problem ?? (this.sawEnd ? undefined : this.fileBreak('missing', 'the file ends without its end line (cut short)'));
+    const problem =
+      this.problem ??
+      this.early?.gap ??
+      (this.sawEnd ? undefined : this.fileBreak('missing', 'the file ends without its end line (cut short)'));
     const counts = { checked: this.checked, sealsChecked: this.sealsChecked, unchained: 0, digest: this.replay.head.digest };
     return problem ? { ok: false, ...counts, firstBreak: problem } : { ok: true, ...counts };
   }
@@ -47,6 +55,7 @@ export class ExportChecker {
     } catch {
       return this.fileBreak('rewritten', `line ${this.lineNumber} is not JSON`);
     }
+    if (this.early) return this.judgeEarly(this.early, line);
     if (this.sawEnd) return this.fileBreak('extra', `line ${this.lineNumber} follows the end line`);
     if (!this.sawHeader) {
       this.sawHeader = true;
@@ -83,7 +92,18 @@ export class ExportChecker {
     const at = { stream: line.stream, revision: line.revision, position: line.position };
     if (line.eventNumber !== this.checked + 1) {
       const kind = line.eventNumber > this.checked + 1 ? 'missing' : 'extra';
-      return { ...at, kind, expected: null, actual: null, detail: `event number ${line.eventNumber} follows ${this.checked}` };
+      const gap: ChainBreak = {
+        ...at,
+        kind,
+        expected: null,
+        actual: null,
+        detail: `event number ${line.eventNumber} follows ${this.checked}`,
+      };
+      if (kind === 'missing' && line.eventNumber === this.checked + 2) {
+        this.early = { line, gap };
+        return undefined;
+      }
+      return gap;
     }
     const expectedRevision = this.nextRevisions.get(line.stream) ?? 0;
     if (line.revision !== expectedRevision) {
@@ -106,6 +126,21 @@ export class ExportChecker {
     this.lastEvent = line;
     this.checked += 1;
     return line.stream === SEAL_STREAM && line.type === 'LedgerSealed' ? this.checkPublishedSeal(line) : undefined;
+  }
+
+  /** The line after an early one: the number it skipped, so the two were swapped; else a gap. */
+  private judgeEarly(early: { line: EventLine; gap: ChainBreak }, next: ExportLine): ChainBreak {
+    if (next.kind !== 'event' || next.eventNumber !== this.checked + 1) return early.gap;
+    const { line } = early;
+    return {
+      stream: next.stream,
+      revision: next.revision,
+      position: next.position,
+      kind: 'reordered',
+      expected: null,
+      actual: null,
+      detail: `event number ${next.eventNumber} (${next.stream}@${next.revision}) comes after ${line.eventNumber} (${line.stream}@${line.revision})`,
+    };
   }
 
   private checkPublishedSeal(line: EventLine): ChainBreak | undefined {
