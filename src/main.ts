@@ -18,6 +18,9 @@ import { createSandbox } from '../modules/sandbox';
 async function main(): Promise<void> {
   // The sandbox first: the features find the provider through the configuration it returns.
   const { config, sandbox } = await startSandboxIfEnabled(loadConfig(), createSandbox);
+  // The banner comes once everything is up, which can take a while (a first embedded start creates
+  // the cluster; a restart after a crash replaces the orphaned server first): say what is happening.
+  process.stdout.write(`Idem starting: ${startingWhat(config.databaseUrl, config.dataDir)}…\n`);
   const runtime = await startRuntime(config);
   const features = idemFeatures();
   const readModels = await openReadModels(runtime, features);
@@ -30,12 +33,15 @@ async function main(): Promise<void> {
   process.stdout.write(startupBanner({ config, url, runtime, sandboxUrl: sandbox?.url, worker: background?.workerId, featureLines }));
 
   stopOnSignals('stopping (finishing requests and jobs, then closing the database)…', [
-    () => app.close(),
-    async () => background?.stop(),
-    () => readModels.close(),
-    async () => sandbox?.close(),
-    () => runtime.close(),
+    ['http api (requests in flight answered)', () => app.close()],
+    ['worker (running jobs finished, projections stopped)', async () => background?.stop()],
+    ['read models', () => readModels.close()],
+    ['sandbox', async () => sandbox?.close()],
+    ['database', () => runtime.close()],
   ]);
 }
+
+const startingWhat = (databaseUrl: string | undefined, dataDir: string) =>
+  databaseUrl ? 'connecting to PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${dataDir}, migrations, projections`;
 
 main().catch(exitOnStartupFailure('Idem'));

@@ -20,7 +20,11 @@ async function main(): Promise<void> {
     `Idem worker ${background.workerId} running (projections, charge jobs, recovery every ${config.worker.recoveryIntervalMs / 1000}s)\n`,
   );
 
-  stopOnSignals('finishing running jobs, then stopping', [() => background.stop(), async () => sandbox?.close(), () => runtime.close()]);
+  stopOnSignals('finishing running jobs, then stopping', [
+    ['worker (running jobs finished, projections stopped)', () => background.stop()],
+    ['sandbox', async () => sandbox?.close()],
+    ['database', () => runtime.close()],
+  ]);
 }
 
 main().catch(exitOnStartupFailure('Idem worker'));

@@ -8,19 +8,27 @@ import { ConfigError } from '../config/config-error';
 /** The signals that stop the service gracefully. */
 export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-export function stopOnSignals(announce: string, closers: Array<() => Promise<unknown>>): void {
+/** One part to stop, named for the log line that says it has stopped. */
+export type Closer = [part: string, close: () => Promise<unknown>];
+
+export function stopOnSignals(announce: string, closers: Closer[]): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     process.stdout.write(`\n${signal}: ${announce}\n`);
     let failed = false;
-    for (const close of closers) {
-      // Keep closing the rest (the database last) even if one part fails to stop cleanly.
-      await close().catch((error: unknown) => {
-        failed = true;
-        process.stderr.write(`shutdown: ${error instanceof Error ? error.message : String(error)}\n`);
-      });
+    for (const [part, close] of closers) {
+      // Keep closing the rest (the database last) even if one part fails to stop cleanly. Each part
+      // says when it has stopped: a shutdown that takes seconds (jobs finishing) shows where it is.
+      const started = Date.now();
+      await close().then(
+        () => process.stdout.write(`stopped: ${part} (${Date.now() - started} ms)\n`),
+        (error: unknown) => {
+          failed = true;
+          process.stderr.write(`shutdown: ${part}: ${error instanceof Error ? error.message : String(error)}\n`);
+        },
+      );
     }
     process.exit(failed ? 1 : 0);
   };

@@ -59,6 +59,9 @@ describe('the service on embedded defaults', () => {
     }
     expect(code).toBe(0);
     expect(second.output()).toContain('SIGHUP: stopping');
+    // It says what it is doing while it starts, and each part as it stops, the database last.
+    expect(second.output()).toContain(`Idem starting: embedded PostgreSQL in ${dataDir}`);
+    expect(second.output()).toMatch(/stopped: http api[^\n]*\n(.*\n)*stopped: database/);
     expect(second.output()).not.toContain('administrator command');
   });
 
