@@ -58,11 +58,15 @@ describe('the service on embedded defaults', () => {
       code = await second.stop('SIGHUP');
     }
     expect(code).toBe(0);
-    expect(second.output()).toContain('SIGHUP: stopping');
+    const output = second.output();
+    expect(output).toContain('SIGHUP: stopping');
     // It says what it is doing while it starts, and each part as it stops, the database last.
-    expect(second.output()).toContain(`Idem starting: embedded PostgreSQL in ${dataDir}`);
-    expect(second.output()).toMatch(/stopped: http api[^\n]*\n(.*\n)*stopped: database/);
-    expect(second.output()).not.toContain('administrator command');
+    expect(output).toContain(`Idem starting: embedded PostgreSQL in ${dataDir}`);
+    expect(output).toMatch(/stopped: http api[^\n]*\n(.*\n)*stopped: database/);
+    // PostgreSQL is stopped last, not at the signal: a connection it ends ("terminating connection due
+    // to administrator command", e.g. the job queue's listener) may only be reported once the rest stopped.
+    const ended = output.indexOf('administrator command');
+    if (ended !== -1) expect(ended).toBeGreaterThan(output.indexOf('stopped: sandbox'));
   });
 
   it('charges an order through its own sandbox, takes its signed webhook, and stops cleanly on SIGINT', async () => {
