@@ -46,7 +46,8 @@ export class ProblemJsonFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     const problem = this.toProblem(exception);
-    problem.instance = request.url;
+    // The path, not the query string: an answer does not echo back whatever a caller put in it.
+    problem.instance = request.url.split('?')[0];
     // A 503 that knows when to ask again says so the HTTP way too (RFC 9110 §10.2.3), in seconds.
     const retryAfter = problem.status === 503 ? problem.retryAfterSeconds : undefined;
     if (typeof retryAfter === 'number' && retryAfter > 0) void reply.header('retry-after', String(Math.ceil(retryAfter)));

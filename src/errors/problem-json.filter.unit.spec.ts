@@ -21,4 +21,19 @@ describe('ProblemJsonFilter', () => {
     expect(problem).toEqual({ type: 'https://idem.dev/problems/INTERNAL', title: 'Internal error', status: 500, code: 'INTERNAL' });
     expect(error).toHaveBeenCalledTimes(1);
   });
+
+  it('names the path of the request as the instance, without its query string', () => {
+    jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    const sent: { status?: number; body?: { instance?: string } } = {};
+    const reply = {
+      header: () => reply,
+      status: (status: number) => ((sent.status = status), reply),
+      send: (body: { instance?: string }) => ((sent.body = body), reply),
+    };
+    const host = {
+      switchToHttp: () => ({ getRequest: () => ({ url: `/v1/support/search?q=${'x'.repeat(3000)}` }), getResponse: () => reply }),
+    };
+    new ProblemJsonFilter().catch(new Error('boom'), host as never);
+    expect(sent).toMatchObject({ status: 500, body: { instance: '/v1/support/search' } });
+  });
 });
