@@ -2,10 +2,11 @@
  * Streams deleted on EventStoreDB behind Idem's back (its protocol emulator), as an operator of the
  * server could: a soft delete hides a stream from reads while `$all` keeps its events until a
  * scavenge; a tombstone refuses every later read and write. `verify` must report either as the stream
- * removed (`missing`, docs/AUDIT.md).
+ * removed (`missing`, docs/AUDIT.md), and publishing seals must end instead of appending into the void.
  */
 import { appendEvents, firstBreak } from '../../test/harness/audit-history';
 import { startEsdbAuditHistory, type EsdbAuditHistory } from '../../test/harness/esdb-audit-history';
+import { StreamDeleted } from '../../src/event-store/errors';
 import { SEAL_STREAM } from './ledger-sealed.events';
 import { publishSeals } from './publish-seals/publish-seals';
 import { verifyHistory, verifyStream } from './verify-history/verify-history';
@@ -44,6 +45,22 @@ describe('verify over an EventStoreDB history', () => {
       await history.tombstone('order-d2');
       expect(await verifyHistory(history.deps)).toMatchObject(firstBreak('missing', 'order-d2', 0));
       expect(await verifyStream(history.deps, 'order-d2')).toMatchObject(firstBreak('missing', 'order-d2', 0));
+    });
+  });
+});
+
+describe('publishSeals over EventStoreDB', () => {
+  describe('when seal-ledger was soft-deleted', () => {
+    it('fails with a clear error instead of re-appending the published seals for ever (the server takes them as retries)', async () => {
+      await history.softDelete(SEAL_STREAM);
+      await expect(publishSeals(history.deps)).rejects.toThrow(/seal-ledger did not advance/);
+    }, 20_000);
+  });
+
+  describe('when seal-ledger was tombstoned', () => {
+    it('fails with StreamDeleted', async () => {
+      await history.tombstone(SEAL_STREAM);
+      await expect(publishSeals(history.deps)).rejects.toBeInstanceOf(StreamDeleted);
     });
   });
 });
