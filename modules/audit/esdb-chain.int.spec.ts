@@ -5,13 +5,8 @@
  * store holds the events. The seals are published to `seal-ledger` on EventStoreDB as well.
  */
 import { randomUUID } from 'node:crypto';
-import { auditChainProjector } from '../../projections/audit-chain/audit-chain.projector';
-import { migrateAuditChain } from '../../projections/audit-chain/audit-chain.schema';
-import { EsdbEventStore } from '../../src/event-store/esdb/esdb.event-store';
 import type { EventMetadata } from '../../src/event-store/event-store.port';
-import { startProjections } from '../../src/subscriptions/start-projections';
-import { startEsdbEmulator, type EsdbEmulator } from '../../test/esdb-emulator';
-import { createProjectionDatabase, waitUntilCaughtUp, type ProjectionDatabase } from '../../test/projections/projection-harness';
+import { startEsdbAuditHistory, type EsdbAuditHistory } from '../../test/harness/esdb-audit-history';
 import { SEAL_STREAM, type LedgerSealed } from './ledger-sealed.events';
 import { publishSeals } from './publish-seals/publish-seals';
 import { checkLinksOf } from './verify-history/check-links';
@@ -24,51 +19,31 @@ const metadata: EventMetadata = {
   recordedAt: new Date().toISOString(),
 };
 
-let emulator: EsdbEmulator;
-let store: EsdbEventStore;
-let db: ProjectionDatabase;
+let history: EsdbAuditHistory;
 beforeAll(async () => {
-  emulator = await startEsdbEmulator();
-  store = EsdbEventStore.connect(emulator.connectionString);
-  db = await createProjectionDatabase('audit_esdb');
-  await migrateAuditChain(db.pool);
+  history = await startEsdbAuditHistory('audit_esdb', 4);
 });
-afterAll(async () => {
-  await store?.close();
-  await emulator?.close();
-  await db?.close();
-});
-
-/** Runs the audit_chain projector until it has linked everything stored. */
-async function linkChain(): Promise<void> {
-  const projector = auditChainProjector({ sealEvery: 4 });
-  const running = await startProjections({ store, pool: db.pool, readModels: [], reactors: [projector] });
-  try {
-    await waitUntilCaughtUp(store, db.pool, [projector]);
-  } finally {
-    await running.stop();
-  }
-}
+afterAll(() => history?.close());
 
 describe('the audit chain over an EventStoreDB history', () => {
   it('links every event with seals and verifies the whole history and each stream', async () => {
     for (let i = 0; i < 9; i += 1)
-      await store.append(`order-e${i % 3}`, [{ id: randomUUID(), type: 'Happened', data: { i }, metadata }], 'any');
-    await linkChain();
+      await history.store.append(`order-e${i % 3}`, [{ id: randomUUID(), type: 'Happened', data: { i }, metadata }], 'any');
+    await history.linkChain();
 
-    const total = (await store.readAll()).length;
+    const total = (await history.store.readAll()).length;
     expect(total).toBeGreaterThanOrEqual(9);
-    expect(await verifyHistory({ store, pool: db.pool })).toMatchObject({ ok: true, checked: total, sealsChecked: Math.floor(total / 4) });
-    expect(await verifyStream({ store, pool: db.pool }, 'order-e1')).toEqual({ ok: true, checked: 3, sealsChecked: 0, unchained: 0 });
+    expect(await verifyHistory(history.deps)).toMatchObject({ ok: true, checked: total, sealsChecked: Math.floor(total / 4) });
+    expect(await verifyStream(history.deps, 'order-e1')).toEqual({ ok: true, checked: 3, sealsChecked: 0, unchained: 0 });
   });
 
   it('publishes the seals to seal-ledger, linked and chained, and verifies them against the history', async () => {
-    const deps = { store, pool: db.pool, workerId: 'spec' };
-    while ((await publishSeals(deps)) > 0) await linkChain();
-    const published = await store.readStream(SEAL_STREAM);
+    const deps = history.deps;
+    while ((await publishSeals(deps)) > 0) await history.linkChain();
+    const published = await history.store.readStream(SEAL_STREAM);
     expect(published.map((event) => (event.data as LedgerSealed['data']).eventsSealed)).toEqual([4, 8]);
     expect(checkLinksOf(SEAL_STREAM, published)).toEqual({ checked: 2, unlinked: 0 });
-    const total = (await store.readAll()).length;
-    expect(await verifyHistory({ store, pool: db.pool })).toMatchObject({ ok: true, checked: total, sealsChecked: 2 * 2 });
+    const total = (await history.store.readAll()).length;
+    expect(await verifyHistory(history.deps)).toMatchObject({ ok: true, checked: total, sealsChecked: 2 * 2 });
   });
 });

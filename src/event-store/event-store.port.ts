@@ -117,10 +117,11 @@ export interface EventStore {
   /**
    * Appends atomically. Throws `WrongExpectedVersion` when the expectation does not hold. Re-appending
    * events whose ids already sit in the stream at the expected revisions writes nothing and returns the
-   * original result; a partial overlap is a `WrongExpectedVersion`.
+   * original result; a partial overlap is a `WrongExpectedVersion`. Throws `StreamDeleted` when the store
+   * refuses the stream for good (deleted outside Idem: an EventStoreDB tombstone; PostgreSQL has no deletes).
    */
   append(stream: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult>;
-  /** A stream that does not exist reads as empty. */
+  /** A stream that does not exist reads as empty, and so does one deleted outside Idem (the port has no deletes). */
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Each stream's events appear in increasing revision order, as in EventStoreDB's `$all`. */
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
+import type { Pool } from 'pg';
 import { AUDIT_CHAIN, auditChainProjector } from '../../projections/audit-chain/audit-chain.projector';
 import { GENESIS_HASH } from '../../projections/audit-chain/chain-hash';
 import { migrateAuditChain } from '../../projections/audit-chain/audit-chain.schema';
@@ -84,7 +85,7 @@ export async function settled(store: EventStore, stream: string): Promise<void> 
 }
 
 /** Runs the audit_chain projector until it has linked everything stored. */
-export async function linkChain(db: ProjectionDatabase, sealEvery: number): Promise<void> {
+export async function linkChain(db: { store: EventStore; pool: Pool }, sealEvery: number): Promise<void> {
   const projector = auditChainProjector({ sealEvery });
   const running = await startProjections({ store: db.store, pool: db.pool, readModels: [], reactors: [projector] });
   try {

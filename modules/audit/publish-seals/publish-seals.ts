@@ -29,9 +29,12 @@ const MAX_CONFLICTS = 5;
 /** Appends every recorded seal the stream does not hold yet; returns how many it appended. */
 export async function publishSeals(deps: PublishSealsDeps, causationId = 'publish-ledger-seals'): Promise<number> {
   let published = 0;
+  /** The last seal the previous round appended: the stream must read at least that far now. */
+  let appendedUpTo = 0;
   for (let conflicts = 0; ;) {
     const [last] = await deps.store.readStream(SEAL_STREAM, { direction: 'backwards', maxCount: 1 });
     const after = last ? (last.data as LedgerSealed['data']).eventsSealed : 0;
+    if (after < appendedUpTo) throw new SealStreamStuck(after, appendedUpTo);
     const seals = await readSealsAfter(deps.pool, after, BATCH);
     if (!seals.length) return published;
     const metadata: CommandMetadata = { correlationId: SEAL_STREAM, causationId, actor: { role: 'worker', tokenId: deps.workerId } };
@@ -44,9 +47,26 @@ export async function publishSeals(deps: PublishSealsDeps, causationId = 'publis
         last,
       );
       published += seals.length;
+      appendedUpTo = seals[seals.length - 1].eventsSealed;
     } catch (error) {
       if (!(error instanceof WrongExpectedVersion) || ++conflicts >= MAX_CONFLICTS) throw error;
     }
+  }
+}
+
+/**
+ * An append the store accepted did not show in the stream. On EventStoreDB that is a soft-deleted
+ * `seal-ledger`: it reads as empty while its events remain, so the server takes every re-append of
+ * the same deterministic ids for a retry and answers "written" without writing. Publishing cannot
+ * make progress until someone looks (verify reports the stream `missing`); the job fails and says so.
+ */
+export class SealStreamStuck extends Error {
+  constructor(readsUpTo: number, appendedUpTo: number) {
+    super(
+      `${SEAL_STREAM} did not advance: it reads up to the seal after event ${readsUpTo} although the seal after event ` +
+        `${appendedUpTo} was just appended (was ${SEAL_STREAM} deleted in the event store?)`,
+    );
+    this.name = 'SealStreamStuck';
   }
 }
 

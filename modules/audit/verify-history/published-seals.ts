@@ -4,7 +4,7 @@
  * store, linked to each other and chained and sealed in turn: rewriting sealed history unseen means
  * rewriting this stream and its links as well, not only the chain tables.
  */
-import type { EventStore } from '../../../src/event-store/event-store.port';
+import type { EventStore, RecordedEvent } from '../../../src/event-store/event-store.port';
 import type { ChainEntry, Seal } from '../../../projections/audit-chain/audit-chain.projector';
 import { SEAL_STREAM, type LedgerSealed } from '../ledger-sealed.events';
 import type { ChainBreak } from './chain-break';
@@ -13,14 +13,14 @@ export interface PublishedSeal extends Seal {
   revision: number;
 }
 
+export const isPublishedSeal = (event: RecordedEvent) => event.stream === SEAL_STREAM && event.type === 'LedgerSealed';
+
 export async function readPublishedSeals(store: EventStore): Promise<PublishedSeal[]> {
   const events = await store.readStream(SEAL_STREAM);
-  return events
-    .filter((event) => event.type === 'LedgerSealed')
-    .map((event) => {
-      const { eventsSealed, position, digest } = event.data as LedgerSealed['data'];
-      return { eventsSealed, position, digest, revision: event.revision };
-    });
+  return events.filter(isPublishedSeal).map((event) => {
+    const { eventsSealed, position, digest } = event.data as LedgerSealed['data'];
+    return { eventsSealed, position, digest, revision: event.revision };
+  });
 }
 
 export function publishedSealMismatch(entry: ChainEntry, seal: PublishedSeal, actual: string): ChainBreak {
@@ -37,6 +37,28 @@ export function strandedPublishedSeal(seal: PublishedSeal): ChainBreak {
     position: null,
     kind: 'seal_mismatch',
     expected: seal.digest,
+    actual: null,
+    detail,
+  };
+}
+
+/**
+ * The chain walk met more `LedgerSealed` events than `seal-ledger` reads: the seals it no longer holds
+ * would go unchecked (on EventStoreDB a deleted stream reads as empty while `$all` keeps its events).
+ * The stream is read again first: seals published since the first read are chained as well.
+ * Returns the first chained seal event the stream no longer holds, if any.
+ */
+export async function unreadablePublishedSeal(store: EventStore, chained: ChainEntry[]): Promise<ChainBreak | undefined> {
+  const readable = new Set((await readPublishedSeals(store)).map((seal) => seal.revision));
+  const gone = chained.find((entry) => !readable.has(entry.revision));
+  if (!gone) return undefined;
+  const detail = `${SEAL_STREAM}@${gone.revision} was chained but ${SEAL_STREAM} no longer holds it: published seals were removed`;
+  return {
+    stream: gone.stream,
+    revision: gone.revision,
+    position: gone.position,
+    kind: 'missing',
+    expected: gone.eventHash,
     actual: null,
     detail,
   };

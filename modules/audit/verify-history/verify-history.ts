@@ -23,7 +23,13 @@ import type { ChainBreak, VerifyReport } from './chain-break';
 import { checkEntry, type BreakLookups } from './check-entry';
 import { checkHistoryLinks, checkLinksOf } from './check-links';
 import { HistoryPages } from './history-pages';
-import { publishedSealMismatch, readPublishedSeals, strandedPublishedSeal } from './published-seals';
+import {
+  isPublishedSeal,
+  publishedSealMismatch,
+  readPublishedSeals,
+  strandedPublishedSeal,
+  unreadablePublishedSeal,
+} from './published-seals';
 
 export interface VerifyDeps {
   store: EventStore;
@@ -50,6 +56,7 @@ export async function verifyHistory({ store, pool }: VerifyDeps, signal?: AbortS
   let checked = 0;
   let sealsChecked = 0;
   let publishedChecked = 0;
+  const sealEventsMet: ChainEntry[] = [];
   const failed = (firstBreak: ChainBreak): VerifyReport => ({
     ok: false,
     checked,
@@ -65,9 +72,11 @@ export async function verifyHistory({ store, pool }: VerifyDeps, signal?: AbortS
     if (!entries.length || entries[0].eventNumber !== checked + 1) return failed(chainEntryGone(checked + 1));
     for (const entry of entries) {
       if (entry.eventNumber !== checked + 1) return failed(chainEntryGone(checked + 1));
-      const check = await checkEntry(entry, await events.next(), replay, lookups);
+      const event = await events.next();
+      const check = await checkEntry(entry, event, replay, lookups);
       if (check.problem) return failed(check.problem);
       checked += 1;
+      if (event && isPublishedSeal(event)) sealEventsMet.push(entry);
       const seal = seals[sealsChecked];
       if (seal?.eventsSealed === checked) {
         if (seal.digest !== check.link.digest || seal.position !== entry.position)
@@ -84,6 +93,8 @@ export async function verifyHistory({ store, pool }: VerifyDeps, signal?: AbortS
   }
   if (sealsChecked < seals.length) return failed(strandedSeal(seals[sealsChecked].eventsSealed));
   if (publishedChecked < published.length) return failed(strandedPublishedSeal(published[publishedChecked]));
+  const sealsGone = sealEventsMet.length > published.length ? await unreadablePublishedSeal(store, sealEventsMet) : undefined;
+  if (sealsGone) return failed(sealsGone);
   if (replay.head.digest !== head.digest) return failed(headMismatch(head, replay.head.digest));
   let unchained = 0;
   while (await events.next()) {

@@ -13,6 +13,7 @@
 import {
   BACKWARDS,
   END,
+  StreamDeletedError,
   StreamNotFoundError,
   type AppendExpectedRevision,
   type AppendResult,
@@ -70,7 +71,8 @@ async function exactRevisionBefore(
       if (found === undefined && resolved.event?.id === id) found = resolved.event.revision;
     }
   } catch (error) {
-    if (error instanceof StreamNotFoundError) return 'absent';
+    // A tombstoned stream holds nothing that could be ours: the append then answers StreamDeleted.
+    if (error instanceof StreamNotFoundError || error instanceof StreamDeletedError) return 'absent';
     if (isOutcomeUnknown(error)) return 'unknown';
     throw error;
   }

@@ -1,8 +1,9 @@
 /**
  * The client's errors, read the port's way. A version conflict becomes the port's typed conflict with
- * the actual revision; size refusals become `InvalidAppend` (they normally never reach the server:
- * `prepareAppend` checks first). Connection-level errors are classified, not wrapped: callers of both
- * adapters see the driver's own error for an unreachable store.
+ * the actual revision; a stream the server refuses for good (a tombstone) becomes `StreamDeleted`; size
+ * refusals become `InvalidAppend` (they normally never reach the server: `prepareAppend` checks first).
+ * Connection-level errors are classified, not wrapped: callers of both adapters see the driver's own
+ * error for an unreachable store.
  */
 import {
   CancelledError,
@@ -10,12 +11,13 @@ import {
   MaxAppendSizeExceededError,
   NotLeaderError,
   RequiredMetadataPropertyMissingError,
+  StreamDeletedError,
   TimeoutError,
   UnavailableError,
   UnknownError,
   WrongExpectedVersionError,
 } from '@eventstore/db-client';
-import { InvalidAppend, WrongExpectedVersion } from '../errors';
+import { InvalidAppend, StreamDeleted, WrongExpectedVersion } from '../errors';
 import type { ExpectedRevision } from '../event-store.port';
 
 export function toAppendError(error: unknown, stream: string, expected: ExpectedRevision): unknown {
@@ -23,6 +25,7 @@ export function toAppendError(error: unknown, stream: string, expected: Expected
     const actual = error.actualVersion === 'no_stream' ? 'no_stream' : Number(error.actualVersion);
     return new WrongExpectedVersion(stream, expected, actual);
   }
+  if (error instanceof StreamDeletedError) return new StreamDeleted(stream);
   if (error instanceof MaxAppendSizeExceededError) {
     return new InvalidAppend('EVENT_TOO_LARGE', `The append exceeds the server's limit of ${error.maxAppendSize} bytes`);
   }

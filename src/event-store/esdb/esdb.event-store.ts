@@ -4,7 +4,16 @@
  * dedupe are decided by the server; this class translates shapes and errors, makes `after` exclusive,
  * hides `$` system events, and keeps subscriptions alive across dropped connections.
  */
-import { BACKWARDS, END, EventStoreDBClient, FORWARDS, START, StreamNotFoundError, jsonEvent } from '@eventstore/db-client';
+import {
+  BACKWARDS,
+  END,
+  EventStoreDBClient,
+  FORWARDS,
+  START,
+  StreamDeletedError,
+  StreamNotFoundError,
+  jsonEvent,
+} from '@eventstore/db-client';
 import { DEFAULT_MAX_APPEND_BYTES, assertValidName, prepareAppend } from '../append-validation';
 import { appendNothing } from '../append-nothing';
 import { encodeCheckpoint } from '../checkpoint';
@@ -85,7 +94,8 @@ export class EsdbEventStore implements EventStore {
         if (resolved.event) events.push(toRecordedEvent(resolved));
       }
     } catch (error) {
-      if (error instanceof StreamNotFoundError) return [];
+      // Never written, soft-deleted or tombstoned: the port knows no deletes, so all three read as absent.
+      if (error instanceof StreamNotFoundError || error instanceof StreamDeletedError) return [];
       throw error;
     }
     return events;
