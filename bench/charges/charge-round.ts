@@ -5,6 +5,7 @@ import { progress } from '../lib/log';
 import { formatRate } from '../lib/stats';
 import { AUTH } from './config';
 import { formatSplit, read, split, type CpuSplit } from './cpu-split';
+import { benchCustomerId, createCustomers } from './customers';
 import { runLoad } from './http-load';
 import { postPhase, type Context, type PhaseResult } from './phase';
 import { sleep, traceDelta, type TraceDelta } from './tracer';
@@ -26,8 +27,7 @@ export interface RoundResult {
 }
 
 export function orderBody(i: number): string {
-  // Amounts end in 00: never the sandbox's "ends in 02" decline rule.
-  return JSON.stringify({ amount: 1000 + (i % 1000) * 100, currency: 'EUR', customerId: `cus_bench_${i}` });
+  return JSON.stringify({ amount: 1000 + (i % 1000) * 100, currency: 'EUR', customerId: benchCustomerId(i) });
 }
 
 export async function armLatency(ctx: Context): Promise<void> {
@@ -56,6 +56,10 @@ export async function chargeRound(ctx: Context, label: string, orders: number, o
   // Copies are interleaved: copy 2 of every order, then copy 3, … (never two copies of one order in a row).
   const duplicate = (j: number) => ({ orderId: ids[j % orders], body: bodies[j % orders] });
   const isReplay = (status: number, replayed: boolean) => (status === 202 || status === 200) && replayed;
+  await createCustomers(
+    service.sandboxUrl,
+    ids.map((_, i) => benchCustomerId(i)),
+  );
 
   // Phase 1: the first request for every order (202, not a replay).
   const started = performance.now();

@@ -20,6 +20,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { numberFromEnv } from '../lib/env';
 import { postmasterPid } from '../lib/proc';
+import { createCustomers } from './customers';
 import { runLoad } from './http-load';
 import { postgresCpuSeconds, processCpuSeconds, startService, type ServiceProcess } from './service';
 
@@ -60,7 +61,9 @@ async function measureOnce(build: string): Promise<Record<string, string>> {
     });
     const run = Math.random().toString(36).slice(2, 8);
     const orderId = (i: number) => `ab-${run}-${i}`;
-    const body = (i: number) => JSON.stringify({ amount: 1000 + (i % 50) * 100, currency: 'EUR', customerId: `cus_${i % 97}` });
+    const customers = Array.from({ length: 97 }, (_, i) => `cus_${i}`);
+    await createCustomers(service.sandboxUrl, customers);
+    const body = (i: number) => JSON.stringify({ amount: 1000 + (i % 50) * 100, currency: 'EUR', customerId: customers[i % 97] });
     const charge = (i: number) => ({ method: 'POST' as const, path: `/v1/orders/${orderId(i % orders)}/charge`, body: body(i % orders) });
 
     // Warm the JIT on a few orders of their own, then let the service go quiet.

@@ -18,6 +18,7 @@ let webhookUrl: string;
 
 beforeAll(async () => {
   harness = await startTestApp('charge_property', { IDEM_WEBHOOK_SECRET: SECRET });
+  harness.sandbox.createCustomer({ id: 'cus_p' });
   await harness.app.listen({ port: 0, host: '127.0.0.1' });
   webhookUrl = `${(await harness.app.getUrl()).replace('[::1]', '127.0.0.1')}/v1/webhooks/payments`;
 });

@@ -2,6 +2,7 @@ import Fastify from 'fastify';
 import { recordOutsideCharge, type OutsideCharge } from './payment-intents/outside-charge';
 import type { AddressInfo } from 'node:net';
 import { registerStripeApi } from './api/register-stripe-api';
+import { registerCustomerControl } from './control/customer-control.routes';
 import { registerFaultControl } from './control/fault-control.routes';
 import { registerProviderBehaviour } from './control/provider-behaviour.routes';
 import { registerProviderState } from './control/provider-state.routes';
@@ -10,6 +11,8 @@ import { registerWebhookControl } from './control/webhook-control.routes';
 import { registerSandboxCrm, type CrmOptions } from './crm/register-crm';
 import { registerCustomers } from './customers/customers.routes';
 import { registerPaymentMethods } from './customers/payment-methods.routes';
+import { customerObject } from './customers/customer-object';
+import { ensureTestCustomer, type TestCustomer } from './customers/test-customer';
 import { registerCreatePaymentIntent } from './payment-intents/create-payment-intent.route';
 import type { PaymentIntent } from './payment-intents/payment-intent';
 import { ORDER_ID_METADATA_KEY } from './payment-intents/payment-intent';
@@ -57,6 +60,12 @@ export interface Sandbox {
   configureWebhook(endpoint: WebhookEndpoint | undefined): void;
   /** Resolves when every webhook delivery started so far has finished, retries included. */
   webhooksIdle(): Promise<void>;
+  /**
+   * What `POST /_sandbox/customers` does: a customer with this exact id (idempotent), optionally with a
+   * Stripe test method as its default card. A PaymentIntent naming a customer the sandbox does not
+   * hold is refused, as at Stripe, so a spec creates the customers it charges.
+   */
+  createCustomer(customer: TestCustomer): ReturnType<typeof customerObject>;
   /** What `POST /_sandbox/search {lagMs}` does. */
   setSearchLag(lagMs: number): void;
   /** What `POST /_sandbox/payment_intents/:id/settle` does: a `processing` intent reaches its final status. */
@@ -97,6 +106,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   registerReadPaymentIntents(app, state);
   registerCustomers(app, state);
   registerPaymentMethods(app, state);
+  registerCustomerControl(app, state);
   registerFaultControl(app, state);
   registerProviderState(app, state);
   registerProviderBehaviour(app, state);
@@ -118,6 +128,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       filter.orderId === undefined ? state.intents.all() : state.intents.withMetadata(ORDER_ID_METADATA_KEY, filter.orderId),
     recordOutsideCharge: (charge) => recordOutsideCharge(state, charge),
     requests: (filter = {}) => state.requestLog.list(filter),
+    createCustomer: (customer) => customerObject(ensureTestCustomer(state.customers, customer)),
     configureWebhook: (endpoint) => webhooks.configure(endpoint),
     webhooksIdle: () => webhooks.idle(),
     setSearchLag: (lagMs) => {

@@ -10,8 +10,13 @@ export interface SandboxUnderTest {
   stripe: Stripe;
 }
 
+/** The customer `chargeParams` charges. */
+export const SHOPPER = 'cus_shopper_1';
+
+/** The sandbox holds SHOPPER from the start: a PaymentIntent for a customer it does not hold is refused, as at Stripe. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxUnderTest> {
   const sandbox = await createSandbox(options);
+  sandbox.createCustomer({ id: SHOPPER });
   return { sandbox, stripe: stripeFor(sandbox) };
 }
 
@@ -23,7 +28,7 @@ export function chargeParams(orderId: string, overrides: Partial<Stripe.PaymentI
   return {
     amount: 4200,
     currency: 'eur',
-    customer: 'cus_shopper_1',
+    customer: SHOPPER,
     description: `Order ${orderId}`,
     metadata: { order_id: orderId },
     payment_method: 'pm_card_visa',

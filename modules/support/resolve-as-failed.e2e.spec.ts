@@ -11,8 +11,12 @@ import { isSucceededCharge } from '../sandbox';
 
 let harness: TestApp;
 let deps: ChargeOrderDeps;
+const DECLINING = 'cus_rf_declining';
 beforeAll(async () => {
-  harness = await startTestApp('resolve_as_failed');
+  // Each customer's saved card is charged: cus_rf pays, DECLINING's card is Stripe's declining test card.
+  harness = await startTestApp('resolve_as_failed', { IDEM_PAYMENT_METHOD: 'saved_card' });
+  harness.sandbox.createCustomer({ id: 'cus_rf', paymentMethod: 'pm_card_visa' });
+  harness.sandbox.createCustomer({ id: DECLINING, paymentMethod: 'pm_card_chargeDeclined' });
   deps = { store: harness.runtime.eventStore, gateway: harness.gateway, workerId: 'w' };
 });
 afterAll(() => harness.close());
@@ -33,7 +37,7 @@ const resolveAsFailed = (orderId: string) =>
 
 /** Five unknown outcomes in a row (each answer lost) → needs review. */
 async function reviewAfterFiveUnknowns(
-  amount: number,
+  customerId: string,
   kind: 'drop_after_commit' | 'timeout' | 'error_500',
   extraFault: { stored?: boolean; times?: number } = {},
 ): Promise<string> {
@@ -42,7 +46,7 @@ async function reviewAfterFiveUnknowns(
     method: 'POST',
     url: `/v1/orders/${orderId}/charge`,
     headers: auth('storefront'),
-    payload: { amount, currency: 'EUR', customerId: 'cus_rf' },
+    payload: { amount: 4200, currency: 'EUR', customerId },
   });
   // stripe-node retries a closed connection once with the same key: two lost answers per run.
   await fault({ kind, orderId, times: kind === 'error_500' ? 1 : 10, ms: 50, ...extraFault });
@@ -56,7 +60,7 @@ async function reviewAfterFiveUnknowns(
 describe('POST /v1/support/orders/{orderId}/resolve as failed', () => {
   describe('when the first attempt did charge the card but every answer was lost (search not showing it yet)', () => {
     it('refuses, naming the succeeded intent, and the order is never charged twice', async () => {
-      const orderId = await reviewAfterFiveUnknowns(4200, 'drop_after_commit');
+      const orderId = await reviewAfterFiveUnknowns('cus_rf', 'drop_after_commit');
       expect(await harness.gateway.findPayments(orderId)).toEqual([]);
 
       const answer = await resolveAsFailed(orderId);
@@ -81,7 +85,7 @@ describe('POST /v1/support/orders/{orderId}/resolve as failed', () => {
     it('refuses with 503, writes nothing and charges nothing: a request under the key may still be executing', async () => {
       // Five 500s that the provider did not store at the key: no create was ever executed, so a
       // replay of the key (what the worker does) would execute it now — a check must not.
-      const orderId = await reviewAfterFiveUnknowns(4200, 'error_500', { stored: false, times: 10 });
+      const orderId = await reviewAfterFiveUnknowns('cus_rf', 'error_500', { stored: false, times: 10 });
       const before = (await harness.runtime.eventStore.readStream(`order-${orderId}`)).length;
       const requestsBefore = harness.sandbox.charges({ orderId }).length;
 
@@ -100,8 +104,8 @@ describe('POST /v1/support/orders/{orderId}/resolve as failed', () => {
 
   describe('when the provider answers that the card was declined', () => {
     it('records the resolution, and a new request may follow', async () => {
-      // Amount ending in 02: the sandbox declines it; every answer of the decline was lost.
-      const orderId = await reviewAfterFiveUnknowns(1002, 'drop_after_commit');
+      // The customer's saved card is Stripe's declining test card; every answer of the decline was lost.
+      const orderId = await reviewAfterFiveUnknowns(DECLINING, 'drop_after_commit');
 
       const answer = await resolveAsFailed(orderId);
 

@@ -19,6 +19,7 @@ beforeAll(async () => {
     IDEM_RECOVERY_THRESHOLD: '1s',
     IDEM_WORKER_CONCURRENCY: '8',
   });
+  service.sandbox.createCustomer({ id: 'c' });
 });
 afterAll(() => service.close());
 

@@ -19,6 +19,7 @@ let worker: WorkerProcess | undefined;
 beforeAll(async () => {
   api = await startTestApp('worker_crash');
   sandbox = await createSandbox();
+  sandbox.createCustomer({ id: 'c' });
 });
 afterAll(async () => {
   await worker?.kill();

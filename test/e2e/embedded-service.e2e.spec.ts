@@ -76,6 +76,13 @@ describe('the service on embedded defaults', () => {
     let code: number | null;
     try {
       expect(service.sandboxUrl).toBeDefined();
+      // Stripe refuses a charge for a customer it does not hold: the customer exists first.
+      const customer = await fetch(`${service.sandboxUrl}/_sandbox/customers`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 'cus_e2e' }),
+      });
+      expect(customer.status).toBe(201);
       const charged = await fetch(`${service.apiUrl}/v1/orders/${orderId}/charge?waitMs=10000`, {
         method: 'POST',
         headers: { authorization: 'Bearer dev-storefront', 'content-type': 'application/json' },

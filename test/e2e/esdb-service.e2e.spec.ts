@@ -26,6 +26,7 @@ beforeAll(async () => {
     EVENTSTORE_CONNECTION_STRING: emulator.connectionString,
     STRIPE_API_BASE: crm.url,
   });
+  service.sandbox.createCustomer({ id: 'c' });
 });
 afterAll(async () => {
   await service.close();

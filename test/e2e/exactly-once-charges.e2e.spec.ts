@@ -13,6 +13,7 @@ jest.setTimeout(300_000);
 let service: TestService;
 beforeAll(async () => {
   service = await startTestService('exactly_once', { IDEM_WORKER_CONCURRENCY: '16' });
+  service.sandbox.createCustomer({ id: 'cus_load' });
 });
 afterAll(() => service.close());
 

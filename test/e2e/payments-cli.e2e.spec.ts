@@ -16,6 +16,7 @@ jest.setTimeout(120_000);
 let harness: TestApp;
 beforeAll(async () => {
   harness = await startTestApp('payments_cli');
+  harness.sandbox.createCustomer({ id: 'c' });
   await installJobQueue(harness.runtime.pool);
 });
 afterAll(() => harness.close());

@@ -13,6 +13,7 @@ jest.setTimeout(120_000);
 let service: TestService;
 beforeAll(async () => {
   service = await startTestService('read_your_writes');
+  service.sandbox.createCustomer({ id: 'c' });
   // Charge orders by hand in this file: the job worker must not race the assertions.
   await service.background.jobs.stop();
 });

@@ -46,9 +46,13 @@ export interface ChargeRequest {
   requestId?: string;
 }
 
-/** Asks for a charge as the storefront does; answers the order id. */
+/**
+ * Asks for a charge as the storefront does, for a customer the provider holds (made first: Stripe
+ * refuses a charge for a customer it does not know); answers the order id.
+ */
 export async function requestCharge(harness: TestApp, request: ChargeRequest = {}): Promise<string> {
   const orderId = request.orderId ?? `o-${randomUUID()}`;
+  harness.sandbox.createCustomer({ id: request.customerId ?? 'c1' });
   await harness.app.inject({
     method: 'POST',
     url: `/v1/orders/${orderId}/charge`,

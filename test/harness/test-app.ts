@@ -34,6 +34,9 @@ export async function startTestApp(label: string, env: Record<string, string> = 
   const gateway = new StripePaymentGateway({
     secretKey: config.payments.stripeSecretKey,
     baseUrl: sandbox.url,
+    // `IDEM_PAYMENT_METHOD=saved_card` makes the worker charge each customer's saved card, as a spec
+    // needing a decline asks for it: a customer whose card is Stripe's declining test card.
+    paymentMethod: config.payments.paymentMethod,
     maxNetworkRetries: 0,
     timeoutMs: 3000,
   });

@@ -23,6 +23,7 @@ let harness: TestApp;
 
 beforeAll(async () => {
   harness = await startTestApp('charge_job_ending', { IDEM_JOB_POLL_INTERVAL: '100ms' });
+  harness.sandbox.createCustomer({ id: 'c1' });
   await installJobQueue(harness.runtime.pool);
 });
 afterAll(() => harness.close());

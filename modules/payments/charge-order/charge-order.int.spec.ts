@@ -21,6 +21,8 @@ beforeAll(async () => {
   store = new PostgresEventStore(pool);
   await store.migrate();
   sandbox = await createSandbox();
+  // Stripe refuses a charge for a customer it does not hold: the customer this spec charges exists first.
+  sandbox.createCustomer({ id: 'cus_1' });
   deps = {
     store,
     workerId: 'w1',
@@ -33,12 +35,17 @@ afterAll(async () => {
 });
 
 const metadata = { correlationId: 'test', causationId: 'test', actor: { role: 'storefront', tokenId: 'test' } };
-async function requestCharge(amount = 4200): Promise<string> {
+async function requestCharge(amount = 4200, customerId = 'cus_1'): Promise<string> {
   const orderId = `o-${randomUUID()}`;
-  const command = { orderId, amount, currency: 'EUR', customerId: 'cus_1', requestId: orderId };
+  const command = { orderId, amount, currency: 'EUR', customerId, requestId: orderId };
   await orderCommands.handle(store, orderId, (order) => decideRequestCharge(command, order), { metadata });
   return orderId;
 }
+/** The worker's dependencies with a gateway that sends this payment method for every customer. */
+const depsSending = (paymentMethod: string): ChargeOrderDeps => ({
+  ...deps,
+  gateway: new StripePaymentGateway({ secretKey: 'sk_test_idem', baseUrl: sandbox.url, maxNetworkRetries: 0, paymentMethod }),
+});
 const fault = (body: object) =>
   fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const chargeAttemptsAtProvider = (orderId: string) => sandbox.charges({ orderId }).filter(isSucceededCharge);
@@ -82,8 +89,9 @@ describe('chargeOrder', () => {
   });
 
   it('records a decline as ChargeFailed (money did not move)', async () => {
-    const orderId = await requestCharge(1002);
-    await chargeOrder(deps, orderId);
+    const orderId = await requestCharge();
+    // Stripe declines its declining test card; no amount declines at Stripe.
+    await chargeOrder(depsSending('pm_card_chargeDeclined'), orderId);
     expect((await loadOrder(store, orderId)).state).toMatchObject({
       status: 'failed',
       lastError: expect.stringContaining('generic_decline'),
@@ -167,17 +175,21 @@ describe('chargeOrder', () => {
 
   it('asks for review when the provider rejects the request itself (a missing customer or payment method record)', async () => {
     const orderId = await requestCharge();
-    const rejecting = new StripePaymentGateway({
-      secretKey: 'sk_test_idem',
-      baseUrl: sandbox.url,
-      maxNetworkRetries: 0,
-      paymentMethod: 'card_that_does_not_exist',
-    });
-    expect(await chargeOrder({ ...deps, gateway: rejecting }, orderId)).toBe('settled');
+    expect(await chargeOrder(depsSending('card_that_does_not_exist'), orderId)).toBe('settled');
     expect((await loadOrder(store, orderId)).state).toMatchObject({
       status: 'needs_review',
       lastError: expect.stringContaining('provider rejected the request'),
     });
     expect(chargeAttemptsAtProvider(orderId)).toHaveLength(0);
+  });
+
+  it('asks for review, with the reason, when the provider holds no such customer (never paid)', async () => {
+    const orderId = await requestCharge(4200, 'cus_never_created');
+    expect(await chargeOrder(deps, orderId)).toBe('settled');
+    expect((await loadOrder(store, orderId)).state).toMatchObject({
+      status: 'needs_review',
+      lastError: expect.stringContaining("resource_missing: No such customer: 'cus_never_created'"),
+    });
+    expect(sandbox.charges({ orderId })).toEqual([]);
   });
 });

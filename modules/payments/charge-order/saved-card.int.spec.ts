@@ -131,7 +131,21 @@ describe("chargeOrder with each customer's saved card", () => {
     expect(() => new StripePaymentGateway({ secretKey: 'rk_live_shop' })).not.toThrow();
   });
 
+  it("records a decline when the customer's saved card is Stripe's declining test card", async () => {
+    sandbox.createCustomer({ id: 'cus_declining', paymentMethod: 'pm_card_chargeDeclined' });
+    const orderId = await requestCharge('cus_declining');
+
+    expect(await chargeOrder(lookingUp(), orderId)).toBe('settled');
+
+    expect((await loadOrder(store, orderId)).state).toMatchObject({
+      status: 'failed',
+      lastError: expect.stringContaining('generic_decline'),
+    });
+    expect(sandbox.charges({ orderId }).map((i) => i.status)).toEqual(['requires_payment_method']);
+  });
+
   it('sends the test-mode method without any look-up when one is configured (the sandbox and benches)', async () => {
+    sandbox.createCustomer({ id: 'c1' });
     const orderId = await requestCharge('c1');
     const before = customerCalls().length;
 

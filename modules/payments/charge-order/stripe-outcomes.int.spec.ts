@@ -32,6 +32,7 @@ beforeAll(async () => {
   store = new PostgresEventStore(pool);
   await store.migrate();
   sandbox = await createSandbox();
+  sandbox.createCustomer({ id: 'cus_1' }); // Stripe refuses a charge for a customer it does not hold
 });
 afterAll(async () => {
   await sandbox.close();

@@ -103,6 +103,11 @@ describeLive('StripePaymentGateway against Stripe test mode', () => {
       kind: 'rejected',
       reason: "resource_missing: No such customer: 'cus_idem_does_not_exist'",
     });
+    // What the sandbox imitates: a charge for an unknown customer is refused (400 resource_missing, param customer).
+    expect(await gateway.charge({ ...instruction(), customerId: 'cus_idem_does_not_exist', paymentMethodId: 'pm_card_visa' })).toEqual({
+      kind: 'rejected',
+      reason: "resource_missing: No such customer: 'cus_idem_does_not_exist'",
+    });
   });
 
   it('finds a charge by metadata.order_id through search only after a lag, and by id at once', async () => {

@@ -12,9 +12,13 @@ let harness: TestApp;
 let sandbox: Sandbox;
 let deps: ChargeOrderDeps;
 let webhookUrl: string;
+const DECLINING = 'c-declining';
 
 beforeAll(async () => {
-  harness = await startTestApp('webhooks', { IDEM_WEBHOOK_SECRET: SECRET });
+  // Each customer's saved card is charged: c1 pays, DECLINING's card is Stripe's declining test card.
+  harness = await startTestApp('webhooks', { IDEM_WEBHOOK_SECRET: SECRET, IDEM_PAYMENT_METHOD: 'saved_card' });
+  harness.sandbox.createCustomer({ id: 'c1', paymentMethod: 'pm_card_visa' });
+  harness.sandbox.createCustomer({ id: DECLINING, paymentMethod: 'pm_card_chargeDeclined' });
   await harness.app.listen({ port: 0, host: '127.0.0.1' });
   webhookUrl = `${await harness.app.getUrl()}/v1/webhooks/payments`.replace('[::1]', '127.0.0.1');
   sandbox = harness.sandbox;
@@ -23,13 +27,13 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-async function requestedOrder(amount = 4200): Promise<string> {
+async function requestedOrder(customerId = 'c1'): Promise<string> {
   const orderId = `o-${randomUUID()}`;
   const response = await harness.app.inject({
     method: 'POST',
     url: `/v1/orders/${orderId}/charge`,
     headers: auth('storefront'),
-    payload: { amount, currency: 'EUR', customerId: 'c1' },
+    payload: { amount: 4200, currency: 'EUR', customerId },
   });
   expect(response.statusCode).toBe(202);
   return orderId;
@@ -156,15 +160,15 @@ describe('POST /v1/webhooks/payments', () => {
 
   describe("when a decline under the order's own key arrives after the order settled", () => {
     it.each([
-      ['paid', 4200],
-      ['failed', 1002],
-    ])('appends nothing to a %s order', async (status, amount) => {
-      const orderId = await requestedOrder(amount);
+      ['paid', 'c1'],
+      ['failed', DECLINING],
+    ])('appends nothing to a %s order', async (status, customerId) => {
+      const orderId = await requestedOrder(customerId);
       await chargeOrder(deps, orderId);
       await sandbox.webhooksIdle();
       const before = await orderTypes(orderId);
       expect((await loadOrder(harness.runtime.eventStore, orderId)).state.status).toBe(status);
-      const response = await postDecline({ intentId: 'pi_same_key', orderId, providerKey: `idem-order-${orderId}-r1`, amount });
+      const response = await postDecline({ intentId: 'pi_same_key', orderId, providerKey: `idem-order-${orderId}-r1`, amount: 4200 });
       expect(response.status).toBe(200);
       expect(await response.json()).toMatchObject({ outcome: `unchanged_${status}` });
       expect(await orderTypes(orderId)).toEqual(before);

@@ -32,6 +32,7 @@ let projections: RunningProjections;
 
 beforeAll(async () => {
   harness = await startTestApp('recovery_sweep');
+  harness.sandbox.createCustomer({ id: 'c1' });
   readModels = await openReadModels(harness.runtime, harness.features, 2);
   orders = new OrderQueries(readModels.dataSource);
   projections = await startProjections({

@@ -22,12 +22,13 @@ export function invalidRequest(message: string, param?: string, code?: string): 
   return { status: 400, body: { error: { type: 'invalid_request_error', message, ...(code && { code }), ...(param && { param }) } } };
 }
 
-/** 404 when the URL names the missing object; 400 when a parameter refers to it, as at Stripe. */
+/**
+ * 404 when the URL names the missing object; 400 when a parameter refers to it, as at Stripe. Stripe
+ * links every `resource_missing` to its entry in the error-code list (docs.stripe.com/error-codes#resource-missing).
+ */
 export function missingResource(kind: string, id: string, param: string, status: 400 | 404 = 404): StripeErrorResponse {
-  return {
-    status,
-    body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${kind}: '${id}'`, param } },
-  };
+  const error = { type: 'invalid_request_error' as const, code: 'resource_missing', message: `No such ${kind}: '${id}'`, param };
+  return { status, body: { error: { ...error, doc_url: 'https://stripe.com/docs/error-codes/resource-missing' } } };
 }
 
 export function unauthenticated(message: string): StripeErrorResponse {

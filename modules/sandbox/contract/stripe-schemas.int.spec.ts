@@ -15,6 +15,7 @@ const paymentMethodList = stripeValidator('payment_flows_payment_method_list');
 let t: SandboxUnderTest;
 beforeEach(async () => {
   t = await startSandbox({ searchLagMs: 0 });
+  for (const id of ['cus_1', 'cus_stranger']) t.sandbox.createCustomer({ id });
 });
 afterEach(() => t.sandbox.close());
 
@@ -82,6 +83,7 @@ describe("sandbox answers against Stripe's OpenAPI schemas", () => {
       400,
       form({ amount: '4200', currency: 'eur', payment_method: 'pm_card_visa', confirm: 'true' }),
     ],
+    ['an unknown customer', 400, base('e4', { customer: 'cus_nobody' })],
   ])('%s is an error (%i)', async (_label, expectedStatus, body) => {
     const { status, json } = await send('POST', '/v1/payment_intents', body);
 

@@ -5,6 +5,7 @@ import { invalidRequest, missingResource } from '../api/stripe-errors';
 import type { SandboxState } from '../sandbox-state';
 import { customerObject } from './customer-object';
 import { parseCustomerParams, type CustomerFields } from './customer-params';
+import { blankCustomer } from './customers.store';
 
 /**
  * `POST /v1/customers`, `GET /v1/customers/:id`, `POST /v1/customers/:id` (spec3.json paths of those
@@ -21,14 +22,7 @@ export function registerCustomers(app: FastifyInstance, state: SandboxState): vo
       const error = notAttached(fields.defaultPaymentMethod);
       return answer(state, request, reply, error.status, error.body);
     }
-    const customer = state.customers.create({
-      email: null,
-      name: null,
-      description: null,
-      metadata: {},
-      defaultPaymentMethod: null,
-      ...fields,
-    });
+    const customer = state.customers.create({ ...blankCustomer(), ...fields });
     return answer(state, request, reply, 200, customerObject(customer));
   });
 

@@ -10,6 +10,11 @@ export interface StoredCustomer {
   defaultPaymentMethod: string | null;
 }
 
+/** A new customer's fields before anything is set. */
+export function blankCustomer(): Omit<StoredCustomer, 'id' | 'created'> {
+  return { email: null, name: null, description: null, metadata: {}, defaultPaymentMethod: null };
+}
+
 /** A PaymentMethod made by attaching one of Stripe's test methods to a customer. */
 export interface StoredPaymentMethod {
   id: string;
@@ -32,8 +37,8 @@ export class CustomersStore {
 
   constructor(private readonly clock: () => number) {}
 
-  create(fields: Omit<StoredCustomer, 'id' | 'created'>): StoredCustomer {
-    const customer = { id: newCustomerId(), created: this.nowSeconds(), ...fields };
+  create(fields: Omit<StoredCustomer, 'id' | 'created'>, id = newCustomerId()): StoredCustomer {
+    const customer = { id, created: this.nowSeconds(), ...fields };
     this.customers.set(customer.id, customer);
     return customer;
   }

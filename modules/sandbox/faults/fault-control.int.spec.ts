@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import type { Fault, RequestLogEntry } from '../index';
-import { chargeParams, control, failureOf, injectFault, startSandbox, type SandboxUnderTest } from '../sandbox.fixture';
+import { SHOPPER, chargeParams, control, failureOf, injectFault, startSandbox, type SandboxUnderTest } from '../sandbox.fixture';
 
 describe('arming and targeting faults', () => {
   let t: SandboxUnderTest;
@@ -81,6 +81,8 @@ describe('arming and targeting faults', () => {
 
       expect((await control<{ data: Fault[] }>(t.sandbox, 'GET', '/_sandbox/faults')).body.data).toEqual([]);
       expect(t.sandbox.charges()).toEqual([]);
+      // The reset forgot the customers too: the shopper is made again before the next charge.
+      t.sandbox.createCustomer({ id: SHOPPER });
       const after = await t.stripe.paymentIntents.create(chargeParams('11'), { idempotencyKey: 'k11' });
       expect(after.id).not.toBe(before.id);
       expect((await control<{ data: RequestLogEntry[] }>(t.sandbox, 'GET', '/_sandbox/requests')).body.data).toHaveLength(1);

@@ -10,9 +10,9 @@
  *   answers 200 `requires_action` with a `next_action` for the customer;
  * - `pm_sandbox_processing` (the sandbox's own: no Stripe *card* test method stays pending) leaves the
  *   intent `processing`, as bank debits do (spec3.json `payment_intent.status`), until the control API
- *   settles it;
- * - any amount whose last two digits are 02 (e.g. 1002, 4502): a generic decline (the sandbox's own).
- * Everything else succeeds. A second charge for the same order under a new key succeeds too, as at
+ *   settles it.
+ * Everything else succeeds, whatever the amount: Stripe has no card amount that declines (a decline is asked
+ * for with a declining test method, or a customer whose saved card was made from one). A second charge for the same order under a new key succeeds too, as at
  * Stripe: nothing at Stripe refuses it (docs.stripe.com/api/idempotent_requests: only the key dedupes).
  */
 const DECLINING_PAYMENT_METHODS: Record<string, string> = {
@@ -38,15 +38,13 @@ export const AUTHENTICATION_PAYMENT_METHODS = new Set([
 
 export const PROCESSING_PAYMENT_METHOD = 'pm_sandbox_processing';
 
-const DECLINING_AMOUNT_ENDING = 2;
-
 export type ConfirmationResult =
   | { kind: 'succeeded' }
   | { kind: 'processing' }
   | { kind: 'requires_action' }
   | { kind: 'declined'; code: 'card_declined' | 'authentication_required'; declineCode: string; message: string };
 
-export function confirmationResultFor(request: { amount: number; paymentMethod: string; offSession: boolean }): ConfirmationResult {
+export function confirmationResultFor(request: { paymentMethod: string; offSession: boolean }): ConfirmationResult {
   if (AUTHENTICATION_PAYMENT_METHODS.has(request.paymentMethod)) {
     if (!request.offSession) return { kind: 'requires_action' };
     // Stripe's off-session answer: code and decline_code both `authentication_required`.
@@ -60,7 +58,6 @@ export function confirmationResultFor(request: { amount: number; paymentMethod: 
   if (request.paymentMethod === PROCESSING_PAYMENT_METHOD) return { kind: 'processing' };
   const byPaymentMethod = DECLINING_PAYMENT_METHODS[request.paymentMethod];
   if (byPaymentMethod) return declined(byPaymentMethod);
-  if (request.amount % 100 === DECLINING_AMOUNT_ENDING) return declined('generic_decline');
   return { kind: 'succeeded' };
 }
 

@@ -9,6 +9,7 @@ import { MAX_IDEMPOTENCY_KEY_LENGTH, type ClaimTicket, type StoredResponse } fro
 import type { SandboxState } from '../sandbox-state';
 import { finalStatusEvent } from '../webhooks/stripe-event';
 import { foreignPaymentMethodProblem } from '../customers/saved-card-owner';
+import { unknownCustomerProblem } from '../customers/unknown-customer';
 import { confirmPaymentIntent } from './confirm-payment-intent';
 import { parseCreateParams, type CreateIntentRequest } from './create-params';
 import { ORDER_ID_METADATA_KEY } from './payment-intent';
@@ -29,9 +30,10 @@ export function registerCreatePaymentIntent(app: FastifyInstance, state: Sandbox
     exchange.orderId = orderIdIn(form);
     const parsed = parseCreateParams(form);
     if (!parsed.ok) return answer(state, request, reply, parsed.error.status, parsed.error.body);
-    // Checked with the parameters: a refused method is a validation answer, never stored under the key.
-    const foreign = foreignPaymentMethodProblem(state.customers, parsed.value);
-    if (foreign) return answer(state, request, reply, foreign.status, foreign.body);
+    // Checked with the parameters: an unknown customer or a refused method is a validation answer,
+    // never stored under the key (see unknownCustomerProblem).
+    const refused = unknownCustomerProblem(state.customers, parsed.value) ?? foreignPaymentMethodProblem(state.customers, parsed.value);
+    if (refused) return answer(state, request, reply, refused.status, refused.body);
 
     const key = exchange.idempotencyKey;
     if (key === null) return execute(state, request, reply, parsed.value, undefined, undefined);

@@ -12,6 +12,7 @@ let now = Date.UTC(2026, 11, 1, 12);
 let t: SandboxUnderTest;
 beforeEach(async () => {
   t = await startSandbox({ clock: () => now }); // search lags by its default minute
+  for (const id of ['cus_a', 'cus_b', 'cus_r', 'cus_p']) t.sandbox.createCustomer({ id });
 });
 afterEach(() => t.sandbox.close());
 

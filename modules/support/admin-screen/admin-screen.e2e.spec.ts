@@ -209,6 +209,7 @@ describeInBrowser('the admin screen, in chromium', () => {
 
     beforeAll(async () => {
       described = `o-${randomUUID()}`;
+      cases.harness.sandbox.createCustomer({ id: 'c1' });
       await cases.harness.app.inject({
         method: 'POST',
         url: `/v1/orders/${described}/charge`,
