@@ -6,7 +6,7 @@
 import { ConfigError } from '../config/config-error';
 
 /** The signals that stop the service gracefully. */
-export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /** One part to stop, named for the log line that says it has stopped. */
 export type Closer = [part: string, close: () => Promise<unknown>];

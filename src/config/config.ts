@@ -211,7 +211,7 @@ function currencyList(raw: string): string[] {
   const known = new Set(Intl.supportedValuesOf('currency'));
   const codes = raw.split(',').map((code) => code.trim());
   const unknown = codes.filter((code) => !known.has(code));
-  if (unknown.length || !codes.length) throw new Error(`must list upper-case ISO-4217 codes like EUR or EUR,CHF, got "${raw}"`);
+  if (unknown.length) throw new Error(`must list upper-case ISO-4217 codes like EUR or EUR,CHF, got "${raw}"`);
   return codes;
 }
 

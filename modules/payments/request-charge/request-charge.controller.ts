@@ -7,6 +7,7 @@ import { Body, Controller, Headers, HttpCode, Inject, Param, Post, Query, Res } 
 import type { FastifyReply } from 'fastify';
 import { ApiHeader, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { CommandMetadata } from '../../../src/auth/caller.decorator';
+import { IDEM_CONFIG, type IdemConfig } from '../../../src/config/config';
 import { Roles } from '../../../src/auth/roles';
 import { EVENT_STORE } from '../../../src/event-store/event-store.port';
 import type { CommandContext } from '../../../src/command-handling/command-handler';
@@ -21,7 +22,6 @@ import { isSettled } from '../order.state';
 import { toOrderView, type OrderView } from '../order.view';
 import { ChargeRequestBody } from './charge-request.body';
 import { decideRequestCharge } from './request-charge.decision';
-import { IDEM_CONFIG, type IdemConfig } from '../../../src/config/config';
 
 const MAX_WAIT_MS = 10_000;
 
@@ -71,9 +71,10 @@ export class RequestChargeController {
       metadata,
       maxAttempts: 5,
     });
-    // A retry under the key of an earlier request (a later one followed its decline) gets that request's answer.
+    // A retry under the key of an earlier request (a later one followed its decline) gets that request's
+    // answer. Only an order asked for more than once can have one, so only then is the stream read again.
     const earlier =
-      appended === 0 && idempotencyKey
+      appended === 0 && idempotencyKey && state.requestNumber > 1
         ? orderAsLeftByRequest(await this.store.readStream(orderStream(orderId)), idempotencyKey)
         : undefined;
     if (earlier) ({ state, revision } = earlier);

@@ -28,8 +28,12 @@ export function decideResolveReview(command: ResolveReview, state: OrderState): 
       orderStatus: state.status,
     });
   }
-  const payment = command.resolution === 'paid' ? paymentThatPaid(command, state) : undefined;
-  if (command.resolution === 'failed') refuseWhileMoneyMayHaveMoved(command);
+  // The order went into review after the caller looked: ask again.
+  const check = command.providerCheck;
+  if (!check)
+    throw new AppError('conflict', 'ORDER.PROVIDER_CHECK_STALE', `Order ${command.orderId} changed while it was being checked; try again`);
+  const payment = command.resolution === 'paid' ? paymentThatPaid(command.orderId, check, state) : undefined;
+  if (command.resolution === 'failed') refuseWhileMoneyMayHaveMoved(command.orderId, check);
   return [
     {
       event: {
@@ -56,10 +60,7 @@ export function decideResolveReview(command: ResolveReview, state: OrderState): 
  * shows for the order. With none, the resolution is refused: 503 while a request may still be
  * executing there, 422 when a payment is still processing or there is none at all.
  */
-function paymentThatPaid(command: ResolveReview, state: OrderState): NonNullable<ChargeReviewResolved['data']['payment']> {
-  const check = command.providerCheck;
-  if (!check)
-    throw new AppError('conflict', 'ORDER.PROVIDER_CHECK_STALE', `Order ${command.orderId} changed while it was being checked; try again`);
+function paymentThatPaid(orderId: string, check: ProviderCheck, state: OrderState): NonNullable<ChargeReviewResolved['data']['payment']> {
   const succeeded = check.succeededPayments ?? [];
   const payment = succeeded.find((p) => p.paymentIntentId === state.paymentIntentId) ?? succeeded[0];
   if (payment) {
@@ -70,19 +71,19 @@ function paymentThatPaid(command: ResolveReview, state: OrderState): NonNullable
       currency: payment.currency,
     };
   }
-  if (check.unanswered.length > 0) throw providerUnverified(command.orderId, check);
+  if (check.unanswered.length > 0) throw providerUnverified(orderId, check);
   if (check.pending.length > 0) {
     throw new AppError(
       'unprocessable',
       'ORDER.PROVIDER_PAYMENT_PENDING',
-      `The provider's payment for order ${command.orderId} is still processing (${check.pending.join(', ')}): it cannot be resolved as paid yet`,
+      `The provider's payment for order ${orderId} is still processing (${check.pending.join(', ')}): it cannot be resolved as paid yet`,
       { pending: check.pending },
     );
   }
   throw new AppError(
     'unprocessable',
     'ORDER.PROVIDER_HOLDS_NO_CHARGE',
-    `The provider holds no succeeded payment for order ${command.orderId}: it cannot be resolved as paid`,
+    `The provider holds no succeeded payment for order ${orderId}: it cannot be resolved as paid`,
     {},
   );
 }
@@ -102,19 +103,15 @@ const providerUnverified = (orderId: string, check: ProviderCheck) =>
  * "Failed" lets the customer request again, under a new provider key: only true if no key of the
  * order took (or may still take) the money, and the provider could answer for every one of them.
  */
-function refuseWhileMoneyMayHaveMoved(command: ResolveReview): void {
-  const check = command.providerCheck;
-  // The order went into review after the caller looked: ask again.
-  if (!check)
-    throw new AppError('conflict', 'ORDER.PROVIDER_CHECK_STALE', `Order ${command.orderId} changed while it was being checked; try again`);
+function refuseWhileMoneyMayHaveMoved(orderId: string, check: ProviderCheck): void {
   if (check.succeeded.length > 0 || check.pending.length > 0) {
     const intents = [...check.succeeded, ...check.pending];
     throw new AppError(
       'unprocessable',
       'ORDER.PROVIDER_HOLDS_CHARGE',
-      `The provider holds ${check.succeeded.length ? 'a succeeded' : 'a pending'} payment for order ${command.orderId} (${intents.join(', ')}): it cannot be resolved as failed`,
+      `The provider holds ${check.succeeded.length ? 'a succeeded' : 'a pending'} payment for order ${orderId} (${intents.join(', ')}): it cannot be resolved as failed`,
       { succeeded: check.succeeded, pending: check.pending },
     );
   }
-  if (check.unanswered.length > 0) throw providerUnverified(command.orderId, check);
+  if (check.unanswered.length > 0) throw providerUnverified(orderId, check);
 }
