@@ -6,7 +6,7 @@
 import { contactsReadModel } from '../../projections/contacts/contacts.projector';
 import { importEventsReadModel } from '../../projections/import-events/import-events.projector';
 import { syncRunsReadModel } from '../../projections/sync-runs/sync-runs.projector';
-import { runningPullRuns } from '../../projections/sync-runs/sync-runs.queries';
+import { runningPullRuns, runningPullRunsAt } from '../../projections/sync-runs/sync-runs.queries';
 import type { IdemConfig } from '../../src/config/config';
 import type { Feature } from '../../src/features/feature';
 import { configuredContactSources } from './contact-source/configured-sources';
@@ -29,7 +29,7 @@ export function contactsFeature({ sources = configuredContactSources }: Contacts
       // Import runs whose driver died with its process go on from their last recorded page.
       ({ config, store, pool, workerId }) => {
         const metadata = { correlationId: workerId, causationId: workerId, actor: { role: 'worker', tokenId: workerId } };
-        const sweep = { ...DEFAULT_ORPHAN_SWEEP, candidates: () => runningPullRuns(pool) };
+        const sweep = { ...DEFAULT_ORPHAN_SWEEP, candidates: () => runningPullRuns(pool), knownAtStart: () => runningPullRunsAt(pool) };
         return resumeUnfinishedRuns({ store, sources: sources(config), metadata }, sweep);
       },
     ],

@@ -3,6 +3,7 @@
  * sync_runs read model (projections/sync-runs) keeps the same view for the run list.
  */
 import { IMPORT_OUTCOMES, type ImportEvent, type ImportOutcome } from './contact.events';
+import type { Checkpoint } from '../../src/event-store/event-store.port';
 import { evolveImportRun, initialImportRunState, type ImportRunState, type RunStatus } from './import-run.state';
 
 /** GET /v1/sync/runs/{runId}: progress and outcome counts of one run. */
@@ -51,4 +52,14 @@ export function evolveRunView(view: RunView | undefined, event: ImportEvent & { 
 
 function stateOf(view: RunView): ImportRunState {
   return { ...initialImportRunState(), ...view, exists: true, counts: { ...view.counts } };
+}
+
+/**
+ * What the sync_runs read model showed at one checkpoint: the pull runs it had running. Its rows and
+ * its checkpoint commit together, so read in one statement they are the log's state at that position.
+ */
+export interface RunsKnownAt {
+  /** Undefined: the read model has processed nothing yet. */
+  checkpoint: Checkpoint | undefined;
+  runningPullRuns: string[];
 }

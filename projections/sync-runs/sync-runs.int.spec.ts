@@ -5,7 +5,7 @@
  * sync_runs` runs) gives exactly the rows the live runner kept.
  */
 import { PassThrough } from 'node:stream';
-import { contactSourcesAt, driveRun, loadRun, startRun, toRunView, type RunDriverDeps } from '../../modules/contacts';
+import { contactSourcesAt, driveRun, loadRun, startRun, toRunView, unfinishedRuns, type RunDriverDeps } from '../../modules/contacts';
 import { createSandbox, type Sandbox } from '../../modules/sandbox';
 import { runCli } from '../../src/cli';
 import { loadConfig } from '../../src/config/config';
@@ -14,9 +14,10 @@ import { rebuildReadModels } from '../../src/subscriptions/read-models/rebuild';
 import { verifyReadModel } from '../../src/subscriptions/read-models/verify';
 import { startProjections, type RunningProjections } from '../../src/subscriptions/start-projections';
 import { READ_MODELS, REACTORS } from '../../test/harness/projection-catalogue';
-import { createProjectionDatabase, waitUntilCaughtUp, type ProjectionDatabase } from '../../test/projections/projection-harness';
+import { createProjectionDatabase, waitFor, waitUntilCaughtUp, type ProjectionDatabase } from '../../test/projections/projection-harness';
 import { syncRunsReadModel } from './sync-runs.projector';
-import { listRuns } from './sync-runs.queries';
+import { listRuns, runningPullRunsAt } from './sync-runs.queries';
+import { readVersions } from '../../src/subscriptions/checkpoint-store';
 
 jest.setTimeout(120_000);
 
@@ -103,5 +104,21 @@ describe('sync_runs', () => {
     expect(switched).toMatchObject({ from: 1, to: 2 });
     expect(await tableRows(2)).toEqual(await tableRows(1));
     expect(await verifyReadModel(db.store, db.pool, syncRunsReadModel)).toMatchObject({ version: 2, rowsStored: 4, differences: [] });
+  });
+
+  it('tells a starting worker the pull runs it shows running and the checkpoint to read the rest of the log from', async () => {
+    projections = await startProjections({ store: db.store, pool: db.pool, readModels: [syncRunsReadModel], reactors: [] });
+    const open = await startRun(db.store, { source: 'crm', startedBy: 'test', kind: 'pull' }, metadata);
+    await waitUntilCaughtUp(db.store, db.pool, [readModelProjection(syncRunsReadModel)]);
+    await projections.stop();
+    // Started while the read model is stopped: in the log only, after its checkpoint.
+    const late = await startRun(db.store, { source: 'crm', startedBy: 'test', kind: 'pull' }, metadata);
+
+    const known = await runningPullRunsAt(db.pool);
+    const [live] = (await readVersions(db.pool, syncRunsReadModel.name)).filter((version) => version.state === 'live');
+    // Not the completed or stopped pull runs, the open file run or the push batch.
+    expect(known).toEqual({ checkpoint: live.checkpoint, runningPullRuns: [open] });
+    await waitFor('the late run to be readable in order', async () => (await unfinishedRuns(db.store)).includes(late));
+    expect((await unfinishedRuns(db.store, 'pull', known)).sort()).toEqual([open, late].sort());
   });
 });

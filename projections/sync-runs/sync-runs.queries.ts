@@ -1,9 +1,11 @@
 import type { Pool } from 'pg';
-import type { RunView } from '../../modules/contacts/import-run.view';
+import type { Checkpoint } from '../../src/event-store/event-store.port';
+import type { RunView, RunsKnownAt } from '../../modules/contacts/import-run.view';
+
 import { decodeRow } from '../../src/subscriptions/read-models/row-codec';
 import { tableSpecOf } from '../../src/subscriptions/read-models/table-spec';
 import { SyncRunRow } from './sync-runs.entity';
-import { runViewOf } from './sync-runs.projector';
+import { runViewOf, syncRunsReadModel } from './sync-runs.projector';
 
 export interface RunListQuery {
   status?: RunView['status'];
@@ -28,4 +30,19 @@ export async function listRuns(pool: Pool, { status, limit }: RunListQuery): Pro
 export async function runningPullRuns(pool: Pool): Promise<string[]> {
   const { rows } = await pool.query<{ run_id: string }>(`SELECT run_id FROM sync_runs WHERE kind = 'pull' AND status = 'running'`);
   return rows.map((row) => row.run_id);
+}
+
+/**
+ * The pull runs the live read model shows running and the checkpoint it shows them at, in one
+ * statement (one snapshot: the projector commits its rows with its checkpoint). Undefined before the
+ * read model's live version exists. A starting worker folds only the lifecycle events after it.
+ */
+export async function runningPullRunsAt(pool: Pool): Promise<RunsKnownAt | undefined> {
+  const { rows } = await pool.query<{ checkpoint: string | null; running: string[] }>(
+    `SELECT c.checkpoint, ARRAY(SELECT run_id FROM sync_runs WHERE kind = 'pull' AND status = 'running') AS running
+       FROM projection_checkpoints c
+      WHERE c.name = $1 AND c.state = 'live'`,
+    [syncRunsReadModel.name],
+  );
+  return rows[0] && { checkpoint: (rows[0].checkpoint as Checkpoint | null) ?? undefined, runningPullRuns: rows[0].running };
 }

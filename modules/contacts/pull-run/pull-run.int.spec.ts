@@ -14,6 +14,8 @@ import { orphanedRuns, resumeUnfinishedRuns } from './resume-runs';
 import { resumeRun, startRun, unfinishedRuns } from './start-run';
 import { waitFor } from '../../../test/projections/projection-harness';
 import { importStream } from '../contact.events';
+import { appendLinked } from '../../../src/command-handling/append-linked';
+import { toEventToAppend } from '../../../src/command-handling/event-to-append';
 import { evolveImportRun, initialImportRunState } from '../import-run.state';
 
 let pool: Pool;
@@ -250,5 +252,60 @@ describe('a pull run', () => {
     } finally {
       await resumed.stop();
     }
+  });
+});
+
+describe('the runs a starting worker resumes (unfinishedRuns)', () => {
+  const pull = () => startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, deps.metadata);
+  const fail = async (runId: string) => {
+    const stream = importStream(runId);
+    const event = { type: 'ImportRunFailed', data: { runId, error: 'stopped by the test' } } as const;
+    const { revision } = await loadRun(store, runId);
+    await appendLinked(
+      store,
+      stream,
+      [toEventToAppend(stream, { event, key: 'failed' }, deps.metadata, new Date().toISOString())],
+      revision,
+    );
+  };
+  // Reads of the global log are gap-free: they see an append once every older transaction is settled.
+  const settledThrough = async (runId: string) => {
+    const [last] = await store.readStream(importStream(runId), { direction: 'backwards', maxCount: 1 });
+    await waitFor(`${runId}'s last event to be readable in order`, async () =>
+      (await store.readAll({ direction: 'backwards', maxCount: 50 })).some((e) => e.id === last.id),
+    );
+    return last.position;
+  };
+
+  it('are the runs the read model showed running at its checkpoint, changed by the lifecycle events after it and nothing before', async () => {
+    const runningThroughout = await pull();
+    const endsAfter = await pull();
+    // Running in the log before the checkpoint, but not in the read model's view below: found only by
+    // a fold that reads the log before the checkpoint, which a fold from the read model must not do.
+    const outsideTheView = await pull();
+    const resumedAfter = await pull();
+    await fail(resumedAfter);
+    const checkpoint = await settledThrough(resumedAfter);
+    const known = { checkpoint, runningPullRuns: [runningThroughout, endsAfter] };
+
+    const startedAfter = await pull();
+    await fail(endsAfter);
+    await resumeRun(store, resumedAfter, 'support', deps.metadata);
+    const fileRun = await startRun(
+      store,
+      { source: 'crm', startedBy: 'test', kind: 'file', contentHash: 'f'.repeat(64), file: 'x.csv' },
+      deps.metadata,
+    );
+    await settledThrough(fileRun);
+
+    const expected = [runningThroughout, startedAfter, resumedAfter].sort();
+    // A page of two events at a time: the tail (five lifecycle events) takes three pages.
+    expect((await unfinishedRuns(store, 'pull', known, 2)).sort()).toEqual(expected);
+    expect((await unfinishedRuns(store, 'pull', known)).sort()).toEqual(expected);
+    // The whole log, read two events a page, agrees on every run but the one the view left out.
+    const whole = await unfinishedRuns(store, 'pull', undefined, 2);
+    expect(whole).toEqual(expect.arrayContaining([...expected, outsideTheView]));
+    expect(whole).not.toContain(endsAfter);
+    expect(await unfinishedRuns(store, 'file', known, 2)).toContain(fileRun);
   });
 });

@@ -14,6 +14,7 @@ import type { EventStore } from '../../../src/event-store/event-store.port';
 import { importStream } from '../contact.events';
 import { driveRun, isDrivenHere, type RunDriverDeps } from './drive-run';
 import { unfinishedRuns } from './start-run';
+import type { RunsKnownAt } from '../import-run.view';
 
 const logger = new Logger('ContactSync');
 
@@ -38,6 +39,11 @@ export interface OrphanSweep {
    * every 30 s must not read them all.
    */
   candidates?: () => Promise<string[]>;
+  /**
+   * What the sync_runs read model knew at its checkpoint, for a starting worker: it then reads only the
+   * lifecycle events after that checkpoint (start-run.ts). Default: none, the whole log is folded.
+   */
+  knownAtStart?: () => Promise<RunsKnownAt | undefined>;
 }
 
 export const DEFAULT_ORPHAN_SWEEP: OrphanSweep = { everyMs: 30_000, silentForMs: 180_000 };
@@ -78,7 +84,7 @@ export async function resumeUnfinishedRuns(
   sweep: OrphanSweep = DEFAULT_ORPHAN_SWEEP,
 ): Promise<ResumedRuns> {
   const drivers = new RunDrivers(deps);
-  const runIds = await unfinishedRuns(deps.store);
+  const runIds = await unfinishedRuns(deps.store, 'pull', await sweep.knownAtStart?.());
   runIds.forEach((runId) => drivers.drive(runId, deps.metadata));
   if (runIds.length) logger.log(`resuming ${runIds.length} import run(s): ${runIds.join(', ')}`);
 

@@ -10,6 +10,7 @@ import type { CommandContext } from '../../../src/command-handling/handle-comman
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import { IMPORT_CATEGORY, importStream, type ImportEvent, type ImportRunStarted } from '../contact.events';
 import { evolveImportRun, initialImportRunState, type ImportRunState } from '../import-run.state';
+import type { RunsKnownAt } from '../import-run.view';
 import { loadRun } from './drive-run';
 
 const LIFECYCLE = ['ImportRunStarted', 'ImportRunCompleted', 'ImportRunFailed', 'ImportRunNeedsReview', 'ImportRunResumed'];
@@ -32,24 +33,62 @@ export async function resumeRun(store: EventStore, runId: string, by: string, me
   if (run.status !== 'running') await appendOne(store, runId, { type: 'ImportRunResumed', data: { runId, by } }, run.revision, metadata);
 }
 
+/** Lifecycle events read per page: a page's events are in memory at once, never the whole log. */
+export const LIFECYCLE_PAGE = 10_000;
+
 /**
  * Every run's kind and status, folded from its lifecycle events alone (they are all a status depends
- * on), read from the whole log. A starting worker asks (unfinishedRuns), and it must not miss a run:
- * the sync_runs read model, which the run list reads, may still be catching up at that moment. (A
- * running worker's orphan sweep asks the read model instead: resume-runs.ts.)
+ * on). A starting worker asks (unfinishedRuns), and it must not miss a run: the sync_runs read model
+ * may still be catching up at that moment. So the fold starts from what the read model knew at its
+ * checkpoint (`known`) and reads only the lifecycle events after it, page by page; without `known`
+ * it reads the whole log the same way. (A running worker's orphan sweep asks the read model alone:
+ * resume-runs.ts.) Every push adds two lifecycle events, so on a long-lived store "the whole log"
+ * was millions of events held in memory at once by every starting worker.
  */
-async function runLifecycles(store: EventStore): Promise<ImportRunState[]> {
-  const events = await store.readAll({ filter: { streamCategories: [IMPORT_CATEGORY], eventTypes: LIFECYCLE }, maxCount: 1_000_000 });
+async function runLifecycles(store: EventStore, known: RunsKnownAt | undefined, pageSize: number): Promise<ImportRunState[]> {
   const runs = new Map<string, ImportRunState>();
-  for (const e of events) {
-    const runId = (e.data as { runId: string }).runId;
-    runs.set(runId, evolveImportRun(runs.get(runId) ?? initialImportRunState(), e as unknown as ImportEvent));
+  for (const runId of known?.runningPullRuns ?? [])
+    runs.set(runId, { ...initialImportRunState(), exists: true, runId, kind: 'pull', status: 'running' });
+  let after = known?.checkpoint;
+  for (;;) {
+    const events = await store.readAll({
+      after,
+      filter: { streamCategories: [IMPORT_CATEGORY], eventTypes: LIFECYCLE },
+      maxCount: pageSize,
+    });
+    for (const e of events) {
+      const runId = (e.data as { runId: string }).runId;
+      const before = runs.get(runId) ?? (known && e.type !== 'ImportRunStarted' ? await startedBeforeCheckpoint(store, runId) : undefined);
+      runs.set(runId, evolveImportRun(before ?? initialImportRunState(), e as unknown as ImportEvent));
+    }
+    if (events.length < pageSize) break;
+    after = events[events.length - 1].position;
   }
   return [...runs.values()].filter((run) => run.exists);
 }
 
-export async function unfinishedRuns(store: EventStore, kind: 'pull' | 'file' = 'pull'): Promise<string[]> {
-  return (await runLifecycles(store)).filter((run) => run.kind === kind && run.status === 'running').map((run) => run.runId);
+/**
+ * A run the read model did not show running, touched after its checkpoint (resumed, most likely):
+ * its kind comes from its first event, which is before the checkpoint.
+ */
+async function startedBeforeCheckpoint(store: EventStore, runId: string): Promise<ImportRunState | undefined> {
+  const [started] = await store.readStream(importStream(runId), { maxCount: 1 });
+  return started && evolveImportRun(initialImportRunState(), started as unknown as ImportEvent);
+}
+
+/**
+ * The runs of `kind` still running. `known` (the sync_runs read model's pull runs) spares reading the
+ * log before its checkpoint; it speaks of pull runs only, so file runs are always folded from the log.
+ */
+export async function unfinishedRuns(
+  store: EventStore,
+  kind: 'pull' | 'file' = 'pull',
+  known?: RunsKnownAt,
+  pageSize = LIFECYCLE_PAGE,
+): Promise<string[]> {
+  return (await runLifecycles(store, kind === 'pull' ? known : undefined, pageSize))
+    .filter((run) => run.kind === kind && run.status === 'running')
+    .map((run) => run.runId);
 }
 
 async function appendOne(
