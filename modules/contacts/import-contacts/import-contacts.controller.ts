@@ -22,7 +22,7 @@ import { WrongExpectedVersion } from '../../../src/event-store/errors';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import { importStream } from '../contact.events';
 import { importItems } from './import-records';
-import { parseImportRequest } from './import-request';
+import { parseImportRequest, type ImportRequest } from './import-request';
 import { countOutcomes } from '../import-run.audit';
 import { pushRunEvents, pushRunId, recordedPush, toAnswer, type RecordAnswer } from './push-run';
 
@@ -84,7 +84,7 @@ export class ImportContactsController {
     const runId = pushRunId(metadata.actor.tokenId, idempotencyKey);
     const stream = importStream(runId);
     if (idempotencyKey) {
-      const replay = await this.replay(stream, request.fingerprint);
+      const replay = await this.replay(stream, request);
       if (replay) return this.replayed(reply, runId, request.source, replay);
     }
 
@@ -102,7 +102,7 @@ export class ImportContactsController {
       await appendLinked(this.store, stream, events, 'no_stream');
     } catch (error) {
       // The same key, concurrently: the first to record its answers is the answer for both.
-      const replay = error instanceof WrongExpectedVersion && idempotencyKey ? await this.replay(stream, request.fingerprint) : undefined;
+      const replay = error instanceof WrongExpectedVersion && idempotencyKey ? await this.replay(stream, request) : undefined;
       if (!replay) throw error;
       return this.replayed(reply, runId, request.source, replay);
     }
@@ -110,10 +110,10 @@ export class ImportContactsController {
     return { runId, source: request.source, results: answers, counts: countOutcomes(answers) };
   }
 
-  private async replay(stream: string, fingerprint: string): Promise<RecordAnswer[] | undefined> {
+  private async replay(stream: string, request: ImportRequest): Promise<RecordAnswer[] | undefined> {
     const recorded = recordedPush(await this.store.readStream(stream));
     if (!recorded) return undefined;
-    if (recorded.requestFingerprint !== fingerprint) {
+    if (recorded.requestFingerprint !== request.fingerprint && recorded.requestFingerprint !== request.legacyFingerprint()) {
       throw new AppError(
         'unprocessable',
         'IDEMPOTENCY_KEY.REUSED',

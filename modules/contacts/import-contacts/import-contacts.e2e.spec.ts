@@ -3,9 +3,14 @@
  * leaves each contact once with one revision per distinct version; an Idempotency-Key gets the
  * original answers back; what is stale or contradictory is answered and audited, never appended.
  */
-import { randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
 import { importStream } from '../contact.events';
+import { appendLinked } from '../../../src/command-handling/append-linked';
+import { toEventToAppend } from '../../../src/command-handling/event-to-append';
+import { pushRunEvents, pushRunId } from './push-run';
+
+const metadata = { correlationId: 'earlier', causationId: 'earlier', actor: { role: 'sync', tokenId: 'earlier' } };
 
 let harness: TestApp;
 beforeAll(async () => {
@@ -112,6 +117,29 @@ describe('POST /v1/contacts/import', () => {
       expect(again.statusCode).toBe(200);
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(again.json()).toEqual(first.json());
+    });
+    it('replays a push recorded before key order stopped counting, under the fingerprint of the body as spelled', async () => {
+      const prefix = `keyl-${randomUUID().slice(0, 8)}-`;
+      // batchOf spells sourceId, version, eventId, fields: not the sorted order, so the two fingerprints differ.
+      const records = batchOf(prefix, 2);
+      const key = randomUUID();
+      const runId = pushRunId(hash('sha256', 'dev-sync', 'hex').slice(0, 8), key);
+      const spelled = hash('sha256', JSON.stringify(['crm', records]), 'hex').slice(0, 32);
+      // What the earlier code recorded for this key: its answers, under the fingerprint of the body as spelled.
+      const answers = records.map((record, seq) => ({ seq, sourceId: record.sourceId, outcome: 'imported' as const, revision: 0 }));
+      const stream = importStream(runId);
+      const events = pushRunEvents(runId, 'crm', 'sync', spelled, answers).map((event, i) =>
+        toEventToAppend(stream, { event, key: `earlier/${i}` }, metadata, new Date().toISOString()),
+      );
+      await appendLinked(harness.runtime.eventStore, stream, events, 'no_stream');
+
+      const again = await push(records, { 'idempotency-key': key });
+      expect(again.statusCode).toBe(200);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.json().results).toEqual(answers.map(({ sourceId, outcome, revision }) => ({ sourceId, outcome, revision })));
+      // The recorded answers, not fresh judgements: nothing was imported by the retry.
+      expect(await streamsLike(prefix)).toEqual([]);
+      expect((await push(batchOf(prefix, 1), { 'idempotency-key': key })).json().code).toBe('IDEMPOTENCY_KEY.REUSED');
     });
   });
 

@@ -20,6 +20,11 @@ export interface ImportRequest {
   items: BatchItem[];
   /** Identifies the body, so a reused Idempotency-Key with another body is refused. */
   fingerprint: string;
+  /**
+   * The fingerprint pushes were recorded under before key order stopped counting: of the body as
+   * spelled. A retry of such a push, made across the upgrade, is still recognised as the same body.
+   */
+  legacyFingerprint: () => string;
 }
 
 export function parseImportRequest(body: unknown): ImportRequest {
@@ -40,12 +45,11 @@ export function parseImportRequest(body: unknown): ImportRequest {
   }
   // Of the parsed body, key order ignored: what the request says, not how it was spelled (whitespace
   // never counted either). The records' order counts: the answers are given by position.
-  const fingerprint = createHash('sha256')
-    .update(canonicalJson([source, records]))
-    .digest('hex')
-    .slice(0, 32);
-  return { source: source as string, items, fingerprint };
+  const fingerprint = fingerprintOf(canonicalJson([source, records]));
+  return { source: source as string, items, fingerprint, legacyFingerprint: () => fingerprintOf(JSON.stringify([source, records])) };
 }
+
+const fingerprintOf = (body: string) => createHash('sha256').update(body).digest('hex').slice(0, 32);
 
 /** Checks raw records one by one; `firstSeq` numbers them within their run. */
 export function checkItems(records: unknown[], firstSeq = 0): BatchItem[] {
