@@ -14,7 +14,7 @@ export {
 } from './payment-gateway/payment-gateway.port';
 export { StripePaymentGateway } from './payment-gateway/stripe.payment-gateway';
 export { CHARGE_ORDER_TASK, chargeOrderJobKey, type ChargeOrderPayload } from './charge-order/charge-order.payload';
-export { chargeOrder, ChargeOutcomeStillUnknown, type ChargeOrderDeps } from './charge-order/charge-order.job';
+export { chargeOrder, ChargeOutcomeStillUnknown, DEFAULT_ATTEMPT_LEASE_MS, type ChargeOrderDeps } from './charge-order/charge-order.job';
 export { reconcileOrder, type ReconcileResult } from './recover-stuck-charges/reconcile-order';
 export { decideResolveReview, type ResolveReview } from './resolve-review/resolve-review.decision';
 export { checkProviderForOrder, type ProviderCheck } from './resolve-review/provider-check';

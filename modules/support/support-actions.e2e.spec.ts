@@ -3,9 +3,11 @@ import {
   orderInReviewNothingCharged,
   orderInReview as reviewOrder,
   orderInUnknownState as unknownOrder,
+  requestCharge,
 } from '../../test/harness/support-cases';
 import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
-import { loadOrder, type ChargeOrderDeps } from '../payments';
+import { chargeOrder, loadOrder, type ChargeOrderDeps } from '../payments';
+import { waitFor } from '../../test/projections/projection-harness';
 import { isSucceededCharge } from '../sandbox';
 
 let harness: TestApp;
@@ -50,6 +52,31 @@ describe('POST /v1/support/orders/{orderId}/reconcile', () => {
         request_id: requestId,
       },
     ]);
+  });
+
+  it("leaves an attempt still in flight to its worker: nothing sent, no attempt claimed, and the worker's outcome recorded", async () => {
+    const orderId = await requestCharge(harness);
+    // The worker's create is held 2 s at the provider: its charge is in flight when support clicks.
+    await fetch(`${harness.sandbox.url}/_sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'latency', orderId, ms: 2000, times: 1 }),
+    });
+    const working = chargeOrder(deps, orderId);
+    await waitFor(
+      'the worker to start its attempt',
+      async () => (await loadOrder(harness.runtime.eventStore, orderId)).state.status === 'processing',
+    );
+
+    const response = await harness.app.inject({ method: 'POST', url: `/v1/support/orders/${orderId}/reconcile`, headers: auth('support') });
+
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ oldStatus: 'processing', newStatus: 'processing', reason: 'an attempt is still in flight' });
+    expect(await working).toBe('settled');
+    const history = (await harness.runtime.eventStore.readStream(`order-${orderId}`)).map((e) => e.type);
+    expect(history.filter((type) => type === 'ChargeAttemptStarted')).toHaveLength(1);
+    expect(history.at(-1)).toBe('ChargeSucceeded');
+    expect(harness.sandbox.requests({ orderId }).map((r) => r.status)).toEqual([200]);
   });
 
   it('answers an order that was never requested 404 ORDER.NOT_FOUND, as GET /v1/orders/{id} does', async () => {

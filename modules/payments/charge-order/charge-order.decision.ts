@@ -43,7 +43,7 @@ export function decideNextStep(state: OrderState, now: Date, attemptLeaseMs: num
  * reason; a payment still processing is an outcome not known yet, verified later by the same key —
  * never a new attempt under a new key.
  */
-export function decideOutcome(state: OrderState, attempt: number, outcome: ChargeOutcome): OrderEvent {
+export function decideOutcome(state: OrderState, attempt: number, outcome: Exclude<ChargeOutcome, { kind: 'in_progress' }>): OrderEvent {
   const orderId = state.orderId;
   switch (outcome.kind) {
     case 'succeeded': {

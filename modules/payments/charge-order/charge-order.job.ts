@@ -28,7 +28,7 @@ export interface ChargeOrderDeps {
    */
   requestedBy?: CommandMetadata;
   now?: () => Date;
-  /** An attempt younger than this is left to the worker that started it (default 60 s). */
+  /** An attempt younger than this is left to the worker that started it (default {@link DEFAULT_ATTEMPT_LEASE_MS}). */
   attemptLeaseMs?: number;
 }
 
@@ -40,6 +40,9 @@ export interface ChargeOrderDeps {
 export type ChargeOrderResult = 'settled' | 'nothing_to_do' | 'left_to_other_worker' | 'contended';
 
 const ROUNDS = 4;
+
+/** How long an attempt without an outcome is left to the worker that started it. */
+export const DEFAULT_ATTEMPT_LEASE_MS = 60_000;
 
 /** Thrown when other writers won every round: the queue retries the job, which reads the order again. */
 export class ChargeOrderContended extends Error {
@@ -132,7 +135,7 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
   for (let round = 0; round < ROUNDS; round++) {
     const loaded = await orderCommands.load(deps.store, orderId);
     const { state } = loaded;
-    const step = decideNextStep(state, now(), deps.attemptLeaseMs ?? 60_000);
+    const step = decideNextStep(state, now(), deps.attemptLeaseMs ?? DEFAULT_ATTEMPT_LEASE_MS);
     const r = `r${state.requestNumber}`;
     try {
       if (step.kind === 'nothing') return 'nothing_to_do';
@@ -184,6 +187,9 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
         idempotencyKey: state.providerKey,
         paymentMethodId,
       });
+      // The key's earlier request is still running at the provider: this call was not run, so there is
+      // no outcome to record (and none to count as unknown); its answer is asked for again later.
+      if (outcome.kind === 'in_progress') throw new ChargeOutcomeStillUnknown(orderId, outcome.reason);
       const event = decideOutcome(state, attempt, outcome);
       const afterOutcome = await record(started, event, `outcome/${r}/${attempt}`);
       if (event.type === 'ChargeNeedsReview') reportNeedsReview(orderId, event.data.reason);

@@ -13,6 +13,9 @@ import { orderCommands } from '../order.commands';
 import { StripePaymentGateway } from '../payment-gateway/stripe.payment-gateway';
 import { decideRequestCharge } from '../request-charge/request-charge.decision';
 import { ChargeOutcomeStillUnknown, chargeOrder, type ChargeOrderDeps } from './charge-order.job';
+import { MAX_CONSECUTIVE_UNKNOWN } from './charge-order.decision';
+import { orderStream } from '../order.events';
+import { waitFor } from '../../../test/projections/projection-harness';
 
 let pool: Pool;
 let store: PostgresEventStore;
@@ -118,6 +121,32 @@ describe('chargeOrder against Stripe-shaped answers', () => {
       expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'paid', recovered: true });
       expect(calls(orderId).filter((call) => call.includes('search'))).toEqual([]);
       expect(sandbox.charges({ orderId }).filter(isSucceededCharge)).toHaveLength(1);
+    });
+  });
+
+  describe("when the key's first request is still running at the provider", () => {
+    it('records no outcome for its 409 key-in-use answers, never counts them towards review, and records the charge once it ends', async () => {
+      const orderId = await requestCharge();
+      // The first create is held 5 s before it commits; this client gives up after 2 s.
+      await fault({ kind: 'latency', orderId, ms: 5000, times: 1 });
+      // Recovery that will not wait for the attempt's lease (an operator's `idem recover --order`).
+      const eager = { ...depsWith(), attemptLeaseMs: 0 };
+      await expect(chargeOrder(eager, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
+      expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'unknown', consecutiveUnknown: 1 });
+
+      // Five more tries while the first still runs: five 409s, none of them an outcome.
+      for (let i = 0; i < MAX_CONSECUTIVE_UNKNOWN; i++) {
+        await expect(chargeOrder(eager, orderId)).rejects.toThrow(/idempotency_key_in_use/);
+      }
+      expect(sandbox.requests({ orderId }).filter((r) => r.status === 409)).toHaveLength(MAX_CONSECUTIVE_UNKNOWN);
+      const history = (await store.readStream(orderStream(orderId))).map((e) => e.type);
+      expect(history.filter((type) => type === 'ChargeOutcomeUnknown')).toHaveLength(1);
+      expect(history).not.toContain('ChargeNeedsReview');
+
+      await waitFor('the held create to commit', async () => sandbox.charges({ orderId }).some(isSucceededCharge), 15_000);
+      expect(await chargeOrder(eager, orderId)).toBe('settled');
+      expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'paid', recovered: true });
+      expect(sandbox.charges({ orderId })).toHaveLength(1);
     });
   });
 });

@@ -9,7 +9,12 @@ import type { ChargeOutcome, SavedPaymentMethod } from './payment-gateway.port';
  * idempotency error: the key was first sent with other parameters (Stripe: "Keys for idempotent
  * requests can only be used with the same parameters they were first used with", 400
  * `type: idempotency_error`, docs.stripe.com/api/idempotent_requests), which contradicts our record
- * of what we sent under it. Everything else (timeouts, resets, 5xx, 409 key in use, 429) is unknown.
+ * of what we sent under it. A 409 `idempotency_key_in_use` ("There is currently another in-progress
+ * request using this Idempotent Key … Please try again later", docs.stripe.com/api/errors: "409
+ * Conflict: The request conflicts with another request (perhaps due to using the same idempotent
+ * key)") is the earlier request still running: not an outcome of this call, which Stripe did not run.
+ * stripe-node raises it as a plain StripeAPIError, so it is told by status and code, not by class.
+ * Everything else (timeouts, resets, 5xx, 429) is unknown.
  */
 export function classifyStripeError(error: unknown): ChargeOutcome {
   if (error instanceof Stripe.errors.StripeCardError) {
@@ -25,6 +30,12 @@ export function classifyStripeError(error: unknown): ChargeOutcome {
   }
   if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 400) {
     return { kind: 'rejected', reason: `${error.code ?? 'invalid_request'}: ${error.message}` };
+  }
+  if (error instanceof Stripe.errors.StripeError && error.statusCode === 409 && error.code === 'idempotency_key_in_use') {
+    return {
+      kind: 'in_progress',
+      reason: `idempotency_key_in_use: the provider is still executing an earlier request under this key: ${error.message}`,
+    };
   }
   if (error instanceof Stripe.errors.StripeIdempotencyError) {
     return { kind: 'rejected', reason: `idempotency_error: the key was used before with other parameters: ${error.message}` };

@@ -54,6 +54,12 @@ export type ChargeOutcome =
   | { kind: 'pending'; paymentIntentId: string; reason: string }
   /** The provider refused the request itself (e.g. unknown customer): money did not move, a human must look. */
   | { kind: 'rejected'; reason: string }
+  /**
+   * The provider is still executing an earlier request under this key: it says nothing of this call,
+   * which it did not run. Not an outcome (no unknown outcome to count towards the stop rule): the
+   * earlier request's answer is asked for again later, under the same key.
+   */
+  | { kind: 'in_progress'; reason: string }
   | { kind: 'unknown'; error: string };
 
 export interface PaymentGateway {
