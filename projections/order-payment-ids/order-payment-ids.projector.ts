@@ -11,7 +11,13 @@ import { orderIdOf } from '../orders/orders.projector';
 import { OrderPaymentIdRow } from './order-payment-ids.entity';
 import { paymentIdsNamedBy } from './payment-ids-named';
 
-const NAMING_TYPES: OrderEvent['type'][] = ['ChargeSucceeded', 'ChargeFailed', 'ChargeOutcomeUnknown', 'ChargeNeedsReview', 'ChargeReviewResolved'];
+const NAMING_TYPES: OrderEvent['type'][] = [
+  'ChargeSucceeded',
+  'ChargeFailed',
+  'ChargeOutcomeUnknown',
+  'ChargeNeedsReview',
+  'ChargeReviewResolved',
+];
 
 export function evolveOrderPaymentId(
   row: OrderPaymentIdRow | undefined,
@@ -19,7 +25,13 @@ export function evolveOrderPaymentId(
   key?: Partial<OrderPaymentIdRow>,
 ): OrderPaymentIdRow | undefined {
   if (row || !key?.paymentId) return row;
-  return { paymentId: key.paymentId, orderId: orderIdOf(event), namedBy: event.type, revision: event.revision, recordedAt: eventTime(event) };
+  return {
+    paymentId: key.paymentId,
+    orderId: orderIdOf(event),
+    namedBy: event.type,
+    revision: event.revision,
+    recordedAt: eventTime(event),
+  };
 }
 
 export const orderPaymentIdsReadModel: ReadModel<OrderPaymentIdRow> = {

@@ -19,8 +19,19 @@ const namedIds = (events: RecordedEvent[]) =>
 
 describe('order_payment_ids projector', () => {
   it('names the intent and the charge of a success, and the intent of a declined earlier request', () => {
-    const declined = event('ChargeFailed', { attempt: 1, declineCode: 'generic_decline', reason: 'Your card was declined.', paymentIntentId: 'pi_A' });
-    const paid = event('ChargeSucceeded', { paymentIntentId: 'pi_B', providerChargeId: 'ch_B', amount: 500, currency: 'EUR', recovered: false });
+    const declined = event('ChargeFailed', {
+      attempt: 1,
+      declineCode: 'generic_decline',
+      reason: 'Your card was declined.',
+      paymentIntentId: 'pi_A',
+    });
+    const paid = event('ChargeSucceeded', {
+      paymentIntentId: 'pi_B',
+      providerChargeId: 'ch_B',
+      amount: 500,
+      currency: 'EUR',
+      recovered: false,
+    });
     expect(namedIds([declined, paid])).toEqual([
       ['pi_A', '9', 'ChargeFailed'],
       ['pi_B', '9', 'ChargeSucceeded'],

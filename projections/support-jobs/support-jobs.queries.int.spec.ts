@@ -43,7 +43,13 @@ beforeAll(async () => {
     [JOBS],
   );
   await db.pool.query('ANALYZE support_jobs_v1; ANALYZE order_payment_ids_v1');
-  dataSource = new DataSource({ type: 'postgres', url: db.url, entities: [SupportJobRow, OrderPaymentIdRow], logger: recordSelects, logging: true });
+  dataSource = new DataSource({
+    type: 'postgres',
+    url: db.url,
+    entities: [SupportJobRow, OrderPaymentIdRow],
+    logger: recordSelects,
+    logging: true,
+  });
   await dataSource.initialize();
 });
 afterAll(async () => {

@@ -27,7 +27,14 @@ const search = async (q: string) => {
 };
 const ordersIn = (results: Array<Record<string, unknown>>) => results.map((job) => job.orderId);
 /** The orders a search lists once it lists any: the read models follow what the test wrote a moment later. */
-const ordersFoundBy = async (q: string) => ordersIn(await waitUntil(() => search(q), (results) => results.length > 0, 15_000));
+const ordersFoundBy = async (q: string) =>
+  ordersIn(
+    await waitUntil(
+      () => search(q),
+      (results) => results.length > 0,
+      15_000,
+    ),
+  );
 
 /** A customer whose saved card is one of Stripe's test cards (`pm_card_visa`, `pm_card_chargeDeclined`). */
 function customerPayingWith(paymentMethod: string, customerId = `cus-${randomUUID()}`): string {
