@@ -1,11 +1,13 @@
 /**
  * Everything support adds to Idem (see src/features/feature.ts): the support_jobs read model (one row
- * per charge job and import run, for finding a case) and the routes that read it — search, the
+ * per charge job and import run, for finding a case), order_payment_ids (every payment id an order's
+ * events name, so any of them finds the order) and the routes that read them — search, the
  * needs-review list, the overview (duplicates absorbed, projection lag); the reconcile and resolve
  * actions, which ask the provider through payments' gateway; the needs-review gauge on /metrics; the
  * optional alert webhook (IDEM_ALERT_WEBHOOK_URL: a reactor queues one job per needs-review event);
  * and /admin, the page that shows support its screen and auditors theirs (over the audit routes).
  */
+import { orderPaymentIdsReadModel } from '../../projections/order-payment-ids/order-payment-ids.projector';
 import { supportJobsReadModel } from '../../projections/support-jobs/support-jobs.projector';
 import type { Feature } from '../../src/features/feature';
 import { reviewAlertReactor } from './send-review-alert/review-alert.reactor';
@@ -17,7 +19,7 @@ export function supportFeature(): Feature {
   return {
     name: 'support',
     module: SupportModule,
-    readModels: [supportJobsReadModel],
+    readModels: [supportJobsReadModel, orderPaymentIdsReadModel],
     reactors: (config) => [reviewAlertReactor(config.alerts)],
     tasks: ({ config }) => ({ [SEND_REVIEW_ALERT_TASK]: sendReviewAlertTask({ alerts: config.alerts }) }),
     bannerLines: (apiUrl) => [`  admin screen   ${apiUrl}/admin   (log in with a support or auditor token)`],

@@ -1,12 +1,12 @@
 /**
  * Support search stays a handful of index probes however many jobs there are: over 20,000 jobs and
- * orders, with fresh statistics, the plan of each search reads no table with a sequential scan.
+ * the 40,000 payment ids their orders name, with fresh statistics, the plan of each search reads no table with a sequential scan.
  */
 import { DataSource, type Logger } from 'typeorm';
 import { createProjectionDatabase, type ProjectionDatabase } from '../../test/projections/projection-harness';
 import { installReadModels } from '../../src/subscriptions/read-models/versions';
-import { OrderRow } from '../orders/orders.entity';
-import { ordersReadModel } from '../orders/orders.projector';
+import { OrderPaymentIdRow } from '../order-payment-ids/order-payment-ids.entity';
+import { orderPaymentIdsReadModel } from '../order-payment-ids/order-payment-ids.projector';
 import { SupportJobRow } from './support-jobs.entity';
 import { supportJobsReadModel } from './support-jobs.projector';
 import { SupportJobQueries } from './support-jobs.queries';
@@ -30,7 +30,7 @@ const recordSelects: Logger = {
 
 beforeAll(async () => {
   db = await createProjectionDatabase('support_search_plan');
-  await installReadModels(db.pool, [supportJobsReadModel, ordersReadModel]);
+  await installReadModels(db.pool, [supportJobsReadModel, orderPaymentIdsReadModel]);
   await db.pool.query(
     `INSERT INTO support_jobs_v1 (job_id, kind, order_id, customer_id, request_id, external_reference, status, attempts, updated_at, revision)
      SELECT 'charge-order:o-' || g, 'charge-order', 'o-' || g, 'c-' || (g % 5000), 'req-' || g, 'ch_' || g, 'done', 1, now(), 2
@@ -38,12 +38,18 @@ beforeAll(async () => {
     [JOBS],
   );
   await db.pool.query(
-    `INSERT INTO orders_v1 (order_id, status, amount, currency, customer_id, payment_intent_id, provider_charge_id, attempts, updated_at, revision)
-     SELECT 'o-' || g, 'paid', 100, 'EUR', 'c-' || (g % 5000), 'pi_' || g, 'ch_' || g, 1, now(), 2 FROM generate_series(1, $1::int) g`,
+    `INSERT INTO order_payment_ids_v1 (payment_id, order_id, named_by, revision, recorded_at)
+     SELECT prefix || g, 'o-' || g, 'ChargeSucceeded', 2, now() FROM generate_series(1, $1::int) g, unnest(ARRAY['pi_', 'ch_']) prefix`,
     [JOBS],
   );
-  await db.pool.query('ANALYZE support_jobs_v1; ANALYZE orders_v1');
-  dataSource = new DataSource({ type: 'postgres', url: db.url, entities: [SupportJobRow, OrderRow], logger: recordSelects, logging: true });
+  await db.pool.query('ANALYZE support_jobs_v1; ANALYZE order_payment_ids_v1');
+  dataSource = new DataSource({
+    type: 'postgres',
+    url: db.url,
+    entities: [SupportJobRow, OrderPaymentIdRow],
+    logger: recordSelects,
+    logging: true,
+  });
   await dataSource.initialize();
 });
 afterAll(async () => {
@@ -68,7 +74,7 @@ describe('SupportJobQueries: search, with the orders an intent id names', () => 
   ])('finds by %s without scanning a table', async (_what, q) => {
     statements.length = 0;
     const jobs = new SupportJobQueries(dataSource);
-    const found = await jobs.search(q, await jobs.ordersPaidThrough(q));
+    const found = await jobs.search(q, await jobs.ordersNamingPayment(q));
     expect(found.length).toBe(q === 'nothing-like-it' ? 0 : q.startsWith('c-') ? 4 : 1);
     expect(statements.length).toBeGreaterThan(0);
     for (const { sql, parameters } of statements) {

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { OrderRow } from '../orders/orders.entity';
+import { OrderPaymentIdRow } from '../order-payment-ids/order-payment-ids.entity';
 import { SupportJobRow } from './support-jobs.entity';
 import { importRunJobId } from './support-jobs.projector';
 
@@ -28,13 +28,16 @@ export class SupportJobQueries {
   }
 
   /**
-   * The orders a payment intent id belongs to, from the `orders` read model: a paid order's job holds
-   * its charge id, and Stripe's dashboard shows the intent first. Asked apart from `search` because
-   * as a subquery inside its OR it would turn the index probes into a scan of every job.
+   * The orders whose events name this provider payment id (order_payment_ids): the intent or charge
+   * that paid it, but also a declined earlier request's intent or a second payment the provider holds,
+   * which no job row shows. Asked apart from `search` because as a subquery inside its OR it would
+   * turn the index probes into a scan of every job.
    */
-  async ordersPaidThrough(paymentIntentId: string): Promise<string[]> {
-    const orders = await this.dataSource.getRepository(OrderRow).find({ select: { orderId: true }, where: { paymentIntentId } });
-    return orders.map((order) => order.orderId);
+  async ordersNamingPayment(paymentId: string): Promise<string[]> {
+    const named = await this.dataSource
+      .getRepository(OrderPaymentIdRow)
+      .find({ select: { orderId: true }, where: { paymentId }, take: 50 });
+    return named.map((row) => row.orderId);
   }
 
   needingReview(limit = 100): Promise<SupportJobRow[]> {

@@ -9,6 +9,7 @@ import { reviewAlertReactor } from '../../modules/support/send-review-alert/revi
 import { auditChainProjector } from '../../projections/audit-chain/audit-chain.projector';
 import { contactsReadModel } from '../../projections/contacts/contacts.projector';
 import { importEventsReadModel } from '../../projections/import-events/import-events.projector';
+import { orderPaymentIdsReadModel } from '../../projections/order-payment-ids/order-payment-ids.projector';
 import { ordersReadModel } from '../../projections/orders/orders.projector';
 import { paymentLedgerReadModel } from '../../projections/payment-ledger/payment-ledger.projector';
 import { supportJobsReadModel } from '../../projections/support-jobs/support-jobs.projector';
@@ -21,6 +22,7 @@ export const READ_MODELS = [
   importEventsReadModel,
   syncRunsReadModel,
   supportJobsReadModel,
+  orderPaymentIdsReadModel,
 ];
 /** As configured with nothing set: the review alert reactor without a webhook URL enqueues nothing. */
 export const REACTORS = [

@@ -20,10 +20,10 @@ export interface SupportCases {
 
 /**
  * The api on a real port with its read models kept up to date, but no job queue: the test runs each
- * charge itself, and no worker races it to a different outcome.
+ * charge itself, and no worker races it to a different outcome. `env` as for startTestApp.
  */
-export async function startSupportCases(label: string): Promise<SupportCases> {
-  const harness = await startTestApp(label);
+export async function startSupportCases(label: string, env: Record<string, string> = {}): Promise<SupportCases> {
+  const harness = await startTestApp(label, env);
   const { eventStore: store, pool } = harness.runtime;
   const projections = await startProjections({ store, pool, readModels: readModelsOf(harness.features), reactors: [] });
   await harness.app.listen({ port: 0, host: '127.0.0.1' });

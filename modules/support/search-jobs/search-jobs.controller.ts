@@ -16,7 +16,7 @@ export class SearchJobsController {
   @Get()
   @Roles('support')
   async search(@Query() { q }: SearchJobsQuery) {
-    const jobs = await this.jobs.search(q, await this.jobs.ordersPaidThrough(q));
+    const jobs = await this.jobs.search(q, await this.jobs.ordersNamingPayment(q));
     return { results: jobs.map(toSupportJobView) };
   }
 }

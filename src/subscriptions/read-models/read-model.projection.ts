@@ -9,7 +9,7 @@
 import type { RecordedEvent } from '../../event-store/event-store.port';
 import type { Projection, ProjectionContext } from '../projection';
 import { copyRows } from './copy-rows';
-import type { AnyReadModel } from './read-model';
+import { keysOf, type AnyReadModel } from './read-model';
 import { keyString, type Row } from './row-codec';
 import { tableSpecOf } from './table-spec';
 import { deleteRows, selectRows, upsertRows } from './table-sql';
@@ -45,14 +45,14 @@ export async function applyToTable(
 ): Promise<void> {
   const spec = tableSpecOf(model.entity);
   const table = versionTable(model.name, context.version);
-  const keyed: Array<[string, RecordedEvent]> = [];
+  const keyed: Array<[string, RecordedEvent, Row]> = [];
   const keys = new Map<string, Row>();
   for (const event of events) {
-    const key = model.keyOf(event) as Row | undefined;
-    if (!key) continue;
-    const id = keyString(spec, key);
-    keyed.push([id, event]);
-    keys.set(id, key);
+    for (const key of keysOf(model, event) as Row[]) {
+      const id = keyString(spec, key);
+      keyed.push([id, event, key]);
+      keys.set(id, key);
+    }
   }
   if (!keyed.length) return;
 
@@ -63,9 +63,9 @@ export async function applyToTable(
 
   const current = new Map(stored);
   const changed = new Set<string>();
-  for (const [id, event] of keyed) {
+  for (const [id, event, key] of keyed) {
     const before = current.get(id);
-    const after = model.evolve(before, event) as Row | undefined;
+    const after = model.evolve(before, event, key) as Row | undefined;
     if (after === before) continue;
     changed.add(id);
     if (after === undefined) current.delete(id);

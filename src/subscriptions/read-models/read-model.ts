@@ -14,10 +14,17 @@ export interface ReadModel<R extends object = Row> {
   /** TypeORM entity describing the row (mapped to the view `name`). */
   readonly entity: new () => R;
   readonly filter: EventFilter;
-  /** The primary-key fields of the row an event concerns; undefined when it concerns none. */
-  keyOf(event: RecordedEvent): Partial<R> | undefined;
-  /** Pure. Returns the row after the event, the same object when nothing changes, undefined to delete. */
-  evolve(row: R | undefined, event: RecordedEvent): R | undefined;
+  /**
+   * The primary-key fields of the row an event concerns; undefined when it concerns none. A list when
+   * one event concerns several rows (e.g. one row per payment id the event names).
+   */
+  keyOf(event: RecordedEvent): Partial<R> | ReadonlyArray<Partial<R>> | undefined;
+  /**
+   * Pure. Returns the row after the event, the same object when nothing changes, undefined to delete.
+   * The kernel passes `key`, the row's key as `keyOf` gave it: a row the event creates may be one of
+   * several it names (a read model with one row per event reads the key from the event and ignores it).
+   */
+  evolve(row: R | undefined, event: RecordedEvent, key?: Partial<R>): R | undefined;
 }
 
 export type AnyReadModel = ReadModel<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -30,14 +37,21 @@ export function foldReadModel<R extends object>(
 ): Map<string, R> {
   for (const event of events) {
     if (!matchesFilter(model.filter, event)) continue;
-    const key = model.keyOf(event);
-    if (!key) continue;
-    const id = rowKey(model, key);
-    const next = model.evolve(rows.get(id), event);
-    if (next === undefined) rows.delete(id);
-    else rows.set(id, next);
+    for (const key of keysOf(model, event)) {
+      const id = rowKey(model, key);
+      const next = model.evolve(rows.get(id), event, key);
+      if (next === undefined) rows.delete(id);
+      else rows.set(id, next);
+    }
   }
   return rows;
+}
+
+/** The keys of every row an event concerns, in the order `keyOf` gave them (none, one or several). */
+export function keysOf<R extends object>(model: ReadModel<R>, event: RecordedEvent): ReadonlyArray<Partial<R>> {
+  const keys = model.keyOf(event);
+  if (!keys) return [];
+  return Array.isArray(keys) ? keys : [keys as Partial<R>];
 }
 
 export function rowKey(model: AnyReadModel, keyOrRow: object): string {
