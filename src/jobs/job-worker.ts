@@ -5,7 +5,8 @@
  * Every job worker announces its slots (job-worker-liveness.ts) and sweeps, at start and then every
  * `deadWorkerSweepMs`, for jobs still locked by slots of workers that died (release-dead-workers-jobs.ts).
  */
-import { consoleLogFactory, Logger, makeWorkerUtils, run, type TaskList } from 'graphile-worker';
+import { setTimeout as delay } from 'node:timers/promises';
+import { consoleLogFactory, Logger, makeWorkerUtils, run, type Runner, type TaskList } from 'graphile-worker';
 import { Pool } from 'pg';
 import { openJobWorkerLiveness, type JobWorkerLiveness } from './job-worker-liveness';
 import { releaseDeadWorkersJobs } from './release-dead-workers-jobs';
@@ -25,24 +26,28 @@ export interface StartJobWorkerOptions {
 
 export interface JobWorker {
   stop(): Promise<void>;
-  /** Settles when the worker stops; rejects if it crashed or lost its liveness connection. */
+  /** Settles when the worker stops; rejects if it crashed. */
   readonly done: Promise<void>;
 }
+
+type ResolvedOptions = StartJobWorkerOptions & { pool: Pool; concurrency: number; logger: Logger };
+
+/** After losing its liveness session (a database restart), how long a worker waits between attempts to announce itself again. */
+const REANNOUNCE_DELAY_MS = 1_000;
 
 export async function startJobWorker(options: StartJobWorkerOptions): Promise<JobWorker> {
   if (!options.pool && !options.connectionString) throw new Error('startJobWorker needs a pool or a connectionString');
   const logger = options.logger ?? new Logger(consoleLogFactory);
   const concurrency = options.concurrency ?? 4;
-  // A slot each, and graphile's LISTEN connection.
-  const ownPool = options.pool ? undefined : new Pool({ connectionString: options.connectionString, max: concurrency + 1 });
-  const pool = options.pool ?? ownPool!;
+  // A slot each, graphile's LISTEN connection and the sweep.
+  const ownPool = options.pool ? undefined : new Pool({ connectionString: options.connectionString, max: concurrency + 2 });
+  const resolved: ResolvedOptions = { ...options, pool: options.pool ?? ownPool!, concurrency, logger };
+  const { pool } = resolved;
   const started: Array<() => Promise<unknown>> = [async () => ownPool?.end()];
   const stopStarted = async () => {
     for (const stop of started.splice(0).reverse()) await stop().catch(() => undefined);
   };
   try {
-    const liveness = await openJobWorkerLiveness(pool.options);
-    started.push(() => liveness.close());
     const utils = await makeWorkerUtils({ pgPool: pool, logger });
     started.push(async () => utils.release());
     const sweep = () => releaseDeadWorkersJobs(pool, utils, logger);
@@ -54,54 +59,109 @@ export async function startJobWorker(options: StartJobWorkerOptions): Promise<Jo
     );
     timer.unref();
     started.push(async () => clearInterval(timer));
-    return await runAnnounced({ ...options, pool, concurrency, logger }, liveness, stopStarted);
+    return superviseAnnounced(resolved, await runAnnounced(resolved), stopStarted);
   } catch (error) {
     await stopStarted();
     throw error;
   }
 }
 
-async function runAnnounced(
-  options: StartJobWorkerOptions & { pool: Pool; concurrency: number; logger: Logger },
-  liveness: JobWorkerLiveness,
-  stopStarted: () => Promise<void>,
-): Promise<JobWorker> {
+interface AnnouncedRun {
+  runner: Runner;
+  liveness: JobWorkerLiveness;
+  /** Finishes the running jobs, then ends the liveness session. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A run whose liveness session failed stops (its running jobs finish: other workers may take them
+ * over meanwhile, as for a dead worker) and a new run with new slot ids takes its place, announced
+ * afresh: the worker outlives a database restart instead of waiting for its own.
+ */
+function superviseAnnounced(options: ResolvedOptions, first: AnnouncedRun, stopStarted: () => Promise<void>): JobWorker {
   const { logger } = options;
-  const runner = await run({
-    pgPool: options.pool,
-    taskList: options.taskList,
-    concurrency: options.concurrency,
-    pollInterval: options.pollIntervalMs,
-    logger,
-    noHandleSignals: true,
-    // Schedules are the features' JobSchedule (src/bootstrap/background.ts), not graphile's cron. No
-    // cron items keeps it from looking for a `crontab` file and logging that it found none at every
-    // start (an empty `crontab: ''` did not: graphile reads an empty string as "no crontab given").
-    parsedCronItems: [],
-    preset: {
-      plugins: [
-        {
-          name: 'IdemJobWorkerLiveness',
-          worker: { hooks: { startWorker: (_context, { worker }) => liveness.announce(worker) } },
-        },
-      ],
-    },
-    // Asked before every job a slot looks for: once this process cannot prove its slots alive, other
-    // workers take their jobs over, so none of its slots takes another.
-    forbiddenFlags: () => {
-      if (liveness.broken) throw new Error('job worker liveness lost: taking no more jobs');
-      return null;
-    },
+  const stopping = new AbortController();
+  let current = first;
+  const supervise = async () => {
+    for (;;) {
+      const lost = await Promise.race([current.runner.promise.then(() => undefined), current.liveness.lost]);
+      if (!lost) return;
+      logger.error(`job worker liveness lost (${lost.message}): finishing running jobs, then announcing new slots`, { error: lost });
+      await current.stop();
+      const next = await reannounce(options, stopping.signal);
+      if (!next) return;
+      current = next;
+    }
+  };
+  const done = supervise().finally(async () => {
+    await current.stop();
+    await stopStarted();
   });
-  let stopping: Promise<void> | undefined;
-  const stop = () => (stopping ??= runner.stop().finally(stopStarted));
-  const lost = liveness.lost.then(async (error) => {
-    logger.error(`job worker liveness lost (${error.message}): other workers may take this worker's jobs over; stopping`, { error });
-    await stop();
-    throw error;
-  });
-  const done = Promise.race([runner.promise.finally(stopStarted), lost]);
   // The composition root decides what a crashed job worker means; unwatched, it must not end the process.
   done.catch(() => undefined);
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    (stopped ??= (async () => {
+      stopping.abort();
+      await current.stop();
+      await done;
+    })());
   return { stop, done };
+}
+
+async function reannounce(options: ResolvedOptions, signal: AbortSignal): Promise<AnnouncedRun | undefined> {
+  while (!signal.aborted) {
+    try {
+      const next = await runAnnounced(options);
+      if (!signal.aborted) return next;
+      await next.stop();
+    } catch (error) {
+      options.logger.error(`job worker could not announce itself again: ${(error as Error).message}`, { error });
+      await delay(REANNOUNCE_DELAY_MS, undefined, { signal }).catch(() => undefined);
+    }
+  }
+  return undefined;
+}
+
+async function runAnnounced(options: ResolvedOptions): Promise<AnnouncedRun> {
+  const liveness = await openJobWorkerLiveness(options.pool.options);
+  try {
+    const runner = await run({
+      pgPool: options.pool,
+      taskList: options.taskList,
+      concurrency: options.concurrency,
+      pollInterval: options.pollIntervalMs,
+      logger: options.logger,
+      noHandleSignals: true,
+      // Schedules are the features' JobSchedule (src/bootstrap/background.ts), not graphile's cron. No
+      // cron items keeps it from looking for a `crontab` file and logging that it found none at every
+      // start (an empty `crontab: ''` did not: graphile reads an empty string as "no crontab given").
+      parsedCronItems: [],
+      preset: {
+        plugins: [
+          {
+            name: 'IdemJobWorkerLiveness',
+            worker: { hooks: { startWorker: (_context, { worker }) => liveness.announce(worker) } },
+          },
+        ],
+      },
+      // Asked before every job a slot looks for: once this run cannot prove its slots alive, other
+      // workers take their jobs over, so none of its slots takes another.
+      forbiddenFlags: () => {
+        if (liveness.broken) throw new Error('job worker liveness lost: taking no more jobs');
+        return null;
+      },
+    });
+    let stopped: Promise<void> | undefined;
+    // runner.stop() only throws when graphile already stopped the runner itself (a crash `done` reports).
+    const stop = () =>
+      (stopped ??= runner.stop().then(
+        () => liveness.close(),
+        () => liveness.close(),
+      ));
+    return { runner, liveness, stop };
+  } catch (error) {
+    await liveness.close();
+    throw error;
+  }
 }
