@@ -116,14 +116,15 @@ export async function startBackground(
 
 /**
  * The job queue on its own pool: graphile-worker's statements (get_job, complete_job, its LISTEN
- * connection) get a connection per slot, so they never queue behind the api's requests in the shared
- * pool. The jobs' event-store reads and appends still go through the runtime's store: its appends wake
- * the projections in this process (10 ms later, see runtime.ts) without waiting for a poll.
+ * connection) get a connection per slot, and the dead worker sweep one more, so they never queue behind
+ * the api's requests in the shared pool (the slots' liveness session is a connection of its own). The
+ * jobs' event-store reads and appends still go through the runtime's store: its appends wake the
+ * projections in this process (10 ms later, see runtime.ts) without waiting for a poll.
  */
 async function startJobs(runtime: Runtime, features: readonly Feature[], worker: WorkerContext): Promise<JobWorker> {
   const { config } = runtime;
   const jobPool = runtime.openPool({
-    max: config.worker.concurrency + 1,
+    max: config.worker.concurrency + 2,
     applicationName: 'idem-jobs',
     settings: JOB_QUEUE_PLANNER_SETTINGS,
   });
@@ -131,6 +132,7 @@ async function startJobs(runtime: Runtime, features: readonly Feature[], worker:
     pool: jobPool,
     concurrency: config.worker.concurrency,
     pollIntervalMs: config.worker.jobPollMs,
+    deadWorkerSweepMs: config.worker.deadWorkerSweepMs,
     logger: jobLogger(config.logLevel),
     taskList: taskListOf(features, worker),
   }).catch(async (error: unknown) => {

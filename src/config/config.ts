@@ -72,6 +72,11 @@ export interface IdemConfig {
      * only finds jobs scheduled for later (retries) and notifications lost in a reconnect.
      */
     jobPollMs: number;
+    /**
+     * How often each worker looks for jobs still locked by a worker process that died (SIGKILL, lost
+     * machine) and gives them back to the queue; graphile-worker alone waits 4 hours.
+     */
+    deadWorkerSweepMs: number;
     recoveryIntervalMs: number;
     recoveryThresholdMs: number;
     /** How far behind the threshold one sweep looks (keeps each sweep narrow). */
@@ -175,6 +180,9 @@ export function loadConfig(env: Env = process.env): IdemConfig {
       inApiProcess,
       concurrency: read('IDEM_WORKER_CONCURRENCY', positiveInt, 8),
       jobPollMs: read('IDEM_JOB_POLL_INTERVAL', positiveDuration, 2_000),
+      // A minute: a dead worker's jobs wait about that long (a lost machine adds up to the liveness
+      // session's one-minute keepalive), for one scan of the jobs table per worker and minute.
+      deadWorkerSweepMs: read('IDEM_DEAD_WORKER_SWEEP_INTERVAL', positiveDuration, 60_000),
       // DESIGN.md §7.4: every 15 minutes by default. Zero is refused: a sweep scheduled every
       // millisecond would flood the job queue, and a zero window would silently recover nothing.
       recoveryIntervalMs: read('IDEM_RECOVERY_INTERVAL', positiveDuration, 15 * 60_000),

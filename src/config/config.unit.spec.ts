@@ -29,6 +29,11 @@ describe('loadConfig', () => {
       expect(loadConfig({}).worker.jobPollMs).toBe(2_000);
     });
 
+    it('looks for jobs locked by dead workers every minute', () => {
+      expect(loadConfig({}).worker.deadWorkerSweepMs).toBe(60_000);
+      expect(loadConfig({ IDEM_DEAD_WORKER_SWEEP_INTERVAL: '15s' }).worker.deadWorkerSweepMs).toBe(15_000);
+    });
+
     it('polls every 20 ms on a shared database, where other processes append', () => {
       expect(loadConfig({ DATABASE_URL: 'postgres://idem:pw@db:5432/idem' }).eventStore.subscriptionPollMs).toBe(20);
     });
@@ -67,6 +72,8 @@ describe('loadConfig', () => {
       ['IDEM_CURRENCIES', 'EUR,XYZ'],
       ['IDEM_RECOVERY_WINDOW', '0m'],
       ['IDEM_JOB_POLL_INTERVAL', '0s'],
+      ['IDEM_DEAD_WORKER_SWEEP_INTERVAL', '0s'],
+      ['IDEM_DEAD_WORKER_SWEEP_INTERVAL', 'hourly'],
       ['IDEM_SUBSCRIPTION_POLL_INTERVAL', 'fast'],
       ['IDEM_ALERT_WEBHOOK_URL', 'alerts.example.com/idem'],
       ['IDEM_ALERT_WEBHOOK_URL', 'ftp://alerts.example.com/idem'],
