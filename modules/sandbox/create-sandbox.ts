@@ -68,8 +68,11 @@ export interface Sandbox {
   createCustomer(customer: TestCustomer): ReturnType<typeof customerObject>;
   /** What `POST /_sandbox/search {lagMs}` does. */
   setSearchLag(lagMs: number): void;
-  /** What `POST /_sandbox/payment_intents/:id/settle` does: a `processing` intent reaches its final status. */
-  settle(intentId: string, outcome: SettleOutcome): PaymentIntent;
+  /**
+   * What `POST /_sandbox/payment_intents/:id/settle` does: a `processing` intent reaches the final status
+   * its SEPA test token documents. `outcome`, when given, must be that status (a test's claim, checked).
+   */
+  settle(intentId: string, outcome?: SettleOutcome): PaymentIntent;
 }
 
 /**

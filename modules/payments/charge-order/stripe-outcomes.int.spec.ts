@@ -89,7 +89,7 @@ describe('chargeOrder against Stripe-shaped answers', () => {
   describe('when the payment is processing', () => {
     it('records it as not known yet, then verifies it under the same key and records the settled charge', async () => {
       const orderId = await requestCharge();
-      const deps = depsWith('pm_sandbox_processing');
+      const deps = depsWith('pm_successDelayed_de');
 
       await expect(chargeOrder(deps, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
       expect((await loadOrder(store, orderId)).state).toMatchObject({

@@ -75,6 +75,36 @@ describeLive('StripePaymentGateway against Stripe test mode', () => {
     expect(refused).toMatchObject({ statusCode: 400, param: 'return_url' });
   });
 
+  it("leaves a delayed SEPA Direct Debit processing (Stripe's pm_successDelayed_de: at least three minutes)", async () => {
+    const gateway = new StripePaymentGateway({ secretKey: key, paymentMethod: 'pm_successDelayed_de', maxNetworkRetries: 0 });
+
+    const outcome = await gateway.charge(instruction());
+
+    expect(outcome).toMatchObject({ kind: 'pending', reason: expect.stringContaining('processing') });
+    const intentId = outcome.kind === 'pending' ? outcome.paymentIntentId : '';
+    expect(await stripe.paymentIntents.retrieve(intentId)).toMatchObject({ status: 'processing', amount_received: 0 });
+  });
+
+  it("refuses a PaymentMethod it does not hold, such as the sandbox's former pm_sandbox_processing (400 resource_missing)", async () => {
+    const refused = await stripe.paymentIntents
+      .create({ amount: 4200, currency: 'eur', customer, payment_method: 'pm_sandbox_processing', confirm: true, off_session: true })
+      .catch((error: unknown) => error);
+
+    expect(refused).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    expect(refused).toMatchObject({ statusCode: 400, code: 'resource_missing', param: 'payment_method' });
+  });
+
+  it('creates without confirm in requires_confirmation, and refuses off_session without confirm (400, param off_session)', async () => {
+    const created = await stripe.paymentIntents.create({ amount: 4200, currency: 'eur', customer, payment_method: 'pm_card_visa' });
+    const refused = await stripe.paymentIntents
+      .create({ amount: 4200, currency: 'eur', customer, payment_method: 'pm_card_visa', off_session: true })
+      .catch((error: unknown) => error);
+
+    expect(created).toMatchObject({ status: 'requires_confirmation', amount_received: 0, latest_charge: null });
+    expect(refused).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    expect(refused).toMatchObject({ statusCode: 400, param: 'off_session' });
+  });
+
   it('answers a card that needs 3-D Secure off-session as action required (402 authentication_required)', async () => {
     const gateway = new StripePaymentGateway({
       secretKey: key,

@@ -55,7 +55,11 @@ function expectValid(validate: typeof paymentIntent, body: unknown): void {
 describe("sandbox answers against Stripe's OpenAPI schemas", () => {
   it.each([
     ['a succeeded charge', base('s1')],
-    ['a processing payment', base('s2', { payment_method: 'pm_sandbox_processing' })],
+    ['a processing payment', base('s2', { payment_method: 'pm_successDelayed_de' })],
+    [
+      'a creation without confirm',
+      form({ amount: '4200', currency: 'eur', customer: 'cus_1', payment_method: 'pm_card_visa', 'metadata[order_id]': 's4' }),
+    ],
     [
       'an on-session charge that requires action',
       form({
@@ -84,6 +88,8 @@ describe("sandbox answers against Stripe's OpenAPI schemas", () => {
       form({ amount: '4200', currency: 'eur', payment_method: 'pm_card_visa', confirm: 'true' }),
     ],
     ['an unknown customer', 400, base('e4', { customer: 'cus_nobody' })],
+    ['an unknown payment method', 400, base('e5', { payment_method: 'pm_sandbox_processing' })],
+    ['a confirm-only parameter without confirm', 400, form({ amount: '4200', currency: 'eur', off_session: 'true' })],
   ])('%s is an error (%i)', async (_label, expectedStatus, body) => {
     const { status, json } = await send('POST', '/v1/payment_intents', body);
 
@@ -111,6 +117,19 @@ describe("sandbox answers against Stripe's OpenAPI schemas", () => {
 
     expect([mismatch.status, inFlight.status, serverError.status, unauthenticated.status]).toEqual([400, 409, 500, 401]);
     for (const body of [mismatch.json, inFlight.json, serverError.json, await unauthenticated.json()]) expectValid(stripeError, body);
+  });
+
+  it('a SEPA debit that failed once settled is a PaymentIntent, its embedded account a PaymentMethod', async () => {
+    const created = await send('POST', '/v1/payment_intents', base('s5', { payment_method: 'pm_failedDelayed_de' }));
+    t.sandbox.settle((created.json as { id: string }).id, 'failed');
+
+    const retrieved = await send('GET', `/v1/payment_intents/${(created.json as { id: string }).id}`);
+
+    expectValid(paymentIntent, retrieved.json);
+    expectValid(
+      paymentMethodSchema,
+      (retrieved.json as { last_payment_error: { payment_method: unknown } }).last_payment_error.payment_method,
+    );
   });
 
   it('retrieve answers a PaymentIntent, or a 404 error; every search result is a PaymentIntent', async () => {

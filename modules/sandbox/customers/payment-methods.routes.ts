@@ -5,6 +5,7 @@ import { invalidRequest, missingResource } from '../api/stripe-errors';
 import { paymentMethodObject } from '../payment-intents/payment-method-object';
 import type { SandboxState } from '../sandbox-state';
 import type { StoredPaymentMethod } from './customers.store';
+import { unknownPaymentMethodProblem } from './unknown-payment-method';
 
 const LIST_PATH = '/v1/payment_methods';
 const MAX_LIST_LIMIT = 100;
@@ -14,7 +15,7 @@ const MAX_LIST_LIMIT = 100;
  * (spec3.json: `customer` required in that era, `type` filters, `limit` 1..100 default 10, newest
  * first). Stripe's own guide finds the card to charge off-session this way ("list the payment methods
  * associated with your customer", docs.stripe.com/payments/save-and-reuse, "Charge the saved payment
- * method later"). Only cards exist here, so `type=card` lists them all and any other type none.
+ * method later"). `type` keeps the cards (`card`) or the SEPA Direct Debit accounts (`sepa_debit`).
  */
 export function registerPaymentMethods(app: FastifyInstance, state: SandboxState): void {
   app.post<{ Params: { id: string } }>('/v1/payment_methods/:id/attach', async (request, reply) => {
@@ -32,8 +33,8 @@ export function registerPaymentMethods(app: FastifyInstance, state: SandboxState
       const error = invalidRequest('The payment method you provided has already been attached to a customer.', 'payment_method');
       return answer(state, request, reply, error.status, error.body);
     }
-    if (!stored && !id.startsWith('pm_'))
-      return answer(state, request, reply, 404, missingResource('PaymentMethod', id, 'payment_method').body);
+    const unknown = unknownPaymentMethodProblem(state.customers, id, 404);
+    if (unknown) return answer(state, request, reply, unknown.status, unknown.body);
     const attached = stored ?? state.customers.attach(id, customerId);
     return answer(state, request, reply, 200, objectOf(attached));
   });
@@ -51,12 +52,17 @@ export function registerPaymentMethods(app: FastifyInstance, state: SandboxState
       const error = invalidRequest(`Invalid integer: ${String(limit)}`, 'limit', 'parameter_invalid_integer');
       return answer(state, request, reply, error.status, error.body);
     }
-    const cards = type === undefined || type === 'card' ? state.customers.paymentMethodsOf(customer) : [];
-    const page = cards.slice(0, size).map(objectOf);
-    return answer(state, request, reply, 200, { object: 'list', data: page, has_more: cards.length > size, url: LIST_PATH });
+    const methods = state.customers.paymentMethodsOf(customer).map(objectOf);
+    const ofType = type === undefined ? methods : methods.filter((method) => method.type === type);
+    return answer(state, request, reply, 200, {
+      object: 'list',
+      data: ofType.slice(0, size),
+      has_more: ofType.length > size,
+      url: LIST_PATH,
+    });
   });
 }
 
 function objectOf(method: StoredPaymentMethod) {
-  return paymentMethodObject(method.id, method.customer, method.created);
+  return paymentMethodObject(method.id, method.customer, method.created, method.testMethod);
 }

@@ -10,9 +10,9 @@ import type { CustomersStore } from './customers.store';
  */
 export function foreignPaymentMethodProblem(
   customers: CustomersStore,
-  request: { paymentMethod: string; customer: string | null },
+  request: { paymentMethod: string | null; customer: string | null },
 ): StripeErrorResponse | undefined {
-  const owner = customers.paymentMethod(request.paymentMethod)?.customer;
+  const owner = request.paymentMethod === null ? undefined : customers.paymentMethod(request.paymentMethod)?.customer;
   // Without a `customer` Stripe refuses too (another message); not modelled, see README.md.
   if (owner === undefined || request.customer === null || owner === request.customer) return undefined;
   return invalidRequest(

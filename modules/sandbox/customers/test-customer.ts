@@ -1,3 +1,4 @@
+import { isStripeTestPaymentMethod } from '../payment-intents/test-payment-methods';
 import { blankCustomer, type CustomersStore, type StoredCustomer } from './customers.store';
 
 /** `POST /_sandbox/customers`: a customer with this exact id, optionally paying with one of Stripe's test methods. */
@@ -31,7 +32,7 @@ export function parseTestCustomer(body: unknown): { ok: true; customer: TestCust
   if (typeof id !== 'string' || id === '' || id.length > MAX_ID_LENGTH)
     return { ok: false, message: `id must be a string of 1 to ${MAX_ID_LENGTH} characters` };
   if (paymentMethod === undefined) return { ok: true, customer: { id } };
-  if (typeof paymentMethod !== 'string' || !paymentMethod.startsWith('pm_'))
-    return { ok: false, message: "paymentMethod must be one of Stripe's test methods, e.g. pm_card_visa" };
+  if (typeof paymentMethod !== 'string' || !isStripeTestPaymentMethod(paymentMethod))
+    return { ok: false, message: "paymentMethod must be one of Stripe's test methods, e.g. pm_card_visa or pm_successDelayed_de" };
   return { ok: true, customer: { id, paymentMethod } };
 }

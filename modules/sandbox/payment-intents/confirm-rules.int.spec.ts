@@ -75,7 +75,7 @@ describe('confirming a PaymentIntent as Stripe does', () => {
 
   describe('when the payment method takes time (processing)', () => {
     it('answers processing, then shows the final status on retrieve once the provider settles it', async () => {
-      const intent = await t.stripe.paymentIntents.create(chargeParams('p1', { payment_method: 'pm_sandbox_processing' }));
+      const intent = await t.stripe.paymentIntents.create(chargeParams('p1', { payment_method: 'pm_successDelayed_de' }));
       expect(intent.status).toBe('processing');
 
       const settled = await control<PaymentIntent>(t.sandbox, 'POST', `/_sandbox/payment_intents/${intent.id}/settle`, {

@@ -1,3 +1,5 @@
+import { delayedSepaDebit } from './test-payment-methods';
+
 /**
  * What confirming a PaymentIntent does here, decided only by the request so that tests can ask for an
  * outcome on purpose (documented in modules/sandbox/README.md). The payment methods are Stripe's own
@@ -8,9 +10,9 @@
  *   402 `authentication_required` (docs.stripe.com/payments/save-and-reuse "Charge the saved payment
  *   method later": "the PaymentIntent fails and a 402 … `authentication_required`"); on-session it
  *   answers 200 `requires_action` with a `next_action` for the customer;
- * - `pm_sandbox_processing` (the sandbox's own: no Stripe *card* test method stays pending) leaves the
- *   intent `processing`, as bank debits do (spec3.json `payment_intent.status`), until the control API
- *   settles it.
+ * - SEPA Direct Debit test tokens that settle late (`pm_successDelayed_de`, `pm_failedDelayed_de`, see
+ *   test-payment-methods.ts) leave the intent `processing`, as bank debits do (spec3.json
+ *   `payment_intent.status`), until the control API settles it.
  * Everything else succeeds, whatever the amount: Stripe has no card amount that declines (a decline is asked
  * for with a declining test method, or a customer whose saved card was made from one). A second charge for the same order under a new key succeeds too, as at
  * Stripe: nothing at Stripe refuses it (docs.stripe.com/api/idempotent_requests: only the key dedupes).
@@ -36,8 +38,6 @@ export const AUTHENTICATION_PAYMENT_METHODS = new Set([
   'pm_card_threeDSecureRequired', // 4000 0000 0000 3063
 ]);
 
-export const PROCESSING_PAYMENT_METHOD = 'pm_sandbox_processing';
-
 export type ConfirmationResult =
   | { kind: 'succeeded' }
   | { kind: 'processing' }
@@ -55,7 +55,7 @@ export function confirmationResultFor(request: { paymentMethod: string; offSessi
       message: 'Your card was declined. This transaction requires authentication.',
     };
   }
-  if (request.paymentMethod === PROCESSING_PAYMENT_METHOD) return { kind: 'processing' };
+  if (delayedSepaDebit(request.paymentMethod)) return { kind: 'processing' };
   const byPaymentMethod = DECLINING_PAYMENT_METHODS[request.paymentMethod];
   if (byPaymentMethod) return declined(byPaymentMethod);
   return { kind: 'succeeded' };

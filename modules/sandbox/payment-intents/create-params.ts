@@ -1,14 +1,17 @@
 import type { FormObject, FormValue } from '../api/form-encoding';
 import { invalidRequest, missingResource, type StripeErrorResponse } from '../api/stripe-errors';
 
-/** A validated `POST /v1/payment_intents` request. Only confirm=true creations are supported. */
+/** A validated `POST /v1/payment_intents` request. */
 export interface CreateIntentRequest {
+  /** `confirm=true`: created and confirmed in one call. Otherwise the intent waits for a confirm. */
+  confirm: boolean;
   amount: number;
   currency: string;
   customer: string | null;
   description: string | null;
   metadata: Record<string, string>;
-  paymentMethod: string;
+  /** Required to confirm; a creation without confirm may leave it out. */
+  paymentMethod: string | null;
   paymentMethodTypes: string[];
   /** The customer is not present (a background charge of a saved card): no redirect, no 3-D Secure challenge. */
   offSession: boolean;
@@ -32,6 +35,10 @@ const TOLERATED_PARAMS = [
   'payment_method_options',
   'shipping',
   'transfer_group',
+  // SEPA Direct Debit's mandate (spec3.json: "ID of the mandate that's used for this payment"; "details
+  // about the Mandate to create"); mandates are not modelled, see README.md.
+  'mandate',
+  'mandate_data',
 ];
 const KNOWN_PARAMS = new Set([
   'amount',
@@ -50,6 +57,13 @@ const KNOWN_PARAMS = new Set([
 ]);
 const MAX_AMOUNT = 99_999_999;
 
+/**
+ * Parameters that only mean something when the create confirms: spec3.json `PostPaymentIntents` says of
+ * each "This parameter can only be used with `confirm=true`." Stripe refuses them without confirm (400,
+ * `param` the parameter); the message is modelled on that sentence, Stripe's docs do not print its own.
+ */
+const CONFIRM_ONLY_PARAMS = ['off_session', 'return_url', 'error_on_requires_action', 'mandate', 'mandate_data'] as const;
+
 export function parseCreateParams(form: FormObject): Parsed<CreateIntentRequest> {
   const unknown = Object.keys(form).find((name) => !KNOWN_PARAMS.has(name));
   if (unknown) return fail(invalidRequest(`Received unknown parameter: ${unknown}`, unknown, 'parameter_unknown'));
@@ -67,16 +81,17 @@ export function parseCreateParams(form: FormObject): Parsed<CreateIntentRequest>
     return fail(invalidRequest(`Invalid currency: ${String(form.currency)}.`, 'currency', 'parameter_invalid_string'));
   }
 
-  if (form.confirm !== 'true') {
-    return fail(invalidRequest('This sandbox only creates PaymentIntents with confirm=true.', 'confirm', 'parameter_invalid_string'));
-  }
+  const confirm = parseBoolean(form.confirm, 'confirm');
+  if (typeof confirm !== 'boolean') return confirm;
   if (form.capture_method !== undefined && form.capture_method !== 'automatic') {
     return fail(invalidRequest('This sandbox only supports capture_method=automatic.', 'capture_method', 'parameter_invalid_string'));
   }
 
-  if (form.payment_method === undefined || form.payment_method === '') return fail(missingParam('payment_method'));
-  if (typeof form.payment_method !== 'string') return fail(invalidString('payment_method'));
-  if (!form.payment_method.startsWith('pm_')) return fail(missingResource('PaymentMethod', form.payment_method, 'payment_method', 400));
+  const paymentMethod = optionalString(form.payment_method);
+  if (paymentMethod === false) return fail(invalidString('payment_method'));
+  if (paymentMethod === null && confirm) return fail(missingParam('payment_method'));
+  if (paymentMethod !== null && !paymentMethod.startsWith('pm_'))
+    return fail(missingResource('PaymentMethod', paymentMethod, 'payment_method', 400));
 
   const customer = optionalString(form.customer);
   if (customer === false) return fail(invalidString('customer'));
@@ -90,18 +105,23 @@ export function parseCreateParams(form: FormObject): Parsed<CreateIntentRequest>
   if (typeof offSession !== 'boolean') return offSession;
   const returnUrl = optionalString(form.return_url);
   if (returnUrl === false) return fail(invalidString('return_url'));
-  const redirects = redirectProblem({ offSession, returnUrl, paymentMethodTypes, automatic: form.automatic_payment_methods });
+  if (!confirm) {
+    const confirmOnly = CONFIRM_ONLY_PARAMS.find((param) => form[param] !== undefined);
+    if (confirmOnly) return fail(invalidRequest(`This parameter can only be used with \`confirm=true\`: ${confirmOnly}`, confirmOnly));
+  }
+  const redirects = confirm && redirectProblem({ offSession, returnUrl, paymentMethodTypes, automatic: form.automatic_payment_methods });
   if (redirects) return fail(redirects);
 
   return {
     ok: true,
     value: {
+      confirm,
       amount,
       currency: form.currency.toLowerCase(),
       customer,
       description,
       metadata: metadata.value,
-      paymentMethod: form.payment_method,
+      paymentMethod,
       // Without explicit types Stripe uses the Dashboard's automatic payment methods; cards here.
       paymentMethodTypes: paymentMethodTypes ?? ['card'],
       offSession,

@@ -97,12 +97,6 @@ describe('POST /v1/payment_intents (confirm=true)', () => {
       expect(t.sandbox.charges()).toHaveLength(0);
     });
 
-    it('refuses creations without confirm=true instead of pretending to support them', async () => {
-      const error = await failureOf(t.stripe.paymentIntents.create(chargeParams('489', { confirm: false })));
-
-      expect(error).toMatchObject({ statusCode: 400, param: 'confirm' });
-    });
-
     it('answers 400 resource_missing for a payment method that does not exist', async () => {
       const error = await failureOf(t.stripe.paymentIntents.create(chargeParams('492', { payment_method: 'card_123' })));
 

@@ -10,6 +10,7 @@ import type { SandboxState } from '../sandbox-state';
 import { finalStatusEvent } from '../webhooks/stripe-event';
 import { foreignPaymentMethodProblem } from '../customers/saved-card-owner';
 import { unknownCustomerProblem } from '../customers/unknown-customer';
+import { unknownPaymentMethodProblem } from '../customers/unknown-payment-method';
 import { confirmPaymentIntent } from './confirm-payment-intent';
 import { parseCreateParams, type CreateIntentRequest } from './create-params';
 import { ORDER_ID_METADATA_KEY } from './payment-intent';
@@ -17,7 +18,7 @@ import { ORDER_ID_METADATA_KEY } from './payment-intent';
 const PATH = '/v1/payment_intents';
 
 /**
- * `POST /v1/payment_intents` with confirm=true, behind Stripe's idempotency layer. Order of checks, as
+ * `POST /v1/payment_intents`, confirmed in the same call or not, behind Stripe's idempotency layer. Order of checks, as
  * at Stripe: parameters (a 400 here is not stored), then the key (409 in flight, 400 other
  * parameters, replay of a stored answer), then execution, whose answer is stored under the key.
  * Injected faults strike after the key checks, on fresh and replayed requests alike: the network
@@ -30,9 +31,12 @@ export function registerCreatePaymentIntent(app: FastifyInstance, state: Sandbox
     exchange.orderId = orderIdIn(form);
     const parsed = parseCreateParams(form);
     if (!parsed.ok) return answer(state, request, reply, parsed.error.status, parsed.error.body);
-    // Checked with the parameters: an unknown customer or a refused method is a validation answer,
-    // never stored under the key (see unknownCustomerProblem).
-    const refused = unknownCustomerProblem(state.customers, parsed.value) ?? foreignPaymentMethodProblem(state.customers, parsed.value);
+    // Checked with the parameters: an unknown customer or method, or a refused method, is a validation
+    // answer, never stored under the key (see unknownCustomerProblem).
+    const refused =
+      unknownCustomerProblem(state.customers, parsed.value) ??
+      unknownPaymentMethodProblem(state.customers, parsed.value.paymentMethod) ??
+      foreignPaymentMethodProblem(state.customers, parsed.value);
     if (refused) return answer(state, request, reply, refused.status, refused.body);
 
     const key = exchange.idempotencyKey;
@@ -113,7 +117,7 @@ function commit(
   ticket: ClaimTicket | undefined,
 ): StoredResponse {
   const nowSeconds = Math.floor(state.clock() / 1000);
-  const chargedAs = state.customers.paymentMethod(params.paymentMethod)?.testMethod;
+  const chargedAs = params.paymentMethod === null ? undefined : state.customers.paymentMethod(params.paymentMethod)?.testMethod;
   const confirmation = confirmPaymentIntent(params, nowSeconds, chargedAs);
   state.intents.add(confirmation.intent);
   const response = { status: confirmation.status, body: JSON.stringify(confirmation.body), originalRequestId: requestId };

@@ -20,6 +20,7 @@ export function recordOutsideCharge(state: SandboxState, charge: OutsideCharge):
   const nowSeconds = Math.floor(state.clock() / 1000);
   const { intent } = confirmPaymentIntent(
     {
+      confirm: true,
       amount: charge.amount,
       currency: charge.currency.toLowerCase(),
       customer: charge.customer ?? null,

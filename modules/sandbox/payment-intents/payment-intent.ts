@@ -40,7 +40,7 @@ export interface PaymentIntent {
   source: null;
   statement_descriptor: null;
   statement_descriptor_suffix: null;
-  status: 'succeeded' | 'processing' | 'requires_action' | 'requires_payment_method';
+  status: 'succeeded' | 'processing' | 'requires_action' | 'requires_confirmation' | 'requires_payment_method';
   transfer_data: null;
   transfer_group: null;
 }
@@ -61,8 +61,13 @@ export interface LastPaymentError {
   payment_method: PaymentMethodObject;
 }
 
-/** spec3.json `payment_method` (a card): the whole object, as Stripe puts it in a decline. */
-export interface PaymentMethodObject {
+/**
+ * spec3.json `payment_method`: the whole object, as Stripe puts it in a decline, a card or a SEPA Direct
+ * Debit account (`payment_method_sepa_debit`), one of the two by `type`.
+ */
+export type PaymentMethodObject = CardPaymentMethodObject | SepaDebitPaymentMethodObject;
+
+interface PaymentMethodCommon {
   id: string;
   object: 'payment_method';
   billing_details: {
@@ -72,6 +77,13 @@ export interface PaymentMethodObject {
     phone: null;
     tax_id: null;
   };
+  created: number;
+  customer: string | null;
+  livemode: false;
+  metadata: Record<string, string>;
+}
+
+export interface CardPaymentMethodObject extends PaymentMethodCommon {
   card: {
     brand: string;
     checks: { address_line1_check: null; address_postal_code_check: null; cvc_check: null };
@@ -88,11 +100,19 @@ export interface PaymentMethodObject {
     three_d_secure_usage: { supported: boolean };
     wallet: null;
   };
-  created: number;
-  customer: string | null;
-  livemode: false;
-  metadata: Record<string, string>;
   type: 'card';
+}
+
+export interface SepaDebitPaymentMethodObject extends PaymentMethodCommon {
+  sepa_debit: {
+    bank_code: string;
+    branch_code: string | null;
+    country: string;
+    fingerprint: string;
+    generated_from: { charge: null; setup_attempt: null };
+    last4: string;
+  };
+  type: 'sepa_debit';
 }
 
 export const ORDER_ID_METADATA_KEY = 'order_id';

@@ -93,7 +93,7 @@ describe('GET /v1/payment_intents/search lag', () => {
 
   it('shows an updated intent with its old status until the change has propagated; the control API sets the lag', async () => {
     await control(t.sandbox, 'POST', '/_sandbox/search', { lagMs: 1000 });
-    const intent = await t.stripe.paymentIntents.create(chargeParams('lag2', { payment_method: 'pm_sandbox_processing' }));
+    const intent = await t.stripe.paymentIntents.create(chargeParams('lag2', { payment_method: 'pm_successDelayed_de' }));
     now += 1000;
     t.sandbox.settle(intent.id, 'succeeded');
     const statuses = async () =>
