@@ -30,7 +30,10 @@ async function main(): Promise<void> {
   const url = (await app.getUrl()).replace('[::1]', 'localhost');
   sandbox?.configureWebhook({ url: `${url}/v1/webhooks/payments`, secret: config.payments.webhookSecret });
   const featureLines = features.flatMap((feature) => feature.bannerLines?.(url) ?? []);
-  process.stdout.write(startupBanner({ config, url, runtime, sandboxUrl: sandbox?.url, worker: background?.workerId, featureLines }));
+  const cliEnvironment = Object.assign({}, ...features.map((feature) => feature.cliEnvironment?.(config) ?? {})) as Record<string, string>;
+  process.stdout.write(
+    startupBanner({ config, url, runtime, sandboxUrl: sandbox?.url, worker: background?.workerId, featureLines, cliEnvironment }),
+  );
 
   stopOnSignals('stopping (finishing requests and jobs, then closing the database)…', [
     ['http api (requests in flight answered)', () => app.close()],

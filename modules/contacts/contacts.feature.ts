@@ -9,7 +9,7 @@ import { syncRunsReadModel } from '../../projections/sync-runs/sync-runs.project
 import { runningPullRuns, runningPullRunsAt } from '../../projections/sync-runs/sync-runs.queries';
 import type { IdemConfig } from '../../src/config/config';
 import type { Feature } from '../../src/features/feature';
-import { configuredContactSources } from './contact-source/configured-sources';
+import { configuredContactSources, crmUrlOf } from './contact-source/configured-sources';
 import type { ContactSources } from './contact-source/contact-source.port';
 import { ContactsModule } from './contacts.module';
 import { DEFAULT_ORPHAN_SWEEP, resumeUnfinishedRuns } from './pull-run/resume-runs';
@@ -34,5 +34,11 @@ export function contactsFeature({ sources = configuredContactSources }: Contacts
       },
     ],
     commands: [syncCommand],
+    // `idem sync` pulls from the CRM itself: started elsewhere, it cannot know this process's sandbox
+    // port (a free one near IDEM_SANDBOX_PORT), and would page through another CRM, or none.
+    cliEnvironment: (config): Record<string, string> => {
+      const crmUrl = crmUrlOf(config);
+      return crmUrl ? { IDEM_CRM_URL: crmUrl } : {};
+    },
   };
 }

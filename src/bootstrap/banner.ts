@@ -9,6 +9,7 @@ export function startupBanner({
   sandboxUrl,
   worker,
   featureLines = [],
+  cliEnvironment = {},
 }: {
   config: IdemConfig;
   url: string;
@@ -17,15 +18,19 @@ export function startupBanner({
   worker?: string;
   /** What the features add (Feature.bannerLines). */
   featureLines?: string[];
+  /** What an `idem` command needs besides DATABASE_URL to reach this instance (Feature.cliEnvironment). */
+  cliEnvironment?: Record<string, string>;
 }): string {
+  const cliVariables = Object.entries(cliEnvironment).map(([name, value]) => ` ${name}=${redact(value)}`);
   const lines = [
     '',
     'Idem is running',
     `  api            ${url}   (health: /health/ready, metrics: /metrics, OpenAPI: /docs)`,
     runtime.embedded
       ? `  database       embedded PostgreSQL on 127.0.0.1:${runtime.embedded.port}, data in ${config.dataDir}\n` +
-        `                 idem beside it: DATABASE_URL=${runtime.databaseUrl}`
-      : `  database       ${redact(runtime.databaseUrl)}`,
+        `                 idem beside it: DATABASE_URL=${runtime.databaseUrl}${cliVariables.join('')}`
+      : `  database       ${redact(runtime.databaseUrl)}` +
+        (cliVariables.length ? `\n                 idem beside it: this DATABASE_URL,${cliVariables.join('')}` : ''),
     `  event store    ${config.eventStore.kind}`,
     sandboxUrl
       ? `  provider       Stripe-shaped sandbox at ${sandboxUrl}  (charges: ${sandboxUrl}/_sandbox/charges)`
@@ -42,8 +47,11 @@ export function startupBanner({
   return lines.join('\n');
 }
 
-function redact(databaseUrl: string): string {
-  const url = new URL(databaseUrl);
-  if (url.password) url.password = '***';
+/** A URL's password masked; anything else (not a URL) as it is. */
+function redact(value: string): string {
+  if (!URL.canParse(value)) return value;
+  const url = new URL(value);
+  if (!url.password) return value;
+  url.password = '***';
   return url.toString();
 }

@@ -46,6 +46,13 @@ export interface Feature {
   commands?: CliCommand[];
   /** Lines of the `npm start` banner that say where the feature's own pages are, given the api's URL. */
   bannerLines?(apiUrl: string): string[];
+  /**
+   * What an `idem` command run against this instance needs set besides DATABASE_URL, e.g. the
+   * address of a service the feature reaches: from the configuration this process runs with (an
+   * in-process sandbox's real address included), which a CLI started elsewhere cannot know. The
+   * banner prints it beside DATABASE_URL.
+   */
+  cliEnvironment?(config: IdemConfig): Record<string, string>;
   /** Creates or upgrades the feature's own tables; must be safe with several processes starting at once. */
   migrate?(pool: Pool): Promise<void>;
 }

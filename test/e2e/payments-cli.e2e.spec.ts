@@ -67,6 +67,13 @@ describe('idem recover --order', () => {
     expect((await loadOrder(harness.runtime.eventStore, orderId)).state).toMatchObject({ status: 'paid', recovered: true });
   });
 
+  it('says there is no such order and exits 2, as `sync status` does for an unknown run', async () => {
+    const orderId = `nope-${randomUUID()}`;
+    const result = await idem('recover', '--order', orderId);
+    expect(result).toEqual({ code: 2, out: '', err: `idem: no charge was ever requested for order ${orderId}\n` });
+    expect((await loadOrder(harness.runtime.eventStore, orderId)).state.exists).toBe(false);
+  });
+
   it('rejects a malformed duration with exit code 2', async () => {
     expect((await idem('recover', '--older-than', 'soon')).code).toBe(2);
   });

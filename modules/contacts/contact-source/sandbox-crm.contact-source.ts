@@ -3,25 +3,41 @@
  * code never imports the sandbox. `GET {baseUrl}/crm/contacts?cursor=&limit=&since=` →
  * `{contacts: [...], nextCursor}`.
  */
+import { describeFetchFailure } from '../../../src/errors/fetch-failure';
 import type { ContactPage, ContactSource, PageRequest } from './contact-source.port';
 
 export class SandboxCrmContactSource implements ContactSource {
+  /**
+   * Where the pages are asked for, as failures name it (a run's needs-review reason): scheme, host and
+   * path, without credentials or query, so that a CLI pointed at the wrong CRM says which one it tried.
+   */
+  private readonly address: string;
+
   constructor(
     readonly name: string,
     private readonly baseUrl: string,
     private readonly timeoutMs = 10_000,
-  ) {}
+  ) {
+    const url = new URL(`${baseUrl}/crm/contacts`);
+    this.address = `${url.protocol}//${url.host}${url.pathname}`;
+  }
 
   async fetchPage({ cursor, limit, since, signal }: PageRequest): Promise<ContactPage> {
     const query = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}), ...(since ? { since } : {}) });
     const timeout = AbortSignal.timeout(this.timeoutMs);
-    const response = await fetch(`${this.baseUrl}/crm/contacts?${query}`, {
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    });
-    if (!response.ok) throw new Error(`${this.name} answered ${response.status} for cursor ${cursor ?? '(start)'}`);
-    const body = (await response.json()) as { contacts?: unknown; nextCursor?: unknown };
+    const failed = (what: string, cause?: unknown) => new Error(`${this.name} at ${this.address}: ${what}`, { cause });
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}/crm/contacts?${query}`, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+    } catch (error) {
+      throw failed(describeFetchFailure(error), error);
+    }
+    if (!response.ok) throw failed(`answered ${response.status} for cursor ${cursor ?? '(start)'}`);
+    const body = (await response.json().catch((error: unknown) => {
+      throw failed(`answered a page that is not JSON: ${describeFetchFailure(error)}`, error);
+    })) as { contacts?: unknown; nextCursor?: unknown };
     if (!Array.isArray(body.contacts) || !(body.nextCursor === null || typeof body.nextCursor === 'string')) {
-      throw new Error(`${this.name} answered a page without contacts and nextCursor`);
+      throw failed('answered a page without contacts and nextCursor');
     }
     return { records: body.contacts, nextCursor: body.nextCursor };
   }

@@ -4,6 +4,7 @@
  * are retried with backoff; a page failing five times in a row or a source that keeps contradicting
  * itself stops the run as needs_review, and a resumed run finishes once the fault is lifted.
  */
+import { createServer, type AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { createSandbox, type Sandbox } from '../../sandbox';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
@@ -63,6 +64,14 @@ const contactEvents = async () =>
   Number((await pool.query(`SELECT count(*) AS n FROM idem_events WHERE stream_name LIKE 'contact-crm.%'`)).rows[0].n);
 const contactStreams = async () =>
   Number((await pool.query(`SELECT count(DISTINCT stream_name) AS n FROM idem_events WHERE stream_name LIKE 'contact-crm.%'`)).rows[0].n);
+/** A loopback port nothing listens on: one the kernel just handed out, closed again. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 const run = async () => driveRun(deps, await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, deps.metadata));
 
 describe('a pull run', () => {
@@ -146,6 +155,17 @@ describe('a pull run', () => {
       expect(done).toMatchObject({ status: 'completed', processed: SIZE });
       const { byPage } = await control('GET', '/crm/_control/requests');
       expect(byPage['3']).toBe(kind === 'latency' ? 1 : 3);
+    });
+
+    it('stops as needs_review with a reason that names the address it tried and why, when nothing listens there', async () => {
+      const port = await closedPort();
+      const nowhere = new SandboxCrmContactSource('crm', `http://127.0.0.1:${port}`, 1000);
+      const runId = await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, deps.metadata);
+      const stopped = await driveRun({ ...deps, sources: () => nowhere }, runId);
+      expect(stopped).toMatchObject({
+        status: 'needs_review',
+        reason: `page at cursor (start) failed 5 times in a row: crm at http://127.0.0.1:${port}/crm/contacts: fetch failed: ECONNREFUSED`,
+      });
     });
 
     it('stops as needs_review after five failures in a row, records nothing of that page, and finishes when resumed after the fault is lifted', async () => {

@@ -7,6 +7,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { println, providerUrl, type CliCommand } from '../../../src/cli/cli-context';
 import { parseDuration } from '../../../src/config/duration';
 import { createReadModelDataSource } from '../../../src/database/data-source';
+import { loadOrder } from '../load-order';
 import { configuredGateway } from '../payment-gateway/configured-gateway';
 import { reconcileOrder, type ReconcileResult } from './reconcile-order';
 import { recoverStuckCharges } from './recover-stuck-charges.job';
@@ -36,6 +37,10 @@ export const recoverCommand: CliCommand = (context) =>
       const thresholdMs = options.olderThan ?? config.worker.recoveryThresholdMs;
       let results: ReconcileResult[];
       if (options.order) {
+        // As the HTTP reconcile answers 404: an order nobody asked to charge has nothing to recover.
+        if (!(await loadOrder(runtime.store, options.order)).state.exists) {
+          throw new Error(`no charge was ever requested for order ${options.order}`);
+        }
         results = [await reconcileOrder(deps, options.order, { staleAfterMs: options.olderThan ?? 0, trigger: 'cli' })];
       } else {
         const entities = context.readModels.map((m) => m.entity);

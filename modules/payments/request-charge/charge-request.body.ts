@@ -1,6 +1,7 @@
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { BUSINESS_KEY } from '../../../src/errors/business-key';
 import { PlainBody } from '../../../src/errors/plain-body';
+import { StorableText } from '../../../src/errors/storable-text';
 
 /** ISO-4217 codes the runtime knows (ICU's list). */
 export const KNOWN_CURRENCIES: readonly string[] = Intl.supportedValuesOf('currency');
@@ -24,5 +25,6 @@ export class ChargeRequestBody {
   @IsOptional()
   @IsString()
   @MaxLength(500)
+  @StorableText()
   description?: string;
 }

@@ -17,6 +17,7 @@ import { createTestDatabase } from '../../../test/harness/test-database';
 import { auth } from '../../../test/harness/test-app';
 import { waitUntil } from '../../../test/harness/wait-until';
 import { waitUntilCaughtUp } from '../../../test/projections/projection-harness';
+import { driveRun, startRun } from '../../contacts';
 import { chargeOrder } from '../../payments';
 import { ADMIN_CONTENT_SECURITY_POLICY } from './admin-screen.controller';
 
@@ -76,6 +77,7 @@ describeInBrowser('the admin screen, in chromium', () => {
   let paid: string;
   let inReview: string;
   let hostileReview: string;
+  let runInReview: string;
   let browser: Browser;
   const consoleErrors: string[] = [];
 
@@ -84,15 +86,28 @@ describeInBrowser('the admin screen, in chromium', () => {
     paid = await paidOrder(cases, { customerId, requestId });
     inReview = await orderInReview(cases, { customerId: `cus-${randomUUID()}` });
     hostileReview = await orderInReview(cases, { customerId: `cus-${randomUUID()}` });
+    runInReview = await importRunInReview();
     // The screen reads support_jobs: wait until the cases are there before a person would look.
     await waitUntil(
       async () => (await cases.harness.app.inject({ url: '/v1/support/reviews', headers: auth('support') })).json().results,
-      (jobs: Array<{ orderId?: string }>) => [inReview, hostileReview].every((orderId) => jobs.some((job) => job.orderId === orderId)),
+      (jobs: Array<{ orderId?: string; jobId: string }>) =>
+        [inReview, hostileReview].every((orderId) => jobs.some((job) => job.orderId === orderId)) &&
+        jobs.some((job) => job.jobId.endsWith(runInReview)),
       15_000,
     );
     browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox'] });
   });
   afterAll(() => browser?.close());
+
+  /** A pull run whose CRM failed every page: the stop rule hands it to a human. */
+  async function importRunInReview(): Promise<string> {
+    const store = cases.harness.runtime.eventStore;
+    const metadata = { correlationId: 'test', causationId: 'test', actor: { role: 'sync', tokenId: 'test' } };
+    const down = { name: 'crm', fetchPage: () => Promise.reject(new Error('the CRM is down')) };
+    const runId = await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, metadata);
+    expect(await driveRun({ store, sources: () => down, backoffMs: 1, metadata }, runId)).toMatchObject({ status: 'needs_review' });
+    return runId;
+  }
 
   /** The screen in a new browser context (its own sessionStorage), its console errors collected. */
   async function openScreen(): Promise<Page> {
@@ -151,6 +166,12 @@ describeInBrowser('the admin screen, in chromium', () => {
       for (const value of ['done', `charge-order:${paid}`, requestId, order.providerChargeId, customerId]) expect(fields).toContain(value);
       const timeline = await page.locator('#timeline li strong').allInnerTexts();
       expect(timeline).toEqual(['ChargeRequested', 'ChargeAttemptStarted', 'ChargeSucceeded']);
+    });
+
+    it('tells support who resumes an import run in review, and how: an operator, with idem sync resume', async () => {
+      const review = page.locator('#review-list tbody tr', { hasText: runInReview });
+      await review.waitFor();
+      expect(await review.innerText()).toContain(`An operator resumes this import on the command line: idem sync resume ${runInReview}`);
     });
 
     it('resolves the case in review with a note, which the timeline then shows', async () => {

@@ -1,4 +1,5 @@
 import { IsIn, IsString, MaxLength, MinLength } from 'class-validator';
+import { StorableText } from '../../../src/errors/storable-text';
 
 export class ResolveReviewBody {
   @IsIn(['paid', 'failed'], { message: 'resolution must be "paid" or "failed"' })
@@ -7,5 +8,6 @@ export class ResolveReviewBody {
   @IsString()
   @MinLength(3, { message: 'note must explain the decision (at least 3 characters)' })
   @MaxLength(2000)
+  @StorableText()
   note!: string;
 }

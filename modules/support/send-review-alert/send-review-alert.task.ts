@@ -6,6 +6,7 @@
  */
 import type { Task } from 'graphile-worker';
 import type { IdemConfig } from '../../../src/config/config';
+import { describeFetchFailure } from '../../../src/errors/fetch-failure';
 import { signatureHeaders, type ReviewAlert } from './review-alert';
 
 export const ALERT_TIMEOUT_MS = 5_000;
@@ -34,21 +35,10 @@ export function sendReviewAlertTask({ alerts, timeoutMs = ALERT_TIMEOUT_MS, now 
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
-      throw new Error(`${what} not delivered to ${host}: ${describeFailure(error)}`, { cause: error });
+      throw new Error(`${what} not delivered to ${host}: ${describeFetchFailure(error)}`, { cause: error });
     }
     // The answer's body is not read; cancelling it frees the connection.
     await response.body?.cancel();
     if (!response.ok) throw new Error(`${what} refused by ${host}: HTTP ${response.status}`);
   };
-}
-
-/**
- * fetch reports a refused connection as "fetch failed" with the reason in `cause`. Read by shape, not
- * `instanceof Error`: fetch's errors may come from another realm (jest's sandbox, for one).
- */
-function describeFailure(error: unknown): string {
-  const { message, cause } = (error ?? {}) as { message?: unknown; cause?: { code?: unknown; message?: unknown } };
-  if (typeof message !== 'string') return String(error);
-  const reason = cause?.code ?? cause?.message;
-  return reason === undefined ? message : `${message}: ${String(reason)}`;
 }

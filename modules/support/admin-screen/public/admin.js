@@ -285,8 +285,14 @@ async function loadReviews() {
   }
 }
 
+// No route resumes an import run, and support may not start one: an operator does, from the command line.
+function resumeHint(job) {
+  const runId = job.jobId.replace(/^import-run:/, '');
+  return `An operator resumes this import on the command line: idem sync resume ${runId}`;
+}
+
 function reviewRow(job) {
-  if (!job.orderId) return row([job.jobId, job.lastError, time(job.updatedAt), 'Resume the run from the sync API.']);
+  if (!job.orderId) return row([job.jobId, job.lastError, time(job.updatedAt), resumeHint(job)]);
   const actions = element('div');
   const reconcile = element('button', 'Reconcile');
   reconcile.type = 'button';
