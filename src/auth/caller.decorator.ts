@@ -1,7 +1,7 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { CommandContext } from '../command-handling/handle-command';
-import type { Caller } from './bearer-token.guard';
+import type { Caller } from './callers';
 
 /**
  * The metadata every command's events carry: the request id (`X-Request-Id`, see http-edge.ts) as

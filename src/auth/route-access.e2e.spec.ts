@@ -3,7 +3,6 @@
  * that declares nothing is refused, not served.
  */
 import { type ExecutionContext } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import { startTestApp, type TestApp } from '../../test/harness/test-app';
 import { routeHandlers } from '../openapi/route-handlers';
 import { BearerTokenGuard } from './bearer-token.guard';
@@ -50,7 +49,7 @@ describe('BearerTokenGuard', () => {
     @Roles('support')
     guarded() {}
   }
-  const guard = new BearerTokenGuard(new Reflector(), new Map([['a-support-token-of-16', 'support' as const]]));
+  const guard = new BearerTokenGuard(new Map([['a-support-token-of-16', 'support' as const]]));
   const contextFor = (method: keyof Routes, authorization?: string) =>
     ({
       getHandler: () => Routes.prototype[method],

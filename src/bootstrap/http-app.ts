@@ -2,13 +2,15 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule, type ApiParts } from '../app.module';
+import { checkAccessBeforeBody, declareRouteAccess } from '../auth/access-before-body';
 import { createValidationPipe } from '../errors/validation-pipe';
 import { installJobQueue } from '../jobs/install-job-queue';
 import { countHttpRequests } from '../metrics/http-metrics';
 import { createMetricsRegistry } from '../metrics/metrics-registry';
 import { MetricsModule } from '../metrics/metrics.module';
 import { serveOpenApi } from '../openapi/serve-openapi';
-import { httpEdgeOptions, installHttpEdge } from './http-edge';
+import { routeHandlers } from '../openapi/route-handlers';
+import { httpEdgeOptions, installHttpEdge, jsonBodyParser } from './http-edge';
 import type { Runtime } from './runtime';
 
 /** Bodies above this are refused with 413 before any handler runs (DESIGN: > 64 KiB is bad input). */
@@ -36,6 +38,7 @@ export async function createHttpApp(
   });
   const registry = createMetricsRegistry();
   countHttpRequests(adapter.getInstance(), registry);
+  checkAccessBeforeBody(adapter.getInstance(), runtime.config.tokens);
   const root = {
     module: HttpApiModule,
     imports: [AppModule.forRuntime(runtime, parts), MetricsModule.forApi(parts.features, registry, runtime.config)],
@@ -47,6 +50,9 @@ export async function createHttpApp(
     rawBody: true,
   });
   app.useGlobalPipes(createValidationPipe());
+  app.useBodyParser('application/json', { bodyLimit: MAX_BODY_BYTES }, jsonBodyParser(adapter.getInstance()));
+  // Nest registers its routes in init(): each must carry its access by then.
+  declareRouteAccess(routeHandlers(app));
   // No enableShutdownHooks(): the entry points own the stop signals (process-lifecycle.ts) and call
   // app.close(), which runs the same hooks; Nest's own listeners closed HTTP on eleven signals by
   // themselves, outside that order.

@@ -1,7 +1,7 @@
 /**
  * The api's edge (http-edge.ts) on a real port: request ids on every answer, and problem+json for
- * what is refused before a route runs — too deep, not JSON, an undecodable URL, a parameter too long,
- * a request Node's HTTP parser refuses.
+ * what is refused before a route runs — too deep, not JSON, a prototype-poisoning key, an undecodable URL,
+ * a parameter too long, a request Node's HTTP parser refuses.
  */
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
@@ -86,6 +86,29 @@ describe('refused before a route runs, as problem+json', () => {
     }
     expect(await harness.runtime.eventStore.readStream(`order-${orderId}`)).toEqual([]);
     expect(await harness.runtime.eventStore.readStream(`contact-crm.${sourceId}`)).toEqual([]);
+  });
+
+  it('refuses a body with a __proto__ or constructor.prototype key with 400 REQUEST.FORBIDDEN_KEY, writes nothing, stays up', async () => {
+    const orderId = `edge-proto-${randomUUID()}`;
+    for (const body of [
+      '{"amount":1250,"currency":"EUR","customerId":"cus_edge","__proto__":{"isAdmin":true}}',
+      '{"amount":1250,"currency":"EUR","customerId":"cus_edge","constructor":{"prototype":{"isAdmin":true}}}',
+    ]) {
+      const response = await fetch(url(`/v1/orders/${orderId}/charge`), {
+        method: 'POST',
+        headers: { ...auth('storefront'), 'content-type': 'application/json' },
+        body,
+      });
+      expect({ body, status: response.status }).toEqual({ body, status: 400 });
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      const problem = (await response.json()) as { code: string; title: string };
+      expect(problem.code).toBe('REQUEST.FORBIDDEN_KEY');
+      expect(problem.title).toContain('__proto__');
+      expect(problem.title).toContain('constructor.prototype');
+    }
+    expect(await harness.runtime.eventStore.readStream(`order-${orderId}`)).toEqual([]);
+    expect((await fetch(url(`/v1/orders/${orderId}`), { headers: auth('storefront') })).status).toBe(404);
+    expect((await fetch(url('/health/live'))).status).toBe(200);
   });
 
   it('answers a body that is not JSON with 415', async () => {

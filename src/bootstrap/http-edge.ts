@@ -12,12 +12,15 @@
  *   depth, but the validators and serialisers after it recurse and a few thousand levels overflow the
  *   stack (a 500 for bad input);
  * - a body that is not JSON (text/plain, a form) is refused with 415 instead of being validated as an
- *   empty object, which answered "every field is missing".
+ *   empty object, which answered "every field is missing";
+ * - a JSON body with a `__proto__` or `constructor.prototype` key is refused with 400
+ *   REQUEST.FORBIDDEN_KEY: Fastify's parser refuses it (prototype poisoning) with the same error as
+ *   broken JSON, which told the caller its valid JSON was not JSON.
  */
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { FastifyBodyParser, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { AppError } from '../errors/app-error';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../errors/json-depth';
 
@@ -78,6 +81,36 @@ const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 const notJson = () => Object.assign(new Error('The body must be application/json'), { statusCode: 415 });
 
 const jsonTooDeep = () => new AppError('validation', 'REQUEST.TOO_DEEP', `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+
+const forbiddenKey = () =>
+  new AppError(
+    'validation',
+    'REQUEST.FORBIDDEN_KEY',
+    'The JSON body has a __proto__ or constructor.prototype key, which is refused (prototype poisoning)',
+  );
+
+/** Whether a body Fastify's parser refused is JSON all the same: then the refusal was for a forbidden key. */
+function isJson(body: Buffer): boolean {
+  try {
+    JSON.parse(body.toString());
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The api's JSON parser (`app.useBodyParser('application/json', …)`): Fastify's own, refusing the
+ * prototype-poisoning keys as it does, with that refusal named for what it is.
+ */
+export function jsonBodyParser(instance: FastifyInstance): FastifyBodyParser<Buffer> {
+  const secureParse = instance.getDefaultJsonParser('error', 'error') as (
+    request: FastifyRequest,
+    body: string | Buffer,
+    done: (error: Error | null, value?: unknown) => void,
+  ) => void;
+  return (request, body, done) => secureParse(request, body, (error, value) => done(error && isJson(body) ? forbiddenKey() : error, value));
+}
 
 /** The hooks and parsers above, on the api's instance before Nest registers its routes. */
 export function installHttpEdge(instance: FastifyInstance): void {

@@ -60,3 +60,10 @@ export async function startTestApp(label: string, env: Record<string, string> = 
 }
 
 export const auth = (role: 'storefront' | 'sync' | 'support' | 'auditor') => ({ authorization: `Bearer dev-${role}` });
+
+/** Serves the api on a free port of 127.0.0.1, for what `inject` cannot send: a real client, a bare socket. */
+export async function listenOnFreePort(app: NestFastifyApplication): Promise<{ port: number; url: (path: string) => string }> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = new URL(await app.getUrl());
+  return { port: Number(port), url: (path) => `http://127.0.0.1:${port}${path}` };
+}
