@@ -98,6 +98,10 @@ describe('GET /v1/audit/verify', () => {
     expect((await get('/v1/audit/verify?stream=order-r2')).json()).toEqual({ ok: true, checked: 2, sealsChecked: 0, unchained: 0 });
   });
 
+  it('answers a stream the history never held with 404, not an ok over nothing', async () => {
+    expectProblem(await get('/v1/audit/verify?stream=nope-x'), 404, 'STREAM.NOT_FOUND');
+  });
+
   it('answers a stream name with forbidden characters with 400', async () => {
     expectProblem(await get('/v1/audit/verify?stream=order%20r1'), 400, 'REQUEST.INVALID');
   });

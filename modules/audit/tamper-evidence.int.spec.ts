@@ -10,8 +10,10 @@ import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chainHash, eventHash } from '../../projections/audit-chain/chain-hash';
+import type { EventStore, ReadStreamOptions } from '../../src/event-store/event-store.port';
 import type { ProjectionDatabase } from '../../test/projections/projection-harness';
 import { appendEvents, chainedHistory, EVENT_COUNT, firstBreak, idem, linkChain, tamper } from '../../test/harness/audit-history';
+import { SEAL_STREAM } from './ledger-sealed.events';
 import type { VerifyReport } from './verify-history/chain-break';
 import { verifyHistory, verifyStream } from './verify-history/verify-history';
 
@@ -129,6 +131,32 @@ describe('the audit chain over an untouched history', () => {
 
   it('stops a whole-history verification once its signal aborts, reporting nothing as ok', async () => {
     await expect(verifyHistory(db, AbortSignal.abort(new Error('the client left')))).rejects.toThrow('the client left');
+  });
+
+  it('stops between the streams whose links it reads once its signal aborts, not after reading them all', async () => {
+    const controller = new AbortController();
+    const linksRead: string[] = [];
+    const readStream = db.store.readStream.bind(db.store);
+    // The links are checked last, each stream read whole (seal-ledger is read first, for its seals): the signal comes while the first is read.
+    const store: EventStore = Object.assign(Object.create(db.store) as EventStore, {
+      readStream: (stream: string, options?: ReadStreamOptions) => {
+        if (stream !== SEAL_STREAM) {
+          controller.abort(new Error('interrupted (SIGTERM)'));
+          linksRead.push(stream);
+        }
+        return readStream(stream, options);
+      },
+    });
+    await expect(verifyHistory({ store, pool: db.pool }, controller.signal)).rejects.toThrow('interrupted (SIGTERM)');
+    expect(linksRead).toHaveLength(1);
+  });
+
+  it('refuses to verify a stream the history never held, in `verifyStream` and `idem audit verify --stream`', async () => {
+    await expect(verifyStream(db, 'nope-x')).rejects.toMatchObject({ kind: 'not_found', code: 'STREAM.NOT_FOUND' });
+    const verify = await idem(db, 'audit', 'verify', '--stream', 'nope-x');
+    expect(verify.code).not.toBe(0);
+    expect(verify.out).toBe('');
+    expect(verify.err).toContain('holds no stream nope-x');
   });
 
   it('counts events stored after the chain ends as unchained, not as breaks, until the projector links them', async () => {

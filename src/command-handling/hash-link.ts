@@ -12,8 +12,10 @@
  * the JSON that was written, so the hash of a read event equals the hash of the appended one.
  */
 import { hash } from 'node:crypto';
-import { configure } from 'safe-stable-stringify';
 import type { EventToAppend, RecordedEvent } from '../event-store/event-store.port';
+import { canonicalJson } from './canonical-json';
+
+export { canonicalJson };
 
 export const PREVIOUS_EVENT_HASH = 'previousEventHash';
 
@@ -25,20 +27,6 @@ export interface HashedEvent {
   type: string;
   data: unknown;
   metadata: unknown;
-}
-
-/**
- * Sorted keys, no whitespace, undefined properties left out and undefined array items as null (as
- * JSON.stringify writes them): one text per JSON value, whatever order its keys were built in. It is
- * safe-stable-stringify's, the fastest of the deterministic stringifiers (2.3 µs against 5.4 µs for
- * the hand-written one it replaced, on an import event; same text), and the hash of every event goes
- * through it, once when it is appended and once when the audit chain links it. A cycle throws, as in
- * JSON.stringify: nothing that reaches here came from anything but JSON.
- */
-const stringifySorted = configure({ deterministic: true, circularValue: TypeError });
-
-export function canonicalJson(value: unknown): string {
-  return stringifySorted(value) ?? 'null';
 }
 
 export function eventHash({ stream, revision, id, type, data, metadata }: HashedEvent): string {

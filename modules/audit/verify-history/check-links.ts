@@ -26,11 +26,14 @@ export function checkLinksOf(stream: string, events: RecordedEvent[]): LinksRepo
  * Every stream of the history, each read whole, in the order the streams first appear in `readAll`. A
  * stream that reads fewer events than the global order holds of it was removed or cut short: on
  * EventStoreDB a deleted stream reads as empty while its events stay in `$all` until a scavenge, so
- * its links alone (none to check) would pass it.
+ * its links alone (none to check) would pass it. `signal` stops the walk between pages and between streams,
+ * rejecting with its reason.
  */
-export async function checkHistoryLinks(store: EventStore, pageSize: number): Promise<LinksReport> {
+export async function checkHistoryLinks(store: EventStore, pageSize: number, signal?: AbortSignal): Promise<LinksReport> {
   const total = { checked: 0, unlinked: 0 };
-  for (const [stream, inHistory] of await streamsInHistory(store, pageSize)) {
+  for (const [stream, inHistory] of await streamsInHistory(store, pageSize, signal)) {
+    // Each stream is read whole: between two of them is the safe point to stop at (Ctrl+C, a client gone).
+    signal?.throwIfAborted();
     const events = await store.readStream(stream);
     const report = checkLinksOf(stream, events);
     total.checked += report.checked;
@@ -47,9 +50,9 @@ interface StreamInHistory {
   first: Pick<RecordedEvent, 'revision' | 'position'>;
 }
 
-async function streamsInHistory(store: EventStore, pageSize: number): Promise<Map<string, StreamInHistory>> {
+async function streamsInHistory(store: EventStore, pageSize: number, signal?: AbortSignal): Promise<Map<string, StreamInHistory>> {
   const streams = new Map<string, StreamInHistory>();
-  const history = new HistoryPages(store, pageSize);
+  const history = new HistoryPages(store, pageSize, signal);
   for (let event = await history.next(); event; event = await history.next()) {
     const seen = streams.get(event.stream);
     if (seen) seen.events += 1;

@@ -10,12 +10,15 @@ export class HistoryPages {
   constructor(
     private readonly store: EventStore,
     private readonly pageSize: number,
+    /** Checked before each page is read: aborted, `next` rejects with its reason. */
+    private readonly signal?: AbortSignal,
   ) {}
 
   /** The next event, undefined at the end of history. */
   async next(): Promise<RecordedEvent | undefined> {
     if (this.index === this.page.length) {
       if (this.ended) return undefined;
+      this.signal?.throwIfAborted();
       this.page = await this.store.readAll({ after: this.after, maxCount: this.pageSize });
       this.index = 0;
       this.ended = this.page.length < this.pageSize;

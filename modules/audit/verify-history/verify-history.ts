@@ -23,6 +23,7 @@ import type { ChainBreak, VerifyReport } from './chain-break';
 import { checkEntry, type BreakLookups } from './check-entry';
 import { checkHistoryLinks, checkLinksOf } from './check-links';
 import { HistoryPages } from './history-pages';
+import { streamNotFound } from './stream-not-found';
 import {
   isPublishedSeal,
   publishedSealMismatch,
@@ -47,7 +48,7 @@ export async function verifyHistory({ store, pool }: VerifyDeps, signal?: AbortS
   const published = await readPublishedSeals(store);
   const head = await readHead(pool);
   const seals = await readSeals(pool, head.eventsChained);
-  const events = new HistoryPages(store, PAGE);
+  const events = new HistoryPages(store, PAGE, signal);
   const replay = new ChainReplay();
   const lookups: BreakLookups = {
     entryEventStored: async (entry) => (await store.readStream(entry.stream)).some((event) => event.id === entry.eventId),
@@ -97,13 +98,8 @@ export async function verifyHistory({ store, pool }: VerifyDeps, signal?: AbortS
   if (sealsGone) return failed(sealsGone);
   if (replay.head.digest !== head.digest) return failed(headMismatch(head, replay.head.digest));
   let unchained = 0;
-  while (await events.next()) {
-    if (unchained % PAGE === 0) signal?.throwIfAborted();
-    unchained += 1;
-  }
-  signal?.throwIfAborted();
-  const links = await checkHistoryLinks(store, PAGE);
-  signal?.throwIfAborted();
+  while (await events.next()) unchained += 1;
+  const links = await checkHistoryLinks(store, PAGE, signal);
   if (links.firstBreak) return { ...failed(links.firstBreak), unchained };
   return { ok: true, checked, sealsChecked: sealsChecked + publishedChecked, unchained, digest: head.digest };
 }
@@ -112,6 +108,7 @@ export async function verifyStream({ store, pool }: VerifyDeps, stream: string):
   const head = await readHead(pool);
   const entries = await readStreamEntries(pool, stream, head.eventsChained);
   const events = await store.readStream(stream);
+  if (!entries.length && !events.length) throw streamNotFound(stream);
   const replay = new ChainReplay();
   const lookups: BreakLookups = {
     entryEventStored: async (entry) => events.some((event) => event.id === entry.eventId),
