@@ -43,4 +43,6 @@ export const orderPaymentIdsReadModel: ReadModel<OrderPaymentIdRow> = {
     return paymentIdsNamedBy(event as unknown as OrderEvent).map((paymentId) => ({ paymentId, orderId }));
   },
   evolve: evolveOrderPaymentId,
+  // A row is the first event naming its id, kept: no look-up before writing a batch.
+  insertOnly: true,
 };

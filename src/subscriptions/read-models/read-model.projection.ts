@@ -11,8 +11,8 @@ import type { Projection, ProjectionContext } from '../projection';
 import { copyRows } from './copy-rows';
 import { keysOf, type AnyReadModel } from './read-model';
 import { keyString, type Row } from './row-codec';
-import { tableSpecOf } from './table-spec';
-import { deleteRows, selectRows, upsertRows } from './table-sql';
+import { tableSpecOf, type TableSpec } from './table-spec';
+import { deleteRows, insertRowsKeepingStored, selectRows, upsertRows } from './table-sql';
 import type { WrittenKeys } from './written-keys';
 
 export const versionTable = (name: string, version: number) => `${name}_v${version}`;
@@ -55,6 +55,7 @@ export async function applyToTable(
     }
   }
   if (!keyed.length) return;
+  if (model.insertOnly && !written) return insertFirstRows(model, keyed, context, spec, table);
 
   const lookups: Row[] = [];
   for (const [id, key] of keys) if (!written || written.mayContain(id)) lookups.push(key);
@@ -87,4 +88,22 @@ export async function applyToTable(
   await deleteRows(context.client, spec, table, deletes);
   await upsertRows(context.client, spec, table, upserts);
   await copyRows(context.client, spec, table, inserts);
+}
+
+/**
+ * An insert-only model's batch: each key's row as this batch alone makes it, inserted unless the table
+ * holds the key already. The same table as looking up and folding: a stored row would be kept by
+ * `evolve` as it is, and ON CONFLICT DO NOTHING keeps it.
+ */
+async function insertFirstRows(
+  model: AnyReadModel,
+  keyed: Array<[string, RecordedEvent, Row]>,
+  context: ProjectionContext,
+  spec: TableSpec,
+  table: string,
+): Promise<void> {
+  const rows = new Map<string, Row | undefined>();
+  for (const [id, event, key] of keyed) rows.set(id, model.evolve(rows.get(id), event, key) as Row | undefined);
+  const inserts = [...rows.values()].filter((row): row is Row => row !== undefined);
+  await insertRowsKeepingStored(context.client, spec, table, inserts);
 }

@@ -25,6 +25,13 @@ export interface ReadModel<R extends object = Row> {
    * several it names (a read model with one row per event reads the key from the event and ignores it).
    */
   evolve(row: R | undefined, event: RecordedEvent, key?: Partial<R>): R | undefined;
+  /**
+   * Rows are written once and never changed or deleted: `evolve` returns a row it is given as it is,
+   * so the first event that names a key decides its row. The live runner then writes a batch with one
+   * statement (INSERT … ON CONFLICT DO NOTHING) instead of looking the rows up first: in a live batch
+   * of a few events the statements, not the rows, are the cost.
+   */
+  readonly insertOnly?: boolean;
 }
 
 export type AnyReadModel = ReadModel<any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -71,6 +71,17 @@ export async function upsertRows(client: PoolClient, spec: TableSpec, table: str
   });
 }
 
+/** Inserts the rows whose keys the table does not hold; a stored row is kept as it is. */
+export async function insertRowsKeepingStored(client: PoolClient, spec: TableSpec, table: string, rows: Row[]): Promise<void> {
+  if (!rows.length) return;
+  await client.query({
+    name: `rm:${assertIdentifier(table)}:insert-new`,
+    text: `INSERT INTO ${table} (${list(spec.columns)}) SELECT ${list(spec.columns)} FROM ${recordset(spec.columns)}
+           ON CONFLICT (${list(spec.primary)}) DO NOTHING`,
+    values: [toJson(spec.columns, rows)],
+  });
+}
+
 export async function deleteRows(client: PoolClient, spec: TableSpec, table: string, keys: Row[]): Promise<void> {
   if (!keys.length) return;
   await client.query({
