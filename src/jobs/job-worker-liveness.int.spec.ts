@@ -1,5 +1,5 @@
 import { Logger } from 'graphile-worker';
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import { createTestDatabase } from '../../test/harness/test-database';
 import { waitUntil } from '../../test/harness/wait-until';
 import { installJobQueue } from './install-job-queue';
@@ -29,14 +29,31 @@ describe('A job worker', () => {
       )
     ).rows;
 
-  it('announces each of its slots on one liveness session, which ends when it stops', async () => {
+  it('announces each of its slots on one liveness session, one query at a time, and the session ends when it stops', async () => {
+    // pg 8 warns when a query is sent on a connection still running another (pg 9 refuses it): count
+    // the queries sent on a liveness connection while one of its own is still in flight.
+    const inFlight = new WeakMap<object, number>();
+    let overlapping = 0;
+    const query = Client.prototype.query;
+    const spy = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
+      const liveness = (this as unknown as { connectionParameters: { application_name?: string } }).connectionParameters.application_name;
+      if (liveness !== 'idem-job-liveness') return (query as (...a: unknown[]) => unknown).apply(this, args);
+      if ((inFlight.get(this) ?? 0) > 0) overlapping++;
+      inFlight.set(this, (inFlight.get(this) ?? 0) + 1);
+      const done = () => inFlight.set(this, inFlight.get(this)! - 1);
+      const result = (query as (...a: unknown[]) => Promise<unknown>).apply(this, args);
+      void result.then(done, done);
+      return result;
+    } as never);
     const worker = await startJobWorker({ pool, concurrency: 3, pollIntervalMs: 100, taskList: { noop: async () => undefined } });
     try {
       await waitUntil(livenessSessions, (sessions) => sessions.length === 1 && sessions[0].slots === 3, 10_000);
     } finally {
       await worker.stop();
+      spy.mockRestore();
     }
     expect(await livenessSessions()).toEqual([]);
+    expect(overlapping).toBe(0);
   });
 
   describe('whose liveness session ends (a database restart, a cut connection)', () => {

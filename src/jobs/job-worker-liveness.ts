@@ -65,14 +65,21 @@ export async function openJobWorkerLiveness(connection: ClientConfig): Promise<J
     await client.end().catch(() => undefined);
     throw error;
   }
+  // The slots of one worker start together, but one connection runs one query at a time (pg 8 warns
+  // of, and pg 9 refuses, a query sent while another runs): they announce one after another.
+  let announcing: Promise<unknown> = Promise.resolve();
   return {
     get broken() {
       return broken;
     },
     lost,
     async announce(worker) {
+      const announced = announcing.then(() =>
+        client.query(`SELECT pg_advisory_lock_shared(${LIVENESS_NAMESPACE}, hashtext($1))`, [worker.workerId]),
+      );
+      announcing = announced.catch(() => undefined);
       try {
-        await client.query(`SELECT pg_advisory_lock_shared(${LIVENESS_NAMESPACE}, hashtext($1))`, [worker.workerId]);
+        await announced;
       } catch (error) {
         // Graphile does not run this hook again: a slot that failed it would take jobs unannounced.
         markLost(error as Error);
