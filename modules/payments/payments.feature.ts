@@ -40,6 +40,11 @@ export function paymentsFeature({ gateway = (config) => configuredGateway(config
     },
     schedules: [RECOVERY_SCHEDULE],
     commands: [recoverCommand, retentionCommand],
+    // `idem recover` asks the provider itself: started elsewhere, it cannot know this process's
+    // sandbox (on a free port near IDEM_SANDBOX_PORT) and would check the charges against another
+    // instance's sandbox, or none. A real provider's address is the CLI's own configuration.
+    cliEnvironment: (config): Record<string, string> =>
+      config.sandbox.enabled && config.payments.stripeApiBase ? { STRIPE_API_BASE: config.payments.stripeApiBase } : {},
     migrate: migratePayments,
   };
 }

@@ -76,10 +76,11 @@ describe('the service on embedded defaults', () => {
     let code: number | null;
     try {
       expect(service.sandboxUrl).toBeDefined();
-      // What README tells a CLI user to copy so that `idem sync` pulls from this instance's CRM: the
-      // sandbox's real address (here a free port), which no CLI started elsewhere can derive.
+      // What README tells a CLI user to copy so that `idem recover` checks charges with this instance's
+      // sandbox and `idem sync` pulls from its CRM: the sandbox's real address (here a free port), which
+      // no CLI started elsewhere can derive.
       expect(service.output()).toContain(
-        `idem beside it: DATABASE_URL=${embeddedUrl(service.databasePort!)} IDEM_CRM_URL=${service.sandboxUrl}\n`,
+        `idem beside it: DATABASE_URL=${embeddedUrl(service.databasePort!)} STRIPE_API_BASE=${service.sandboxUrl} IDEM_CRM_URL=${service.sandboxUrl}\n`,
       );
       // Stripe refuses a charge for a customer it does not hold: the customer exists first.
       const customer = await fetch(`${service.sandboxUrl}/_sandbox/customers`, {
