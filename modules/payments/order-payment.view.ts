@@ -4,7 +4,7 @@
  * model (projections/orders) — so the same history can never read two ways. Pure: no I/O, no clock.
  * `Time` is how the caller holds a moment (the fold: ISO strings; the read model: Dates).
  */
-import type { OrderEvent } from './order.events';
+import { isProcessingAtProvider, type OrderEvent } from './order.events';
 
 export type OrderStatus = 'pending' | 'processing' | 'paid' | 'failed' | 'unknown' | 'needs_review';
 
@@ -69,7 +69,8 @@ function applyPaymentFact<Time>(next: OrderPayment<Time>, event: OrderEvent): bo
       next.paymentIntentId = event.data.paymentIntentId ?? next.paymentIntentId;
       return true;
     case 'ChargeOutcomeUnknown':
-      next.status = 'unknown';
+      // A payment the provider reports in flight is processing, as the storefront should read it.
+      next.status = isProcessingAtProvider(event) ? 'processing' : 'unknown';
       next.lastError = event.data.error;
       return true;
     case 'ChargeNeedsReview':

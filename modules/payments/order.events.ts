@@ -63,8 +63,22 @@ export interface ChargeFailed {
 export interface ChargeOutcomeUnknown {
   type: 'ChargeOutcomeUnknown';
   /** A timeout, reset or 5xx: must be verified with the provider before any retry. */
-  data: { orderId: string; attempt: number; error: string };
+  data: {
+    orderId: string;
+    attempt: number;
+    error: string;
+    /**
+     * Set when the provider did answer, and its answer was "processing": the payment is in flight (a
+     * bank debit takes days), so the outcome is not known yet but nothing was lost. Such an answer is
+     * checked again later under the same key and never counts towards the stop rule for unknown
+     * outcomes. Absent in events recorded before it existed, which fold as unknown outcomes.
+     */
+    providerStatus?: 'processing';
+  };
 }
+
+/** The provider told us the payment is in flight: an answer, not a lost one. */
+export const isProcessingAtProvider = (event: ChargeOutcomeUnknown): boolean => event.data.providerStatus === 'processing';
 
 export interface ChargeNeedsReview {
   type: 'ChargeNeedsReview';

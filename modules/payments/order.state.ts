@@ -1,7 +1,7 @@
 /**
  * What an order's payment stream means, folded from its events. Pure: no I/O, no clock.
  */
-import type { OrderEvent } from './order.events';
+import { isProcessingAtProvider, type OrderEvent } from './order.events';
 import { applyPaymentEvent, type OrderPayment, type OrderStatus } from './order-payment.view';
 
 export type { OrderStatus };
@@ -17,6 +17,11 @@ export interface OrderState extends OrderPayment<string> {
   providerKey: string;
   requestNumber: number;
   consecutiveUnknown: number;
+  /**
+   * The last outcome is the provider's "processing": the attempt is over (no lease to wait for) and the
+   * payment is checked again later under the same key. False once another event follows.
+   */
+  processingAtProvider: boolean;
   recovered?: boolean;
   /**
    * The correlation id (the X-Request-Id) of the request behind the current ChargeRequested: the
@@ -51,6 +56,7 @@ export const initialOrderState = (): OrderState => ({
   requestNumber: 0,
   attempts: 0,
   consecutiveUnknown: 0,
+  processingAtProvider: false,
   paymentIntentId: undefined,
   providerChargeId: undefined,
   recovered: undefined,
@@ -78,6 +84,7 @@ export function evolveOrder(
 
 /** What commands decide on beyond what GET shows (order-payment.view.ts wrote that part already). */
 function applyCommandFacts(next: OrderState, event: OrderEvent): void {
+  next.processingAtProvider = false;
   switch (event.type) {
     case 'ChargeRequested': {
       const { data } = event;
@@ -101,7 +108,14 @@ function applyCommandFacts(next: OrderState, event: OrderEvent): void {
       next.consecutiveUnknown = 0;
       return;
     case 'ChargeOutcomeUnknown':
-      next.consecutiveUnknown += 1;
+      // "Processing" is the provider's answer, not a lost one: it ends a run of unknown outcomes
+      // instead of adding to it, so a debit that takes days never reaches the stop rule.
+      if (isProcessingAtProvider(event)) {
+        next.processingAtProvider = true;
+        next.consecutiveUnknown = 0;
+      } else {
+        next.consecutiveUnknown += 1;
+      }
       return;
     default:
       return;

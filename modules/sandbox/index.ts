@@ -16,7 +16,7 @@ export type { WebhookMode } from './webhooks/webhook-dispatcher';
 export { IDEMPOTENCY_KEY_TTL_MS } from './idempotency/idempotency.store';
 export { isSucceededCharge } from './payment-intents/payment-intent';
 export { DEFAULT_SEARCH_LAG_MS } from './payment-intents/intents.store';
-export { AUTHENTICATION_PAYMENT_METHODS } from './payment-intents/confirmation-rule';
+export { AUTHENTICATION_PAYMENT_METHODS } from './payment-intents/stripe-test-cards';
 export { DELAYED_SEPA_DEBITS } from './payment-intents/test-payment-methods';
 export type { OutsideCharge } from './payment-intents/outside-charge';
 export { seededRandom } from './faults/seeded-random';

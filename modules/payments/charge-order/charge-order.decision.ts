@@ -2,7 +2,7 @@
  * The charge worker's decisions, pure: what to do next with an order, what a provider answer means,
  * and what the provider's records say about an outcome we do not know. Stop rules live here too.
  */
-import type { ChargeNeedsReview, ChargeSucceeded, OrderEvent } from '../order.events';
+import type { ChargeNeedsReview, ChargeOutcomeUnknown, ChargeSucceeded, OrderEvent } from '../order.events';
 import type { OrderState } from '../order.state';
 import { contradictionOf } from '../payment-contradiction';
 import type { ChargeOutcome, ProviderPayment } from '../payment-gateway/payment-gateway.port';
@@ -25,6 +25,8 @@ export function decideNextStep(state: OrderState, now: Date, attemptLeaseMs: num
     return { kind: 'nothing', reason: `order is ${state.status}` };
   }
   if (state.status === 'processing') {
+    // The provider's own "processing" is a recorded outcome, not an attempt in flight: check it again.
+    if (state.processingAtProvider) return { kind: 'verify' };
     const startedAt = state.lastAttemptAt ? Date.parse(state.lastAttemptAt) : 0;
     if (now.getTime() - startedAt < attemptLeaseMs) return { kind: 'leave_to_other_worker' };
     return { kind: 'verify' };
@@ -40,8 +42,9 @@ export function decideNextStep(state: OrderState, now: Date, attemptLeaseMs: num
 /**
  * What the provider's answer to a charge means for the order. A replayed success is a charge an
  * earlier call made (recovered). A payment the customer must authenticate goes to a person with the
- * reason; a payment still processing is an outcome not known yet, verified later by the same key —
- * never a new attempt under a new key.
+ * reason; a payment still processing is an outcome not known yet, marked as the provider's answer
+ * (it does not count towards the stop rule) and verified later by the same key — never a new attempt
+ * under a new key.
  */
 export function decideOutcome(state: OrderState, attempt: number, outcome: Exclude<ChargeOutcome, { kind: 'in_progress' }>): OrderEvent {
   const orderId = state.orderId;
@@ -60,7 +63,7 @@ export function decideOutcome(state: OrderState, attempt: number, outcome: Exclu
     case 'rejected':
       return needsReview(state, `provider rejected the request: ${outcome.reason}`);
     case 'pending':
-      return { type: 'ChargeOutcomeUnknown', data: { orderId, attempt, error: `pending: ${outcome.reason}` } };
+      return processing(state, attempt, outcome.reason);
     case 'unknown':
       return { type: 'ChargeOutcomeUnknown', data: { orderId, attempt, error: outcome.error } };
   }
@@ -70,9 +73,9 @@ export function decideOutcome(state: OrderState, attempt: number, outcome: Exclu
  * Verification by search, once the request's key may have expired at the provider (see
  * charge-order.job: within the key window the create is replayed instead). The provider's payments
  * for the order decide. A decline counts only if it carries this request's key: an earlier request's
- * decline says nothing about this one. A payment still pending keeps the outcome unknown (no new
- * attempt beside it). `undefined` means the provider holds nothing for this request, so a new
- * attempt is safe.
+ * decline says nothing about this one. A payment still pending keeps the outcome open (no new
+ * attempt beside it), recorded as the provider's "processing" answer. `undefined` means the provider
+ * holds nothing for this request, so a new attempt is safe.
  */
 export function decideVerification(state: OrderState, payments: ProviderPayment[]): OrderEvent | undefined {
   const succeededPayments = payments.filter((p) => p.status === 'succeeded');
@@ -87,16 +90,7 @@ export function decideVerification(state: OrderState, payments: ProviderPayment[
     return contradiction ? needsReview(state, contradiction) : succeeded(state, succeededPayments[0], true);
   }
   const pending = payments.find((p) => p.status === 'pending');
-  if (pending) {
-    return {
-      type: 'ChargeOutcomeUnknown',
-      data: {
-        orderId: state.orderId,
-        attempt: state.attempts,
-        error: `pending: payment intent ${pending.paymentIntentId} is not settled at the provider`,
-      },
-    };
-  }
+  if (pending) return processing(state, state.attempts, `payment intent ${pending.paymentIntentId} is not settled at the provider`);
   const declined = payments.find((p) => p.status === 'failed' && p.providerKey === state.providerKey);
   if (declined) {
     return {
@@ -124,6 +118,13 @@ function succeeded(state: OrderState, payment: ProviderPayment, recovered: boole
       currency: payment.currency,
       recovered,
     },
+  };
+}
+
+function processing(state: OrderState, attempt: number, reason: string): ChargeOutcomeUnknown {
+  return {
+    type: 'ChargeOutcomeUnknown',
+    data: { orderId: state.orderId, attempt, error: `pending: ${reason}`, providerStatus: 'processing' },
   };
 }
 

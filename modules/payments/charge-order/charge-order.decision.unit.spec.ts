@@ -134,6 +134,11 @@ describe('decideNextStep', () => {
     ],
     ['processing, attempt started exactly a lease ago', { status: 'processing', lastAttemptAt: startedAgo(LEASE_MS) }, { kind: 'verify' }],
     ['processing, no attempt time recorded', { status: 'processing', lastAttemptAt: undefined }, { kind: 'verify' }],
+    [
+      'processing at the provider, answered 1 ms ago (no attempt in flight to wait for)',
+      { status: 'processing', processingAtProvider: true, lastAttemptAt: startedAgo(1) },
+      { kind: 'verify' },
+    ],
     ['unknown once', { status: 'unknown', consecutiveUnknown: 1 }, { kind: 'verify' }],
     ['unknown four times in a row', { status: 'unknown', consecutiveUnknown: 4 }, { kind: 'verify' }],
     [
@@ -204,10 +209,10 @@ describe('decideOutcome, every kind of provider answer', () => {
     });
   });
 
-  it('records a pending payment and a lost answer as unknown outcomes of this attempt', () => {
+  it("records a pending payment and a lost answer as unknown outcomes of this attempt, the first as the provider's processing", () => {
     expect(decideOutcome(state(), 3, { kind: 'pending', paymentIntentId: 'pi_1', reason: 'pi_1 is processing' })).toStrictEqual({
       type: 'ChargeOutcomeUnknown',
-      data: { orderId: 'o1', attempt: 3, error: 'pending: pi_1 is processing' },
+      data: { orderId: 'o1', attempt: 3, error: 'pending: pi_1 is processing', providerStatus: 'processing' },
     });
     expect(decideOutcome(state(), 3, { kind: 'unknown', error: 'ETIMEDOUT' })).toStrictEqual({
       type: 'ChargeOutcomeUnknown',
@@ -260,7 +265,12 @@ describe('decideVerification, what the provider holds decides', () => {
       decideVerification(state(), [payment({ status: 'failed', ...current }), payment({ status: 'pending', paymentIntentId: 'pi_p' })]),
     ).toStrictEqual({
       type: 'ChargeOutcomeUnknown',
-      data: { orderId: 'o1', attempt: 1, error: 'pending: payment intent pi_p is not settled at the provider' },
+      data: {
+        orderId: 'o1',
+        attempt: 1,
+        error: 'pending: payment intent pi_p is not settled at the provider',
+        providerStatus: 'processing',
+      },
     });
   });
 

@@ -11,7 +11,7 @@ import type { EventStore } from '../../../src/event-store/event-store.port';
 import type { CommandMetadata } from '../../../src/command-handling/event-to-append';
 import type { LoadedOrder } from '../load-order';
 import { orderCommands } from '../order.commands';
-import { orderStream, type OrderEvent } from '../order.events';
+import { isProcessingAtProvider, orderStream, type ChargeOutcomeUnknown, type OrderEvent } from '../order.events';
 import type { PaymentGateway, SavedPaymentMethod } from '../payment-gateway/payment-gateway.port';
 import type { OrderState } from '../order.state';
 import { MAX_CONSECUTIVE_UNKNOWN, decideNextStep, decideOutcome, decideVerification } from './charge-order.decision';
@@ -61,6 +61,18 @@ export class ChargeOutcomeStillUnknown extends Error {
   }
 }
 
+/**
+ * Thrown after the provider's "processing" answer is recorded: the payment is in flight (a bank debit
+ * settles days later), so the queue retries the job with its growing backoff and the retry checks it
+ * again under the same key. Not an unknown outcome: it never counts towards the stop rule.
+ */
+export class ChargeStillProcessing extends ChargeOutcomeStillUnknown {
+  constructor(orderId: string, reason: string) {
+    super(orderId, reason);
+    this.message = `The charge for order ${orderId} is processing at the provider (${reason}); it will be checked again later under the same key`;
+  }
+}
+
 /** Thrown when the customer's card could not be looked up (timeout, 5xx): nothing was sent, the queue retries. */
 export class PaymentMethodLookupFailed extends Error {
   constructor(
@@ -106,6 +118,12 @@ async function keyMayHaveExpired(store: EventStore, orderId: string, providerKey
   const use = providerKeyUses(await store.readStream(orderStream(orderId))).find((u) => u.instruction.idempotencyKey === providerKey);
   return use !== undefined && !canReplay(use, now);
 }
+
+/** What the queue is told after an open outcome is recorded: either way it retries the job later. */
+const stillOpen = (event: ChargeOutcomeUnknown) =>
+  isProcessingAtProvider(event)
+    ? new ChargeStillProcessing(event.data.orderId, event.data.error)
+    : new ChargeOutcomeStillUnknown(event.data.orderId, event.data.error);
 
 export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId = 'inline'): Promise<ChargeOrderResult> {
   const now = deps.now ?? (() => new Date());
@@ -156,7 +174,7 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
         if (verified) {
           await record(loaded, verified, `verified/${r}/${state.attempts}/${claim}`);
           if (verified.type === 'ChargeNeedsReview') reportNeedsReview(orderId, verified.data.reason);
-          if (verified.type === 'ChargeOutcomeUnknown') throw new ChargeOutcomeStillUnknown(orderId, verified.data.error);
+          if (verified.type === 'ChargeOutcomeUnknown') throw stillOpen(verified);
           return 'settled';
         }
       } else {
@@ -194,13 +212,13 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
       const afterOutcome = await record(started, event, `outcome/${r}/${attempt}`);
       if (event.type === 'ChargeNeedsReview') reportNeedsReview(orderId, event.data.reason);
       if (event.type === 'ChargeOutcomeUnknown') {
-        if (state.consecutiveUnknown + 1 >= MAX_CONSECUTIVE_UNKNOWN) {
+        if (!isProcessingAtProvider(event) && state.consecutiveUnknown + 1 >= MAX_CONSECUTIVE_UNKNOWN) {
           const reason = `${state.consecutiveUnknown + 1} consecutive unknown outcomes`;
           await record(afterOutcome, { type: 'ChargeNeedsReview', data: { orderId, reason } }, `review/${r}/${attempt}`);
           reportNeedsReview(orderId, reason);
           return 'settled';
         }
-        throw new ChargeOutcomeStillUnknown(orderId, event.data.error);
+        throw stillOpen(event);
       }
       return 'settled';
     } catch (error) {

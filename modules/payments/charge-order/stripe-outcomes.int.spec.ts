@@ -12,7 +12,7 @@ import { loadOrder } from '../load-order';
 import { orderCommands } from '../order.commands';
 import { StripePaymentGateway } from '../payment-gateway/stripe.payment-gateway';
 import { decideRequestCharge } from '../request-charge/request-charge.decision';
-import { ChargeOutcomeStillUnknown, chargeOrder, type ChargeOrderDeps } from './charge-order.job';
+import { ChargeOutcomeStillUnknown, ChargeStillProcessing, chargeOrder, type ChargeOrderDeps } from './charge-order.job';
 import { MAX_CONSECUTIVE_UNKNOWN } from './charge-order.decision';
 import { orderStream } from '../order.events';
 import { waitFor } from '../../../test/projections/projection-harness';
@@ -91,9 +91,10 @@ describe('chargeOrder against Stripe-shaped answers', () => {
       const orderId = await requestCharge();
       const deps = depsWith('pm_successDelayed_de');
 
-      await expect(chargeOrder(deps, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
+      await expect(chargeOrder(deps, orderId)).rejects.toBeInstanceOf(ChargeStillProcessing);
       expect((await loadOrder(store, orderId)).state).toMatchObject({
-        status: 'unknown',
+        status: 'processing',
+        consecutiveUnknown: 0,
         lastError: expect.stringContaining('processing'),
       });
       sandbox.settle(sandbox.charges({ orderId })[0].id, 'succeeded');

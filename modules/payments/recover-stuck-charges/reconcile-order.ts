@@ -8,6 +8,7 @@ import type { Pool } from 'pg';
 import {
   chargeOrder,
   ChargeOutcomeStillUnknown,
+  ChargeStillProcessing,
   PaymentMethodLookupFailed,
   type ChargeOrderDeps,
   type ChargeOrderResult,
@@ -37,7 +38,8 @@ export async function reconcileOrder(
     const result = await chargeOrder({ ...deps, attemptLeaseMs: options.staleAfterMs }, orderId, `recovery:${options.trigger}`);
     reason = reasonFor(result, oldStatus);
   } catch (error) {
-    if (error instanceof ChargeOutcomeStillUnknown) reason = `still unknown: ${error.message}`;
+    if (error instanceof ChargeStillProcessing) reason = `still processing: ${error.message}`;
+    else if (error instanceof ChargeOutcomeStillUnknown) reason = `still unknown: ${error.message}`;
     else if (error instanceof PaymentMethodLookupFailed) reason = `nothing sent, the saved card look-up got no answer: ${error.message}`;
     else throw error;
   }

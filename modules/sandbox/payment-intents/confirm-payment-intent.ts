@@ -27,7 +27,9 @@ export function confirmPaymentIntent(request: CreateIntentRequest, nowSeconds: n
   const id = newPaymentIntentId();
   const result = request.confirm && chargedAs !== null ? confirmationResultFor({ ...request, paymentMethod: chargedAs }) : undefined;
   const charged =
-    result?.kind === 'succeeded' || result?.kind === 'processing' || (result?.kind === 'declined' && result.code === 'card_declined');
+    result?.kind === 'succeeded' ||
+    result?.kind === 'processing' ||
+    (result?.kind === 'declined' && result.code !== 'authentication_required');
   const chargeId = charged ? newChargeId() : null;
   const base: PaymentIntent = {
     id,

@@ -1,11 +1,12 @@
+import { stripeTestCard } from './stripe-test-cards';
+
 /**
  * Stripe's own test PaymentMethods that the sandbox knows by name, beside the ones it makes itself when a
  * test method is attached to a customer. Any other id is refused as Stripe refuses an id it does not
- * hold: 400 `resource_missing`, "No such PaymentMethod" (see known-payment-method.ts).
+ * hold: 400 `resource_missing`, "No such PaymentMethod" (see unknown-payment-method.ts).
  *
- * - `pm_card_…`: the test cards (docs.stripe.com/testing, "Cards by brand", "Declined payments",
- *   "Authentication and setup"); confirmation-rule.ts copies the behaviour of those it names, the others
- *   succeed.
+ * - `pm_card_…`: the test cards Stripe documents, and only those (stripe-test-cards.ts, each with its
+ *   section of docs.stripe.com/testing); `pm_card_visaa` is no more a test card at Stripe than here.
  * - SEPA Direct Debit test tokens that stay `processing` "after at least three minutes"
  *   (docs.stripe.com/payments/sepa-debit/accept-a-payment, "Test your integration", table DE: IBAN
  *   DE08370400440532013003 = `pm_successDelayed_de`, "The PaymentIntent status transitions from
@@ -29,12 +30,10 @@ export const DELAYED_SEPA_DEBITS: Readonly<Record<string, DelayedSepaDebit>> = {
   pm_failedDelayed_de: { outcome: 'failed', iban: 'DE78370400440532013004' },
 };
 
-const TEST_CARD = /^pm_card_[A-Za-z0-9_]+$/;
-
 export function delayedSepaDebit(testMethod: string): DelayedSepaDebit | undefined {
   return Object.hasOwn(DELAYED_SEPA_DEBITS, testMethod) ? DELAYED_SEPA_DEBITS[testMethod] : undefined;
 }
 
 export function isStripeTestPaymentMethod(id: string): boolean {
-  return TEST_CARD.test(id) || delayedSepaDebit(id) !== undefined;
+  return stripeTestCard(id) !== undefined || delayedSepaDebit(id) !== undefined;
 }
