@@ -22,7 +22,7 @@ export interface StartProjectionsOptions extends SupervisorOptions {
   readModels: AnyReadModel[];
   reactors: Projection[];
   /**
-   * Live projections share one read of the log once caught up (default true, see
+   * Live projections share one read of the log per lane once caught up (default true, see
    * projection-group.ts); false gives each its own subscription (benchmark comparisons).
    */
   sharedRead?: boolean;
