@@ -38,11 +38,13 @@ export interface Feature {
    */
   reactors?: Projection[] | ((config: IdemConfig) => Projection[]);
   /**
-   * The lane the feature's read models and reactors ride once live (default: the default lane). A
-   * lane shares one read of the log and its members wait for each other: the next read goes out only
-   * once every member committed the last one. Other lanes do not wait, so work that must stay prompt
-   * (payments: a charge's job is queued by a reactor) gets a lane of its own, away from members a
-   * bulk import keeps busy for minutes (contacts, the audit chain). Each lane costs its own read.
+   * The lane the feature's read models and reactors ride once live; none: the default lane, shared by
+   * every feature that names none. A lane shares one read of the log and its members wait for each
+   * other: its next read goes out only once every member committed the last one. Other lanes' members
+   * do not wait for them, so work that must stay prompt (payments: a reactor queues each charge's job)
+   * gets a lane of its own, away from members a bulk import keeps busy for minutes (contacts, the audit
+   * chain). A lane costs a read of its own; a member that reads every event is cheapest beside the
+   * biggest reader.
    */
   projectionLane?: string;
   /** Job handlers by task name, built once per worker from what the worker holds. */
@@ -98,7 +100,8 @@ export function projectionLanesOf(features: readonly Feature[], config: IdemConf
   const lanes = new Map<string, string>();
   for (const feature of features) {
     if (feature.projectionLane === undefined) continue;
-    for (const projection of [...readModelsOf([feature]), ...reactorsOf([feature], config)]) lanes.set(projection.name, feature.projectionLane);
+    for (const projection of [...readModelsOf([feature]), ...reactorsOf([feature], config)])
+      lanes.set(projection.name, feature.projectionLane);
   }
   return lanes;
 }
