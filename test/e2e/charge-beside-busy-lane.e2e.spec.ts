@@ -52,6 +52,8 @@ describe('POST /v1/orders/{orderId}/charge while the default projection lane is 
     expect((await charge()).statusCode).toBe(202);
     await waitFor('the default lane held inside the batch of the ChargeRequested', async () => busy.isHeld());
 
+    // ?waitMs= folds the order's stream. The read models could not show `paid` yet: the held transaction
+    // holds back the store's gap-free horizon, for every lane, until it commits (the cost lanes keep).
     const answer = await charge(10_000);
     expect({ status: answer.statusCode, order: answer.json<{ status: string }>().status }).toEqual({ status: 200, order: 'paid' });
     expect(busy.isHeld()).toBe(true);
