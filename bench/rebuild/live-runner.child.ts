@@ -6,7 +6,7 @@
 import { Pool } from 'pg';
 import { PostgresEventStore } from '../../src/event-store/postgres/postgres.event-store';
 import { startProjections } from '../../src/subscriptions/start-projections';
-import { READ_MODELS, REACTORS } from '../../test/harness/projection-catalogue';
+import { PROJECTION_LANES, READ_MODELS, REACTORS } from '../../test/harness/projection-catalogue';
 import { childMain } from '../lib/child';
 import { percentile } from '../lib/stats';
 
@@ -20,6 +20,8 @@ export interface LiveRunnerInput {
   sharedRead?: boolean;
   /** false: members of the shared read commit one transaction each. */
   commitTogether?: boolean;
+  /** false: every projection on one shared read, as before lanes (the worker gives payments a lane of its own). */
+  lanes?: boolean;
 }
 
 export interface LagFigures {
@@ -42,6 +44,7 @@ childMain<LiveRunnerInput, LiveRunnerResult>(async (input) => {
     reactors: REACTORS,
     sharedRead: input.sharedRead,
     commitTogether: input.commitTogether,
+    lanes: input.lanes === false ? undefined : PROJECTION_LANES,
     observer: {
       committed: (member, events) => {
         const now = Date.now();

@@ -10,7 +10,8 @@
  * Environment (defaults in brackets): BENCH_EVENTS [1000000], BENCH_RUNS [3], BENCH_LIVE_RATE [1000]
  * appends/s, BENCH_LIVE_WARMUP_S [5], BENCH_LIVE_DURATION_S [15], BENCH_LIVE_SHARED [1] (0: each
  * projection on its own subscription, the comparison for the shared live read), BENCH_LIVE_TOGETHER [1] (0: one
- * transaction per projection and batch on the shared read), BENCH_DATABASE_URL (a local
+ * transaction per projection and batch on the shared read), BENCH_LIVE_LANES [1] (0: every projection on one
+ * shared read, as before payments had a projection lane of their own), BENCH_DATABASE_URL (a local
  * server's admin URL instead of starting one; COPY uses a server-side file, so it must be local).
  *
  * Progress goes to stderr; stdout gets a summary and, as its last line, one JSON object.
@@ -90,6 +91,7 @@ async function liveLag(url: string, rate: number, warmupS: number, durationS: nu
       stopAt: measureUntil + 3000,
       sharedRead: numberFromEnv('BENCH_LIVE_SHARED', 1) > 0,
       commitTogether: numberFromEnv('BENCH_LIVE_TOGETHER', 1) > 0,
+      lanes: numberFromEnv('BENCH_LIVE_LANES', 1) > 0,
     }),
     child<WriterInput, { appended: number; appendsPerSecond: number }>('live-writer.child.ts', {
       url,

@@ -1,5 +1,5 @@
 /** Public surface of the payments module; `paymentsFeature` is what the composition roots plug in. */
-export { paymentsFeature, type PaymentsPorts } from './payments.feature';
+export { PAYMENTS_LANE, paymentsFeature, type PaymentsPorts } from './payments.feature';
 export * from './order.events';
 export { evolveOrder, initialOrderState, isSettled, type OrderState, type OrderStatus } from './order.state';
 export { toOrderView, type OrderView } from './order.view';

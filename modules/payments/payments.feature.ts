@@ -1,7 +1,7 @@
 /**
  * Everything payments adds to Idem (see src/features/feature.ts): the charge, order and webhook
  * routes; the orders and payment_ledger read models; the reactor that queues a charge job per
- * ChargeRequested; the charge and recovery tasks and the recovery schedule; `idem recover` and
+ * ChargeRequested, in a projection lane of their own; the charge and recovery tasks and the recovery schedule; `idem recover` and
  * `idem retention`; the payments tables.
  */
 import { ordersReadModel } from '../../projections/orders/orders.projector';
@@ -20,6 +20,12 @@ import { RECOVER_STUCK_CHARGES_TASK, RECOVERY_SCHEDULE, recoverStuckChargesTask 
 import { stuckOrdersIn } from './recover-stuck-charges/stuck-orders';
 import { retentionCommand } from './retention/retention.command';
 
+/**
+ * The projection lane of payments' read models and reactor, away from contacts and the audit chain
+ * (see Feature.projectionLane); support's, which follow the same payments, ride it too.
+ */
+export const PAYMENTS_LANE = 'payments';
+
 export interface PaymentsPorts {
   /** The provider the api and the worker talk to (default: the configured Stripe API, or the sandbox). */
   gateway?: (config: IdemConfig) => PaymentGateway;
@@ -31,6 +37,8 @@ export function paymentsFeature({ gateway = (config) => configuredGateway(config
     module: PaymentsModule.withGateway(gateway),
     readModels: [ordersReadModel, paymentLedgerReadModel],
     reactors: [chargeOrderReactor],
+    // A charge's job is queued by chargeOrderReactor: it must not wait for a bulk import's read models.
+    projectionLane: PAYMENTS_LANE,
     tasks: ({ config, store, pool, workerId, readModels }) => {
       const deps = { store, gateway: gateway(config), workerId, pool };
       return {

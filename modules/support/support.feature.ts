@@ -5,11 +5,13 @@
  * needs-review list, the overview (duplicates absorbed, projection lag); the reconcile and resolve
  * actions, which ask the provider through payments' gateway; the needs-review gauge on /metrics; the
  * optional alert webhook (IDEM_ALERT_WEBHOOK_URL: a reactor queues one job per needs-review event);
- * and /admin, the page that shows support its screen and auditors theirs (over the audit routes).
+ * and /admin, the page that shows support its screen and auditors theirs (over the audit routes). Its
+ * read models and reactor ride payments' projection lane.
  */
 import { orderPaymentIdsReadModel } from '../../projections/order-payment-ids/order-payment-ids.projector';
 import { supportJobsReadModel } from '../../projections/support-jobs/support-jobs.projector';
 import type { Feature } from '../../src/features/feature';
+import { PAYMENTS_LANE } from '../payments';
 import { reviewAlertReactor } from './send-review-alert/review-alert.reactor';
 import { SEND_REVIEW_ALERT_TASK } from './send-review-alert/review-alert.payload';
 import { sendReviewAlertTask } from './send-review-alert/send-review-alert.task';
@@ -21,6 +23,9 @@ export function supportFeature(): Feature {
     module: SupportModule,
     readModels: [supportJobsReadModel, orderPaymentIdsReadModel],
     reactors: (config) => [reviewAlertReactor(config.alerts)],
+    // Its read models follow the payments' events (a charge job is findable as soon as it is queued) and
+    // only the start and end of import runs, never their records: nothing here waits for a bulk import.
+    projectionLane: PAYMENTS_LANE,
     tasks: ({ config }) => ({ [SEND_REVIEW_ALERT_TASK]: sendReviewAlertTask({ alerts: config.alerts }) }),
     bannerLines: (apiUrl) => [`  admin screen   ${apiUrl}/admin   (log in with a support or auditor token)`],
   };

@@ -7,8 +7,8 @@
  *
  * It runs as a reactor, not a read model: reactors are never rebuilt (`idem projections rebuild`
  * knows only read models), which is what the chain needs — see audit-chain.schema.ts — and they
- * commit synchronously, so a crash never loses a committed link. Like every listed reactor it rides
- * the worker's one shared read of the log (projection-group.ts); it installs its own tables first.
+ * commit synchronously, so a crash never loses a committed link. It rides the worker's default lane,
+ * the shared read of the contacts read models (projection-group.ts); it installs its own tables first.
  */
 import type { RecordedEvent } from '../../src/event-store/event-store.port';
 import { enqueueInTransaction } from '../../src/jobs/enqueue-in-transaction';

@@ -7,7 +7,7 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Logger as JobLogger, type LogLevel } from 'graphile-worker';
-import { reactorsOf, readModelsOf, taskListOf, type Feature, type WorkerContext } from '../features/feature';
+import { projectionLanesOf, reactorsOf, readModelsOf, taskListOf, type Feature, type WorkerContext } from '../features/feature';
 import { installJobQueue } from '../jobs/install-job-queue';
 import { startJobWorker, type JobWorker } from '../jobs/job-worker';
 import { startProjections, type RunningProjections } from '../subscriptions/start-projections';
@@ -86,6 +86,7 @@ export async function startBackground(
         pool,
         readModels: readModelsOf(features),
         reactors: reactorsOf(features, config),
+        lanes: projectionLanesOf(features, config),
         log: logProjections,
       }),
       (running) => running.stop(),

@@ -9,8 +9,9 @@
  * 2. api and worker: version 1 of every `readModels` entry is installed (so the api can serve before
  *    the first worker ever ran) and TypeORM learns their entities.
  * 3. api: `module` is imported into the Nest application — its routes and the providers they need.
- * 4. worker: `readModels` and `reactors` run in the projection runner; `tasks` join the job queue;
- *    each of `schedules` adds its job every interval; then `services` start.
+ * 4. worker: `readModels` and `reactors` run in the projection runner, in the feature's
+ *    `projectionLane`; `tasks` join the job queue; each of `schedules` adds its job every interval;
+ *    then `services` start.
  * 5. CLI: `commands` become `idem` command groups, after the kernel's own (`projections`).
  * 6. Stop (worker): schedules end, services stop, then running jobs finish, then projections stop.
  */
@@ -36,6 +37,16 @@ export interface Feature {
    * transaction; a function when what they do depends on the configuration.
    */
   reactors?: Projection[] | ((config: IdemConfig) => Projection[]);
+  /**
+   * The lane the feature's read models and reactors ride once live; none: the default lane, shared by
+   * every feature that names none. A lane shares one read of the log and its members wait for each
+   * other: its next read goes out only once every member committed the last one. Other lanes' members
+   * do not wait for them, so work that must stay prompt (payments: a reactor queues each charge's job)
+   * gets a lane of its own, away from members a bulk import keeps busy for minutes (contacts, the audit
+   * chain). A lane costs a read of its own; a member that reads every event is cheapest beside the
+   * biggest reader.
+   */
+  projectionLane?: string;
   /** Job handlers by task name, built once per worker from what the worker holds. */
   tasks?(worker: WorkerContext): TaskList;
   /** Tasks to run again and again, however many worker processes there are. */
@@ -83,6 +94,17 @@ export const readModelsOf = (features: readonly Feature[]): AnyReadModel[] => fe
 
 export const reactorsOf = (features: readonly Feature[], config: IdemConfig): Projection[] =>
   features.flatMap(({ reactors = [] }) => (typeof reactors === 'function' ? reactors(config) : reactors));
+
+/** The lane of each read model and reactor whose feature names one, by projection name (see `projectionLane`). */
+export function projectionLanesOf(features: readonly Feature[], config: IdemConfig): Map<string, string> {
+  const lanes = new Map<string, string>();
+  for (const feature of features) {
+    if (feature.projectionLane === undefined) continue;
+    for (const projection of [...readModelsOf([feature]), ...reactorsOf([feature], config)])
+      lanes.set(projection.name, feature.projectionLane);
+  }
+  return lanes;
+}
 
 /** Every feature's job handlers in one list; two features claiming one task name is a wiring mistake. */
 export function taskListOf(features: readonly Feature[], worker: WorkerContext): TaskList {

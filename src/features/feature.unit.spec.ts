@@ -2,7 +2,7 @@ import type { Task } from 'graphile-worker';
 import { loadConfig } from '../config/config';
 import type { Projection } from '../subscriptions/projection';
 import type { AnyReadModel } from '../subscriptions/read-models/read-model';
-import { reactorsOf, readModelsOf, taskListOf, type Feature, type WorkerContext } from './feature';
+import { projectionLanesOf, reactorsOf, readModelsOf, taskListOf, type Feature, type WorkerContext } from './feature';
 
 const readModel = (name: string) => ({ name }) as unknown as AnyReadModel;
 const reactor = (name: string) => ({ name, kind: 'reactor' }) as unknown as Projection;
@@ -30,6 +30,13 @@ describe('collecting features', () => {
     const withUrl = loadConfig({ IDEM_ALERT_WEBHOOK_URL: 'https://alerts.example.com/idem' });
     expect(reactorsOf([payments, alerting], withUrl).map((r) => r.name)).toEqual(['charge', 'alert']);
     expect(reactorsOf([payments, alerting], worker.config).map((r) => r.name)).toEqual(['charge']);
+  });
+
+  it('names the lane of each read model and reactor whose feature names one, and of no other', () => {
+    const laned: Feature = { ...payments, projectionLane: 'payments' };
+    const alerting: Feature = { name: 'support', projectionLane: 'payments', reactors: () => [reactor('alert')] };
+    const lanes = projectionLanesOf([laned, support, alerting], worker.config);
+    expect(Object.fromEntries(lanes)).toEqual({ orders: 'payments', payment_ledger: 'payments', charge: 'payments', alert: 'payments' });
   });
 
   it("builds every feature's tasks with the worker it is given", () => {

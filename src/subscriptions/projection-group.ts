@@ -1,5 +1,6 @@
 /**
- * One shared read of the log for every projection a process runs live.
+ * One shared read of the log for the live projections of one lane (a process runs a group per lane,
+ * see start-projections.ts).
  *
  * Why: with one subscription per projection, six projections meant six reads and six transactions
  * per poll, and every projection's open transaction held back the others' gap-free horizon (the
@@ -7,6 +8,11 @@
  * 154–183 ms with six projections against 45 ms with `orders` alone (docs/BENCHMARKS.md). Here one
  * read feeds every member, the members commit side by side, and the next read is sent only once all
  * of them have committed, so the group's own transactions never hold back its own reads.
+ *
+ * That wait is also why a process has more than one group: a member is only as prompt as the slowest
+ * member of its group. A bulk import keeps the contacts read models and the audit chain busy for
+ * minutes, and the charge reactor sharing their read waited ~50 s for a charge's job; in a lane of its
+ * own it waits at most for the one commit of another lane that is in flight (the store's horizon).
  *
  * Members still commit their own transactions and checkpoints (commit-batch.ts); the group only
  * shares the read. Membership changes (a member joins, leaves or fails) end the current round after

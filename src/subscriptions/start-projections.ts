@@ -2,8 +2,12 @@
  * The worker's entry into projections: installs what is missing (version 1 of each read model, the
  * reactors' checkpoints) and keeps every projection running until `stop()`.
  *
- *   const projections = await startProjections({ store, pool, readModels: readModelsOf(features), reactors: reactorsOf(features, config) });
+ *   const projections = await startProjections({ store, pool, readModels: readModelsOf(features), reactors: reactorsOf(features, config),
+ *     lanes: projectionLanesOf(features, config) });
  *   …  metrics: formatLagMetrics(await projections.lag())  …  await projections.stop();
+ *
+ * Live projections ride one shared read per lane, given by their features (`Feature.projectionLane`):
+ * a lane's members wait for each other, other lanes do not (why: projection-group.ts).
  */
 import { setMaxListeners } from 'node:events';
 import type { Projection } from './projection';
@@ -18,12 +22,17 @@ export interface StartProjectionsOptions extends SupervisorOptions {
   readModels: AnyReadModel[];
   reactors: Projection[];
   /**
-   * Live projections share one read of the log once caught up (default true, see
+   * Live projections share one read of the log per lane once caught up (default true, see
    * projection-group.ts); false gives each its own subscription (benchmark comparisons).
    */
   sharedRead?: boolean;
   /** Members of the shared read commit each batch in one transaction (default true). */
   commitTogether?: boolean;
+  /**
+   * The lane each projection rides, by name (`projectionLanesOf(features, config)`); those not named
+   * share the default lane. Without it, every projection rides the default lane.
+   */
+  lanes?: ReadonlyMap<string, string>;
 }
 
 export interface RunningProjections {
@@ -40,20 +49,32 @@ export async function startProjections(options: StartProjectionsOptions): Promis
   await installReactors(options.pool, options.reactors);
   const projections = [...options.readModels.map(readModelProjection), ...options.reactors];
   const controller = new AbortController();
-  // Each runner listens on this one signal (waiting for its lock, running, backing off), and so does the
-  // shared read: listeners grow with the projections, past Node's leak warning at 10 (seven read models
-  // and three reactors reach it) without any leak.
-  setMaxListeners(4 * projections.length + 4, controller.signal);
+  // Each runner listens on this one signal (waiting for its lock, running, backing off), and so does each
+  // lane's shared read: listeners grow with the projections, past Node's leak warning at 10 (seven read
+  // models and three reactors reach it) without any leak.
+  setMaxListeners(5 * projections.length + 4, controller.signal);
   const statuses: RunnerStatus[] = projections.map((p) => ({ name: p.name, state: 'starting' }));
-  const group = options.sharedRead === false ? undefined : new ProjectionGroup(options, controller.signal);
-  const running = projections.map((projection, i) => superviseProjection(projection, options, controller.signal, statuses[i], group));
+  const groups = new Map<string, ProjectionGroup>();
+  const groupOf = (projection: Projection): ProjectionGroup | undefined => {
+    if (options.sharedRead === false) return undefined;
+    const lane = options.lanes?.get(projection.name) ?? DEFAULT_LANE;
+    let group = groups.get(lane);
+    if (!group) groups.set(lane, (group = new ProjectionGroup(options, controller.signal)));
+    return group;
+  };
+  const running = projections.map((projection, i) =>
+    superviseProjection(projection, options, controller.signal, statuses[i], groupOf(projection)),
+  );
   return {
     statuses,
     projections,
     lag: (lagOptions) => measureLag(options.store, options.pool, projections, lagOptions),
     stop: async () => {
       controller.abort();
-      await Promise.all([...running, group?.closed]);
+      await Promise.all([...running, ...[...groups.values()].map((group) => group.closed)]);
     },
   };
 }
+
+/** The lane of every projection whose feature names none. */
+export const DEFAULT_LANE = 'default';

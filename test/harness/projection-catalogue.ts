@@ -25,9 +25,12 @@ export const READ_MODELS = [
   orderPaymentIdsReadModel,
 ];
 /** As configured with nothing set: the review alert reactor without a webhook URL enqueues nothing. */
-export const REACTORS = [
-  chargeOrderReactor,
-  reviewAlertReactor({ webhookUrl: undefined, webhookSecret: undefined }),
-  auditChainProjector(),
-];
+const reviewAlerts = reviewAlertReactor({ webhookUrl: undefined, webhookSecret: undefined });
+export const REACTORS = [chargeOrderReactor, reviewAlerts, auditChainProjector()];
+/** The lanes the features give them (Feature.projectionLane); the others ride the default lane. */
+export const PROJECTION_LANES: ReadonlyMap<string, string> = new Map(
+  [ordersReadModel, paymentLedgerReadModel, supportJobsReadModel, orderPaymentIdsReadModel, chargeOrderReactor, reviewAlerts].map(
+    ({ name }) => [name, 'payments'],
+  ),
+);
 export const READ_MODEL_ENTITIES = READ_MODELS.map((model) => model.entity);

@@ -1,5 +1,5 @@
 /**
- * The shared live read (projection-group.ts): once caught up, every projection of a process rides one
+ * The shared live read (projection-group.ts): once caught up, every projection of a lane rides one
  * subscription; a projection whose batch fails leaves it, and a poison event stops that projection
  * alone — never skipped, never holding back the others — until it is fixed and rejoins.
  */
@@ -11,7 +11,7 @@ import type { Projection } from '../../src/subscriptions/projection';
 import { readModelProjection } from '../../src/subscriptions/read-models/read-model.projection';
 import { verifyReadModel } from '../../src/subscriptions/read-models/verify';
 import { startProjections, type RunningProjections } from '../../src/subscriptions/start-projections';
-import { READ_MODELS, REACTORS } from '../harness/projection-catalogue';
+import { PROJECTION_LANES, READ_MODELS, REACTORS } from '../harness/projection-catalogue';
 import { testEvent } from '../contracts/test-events';
 import { LiveWriter } from './live-writer';
 import { createProjectionDatabase, waitFor, waitUntilCaughtUp, type ProjectionDatabase } from './projection-harness';
@@ -69,6 +69,26 @@ describe('The shared live read', () => {
         differences: [],
       });
     }
+  });
+
+  it("feeds each of the features' lanes from one subscription of its own", async () => {
+    const all = [...READ_MODELS.map(readModelProjection), ...REACTORS];
+    const counting = countingSubscriptions(db.store);
+    running = await startProjections({
+      store: counting.store,
+      pool: db.pool,
+      readModels: READ_MODELS,
+      reactors: REACTORS,
+      lanes: PROJECTION_LANES,
+    });
+    await new LiveWriter(db.store, 13).appendCount(200);
+    await waitUntilCaughtUp(db.store, db.pool, all);
+    await waitFor('every projection on a shared read', async () =>
+      running!.statuses.every((s) => s.state === 'active' && s.read === 'shared'),
+    );
+
+    // The payments lane and the default one (contacts, the audit chain).
+    expect(counting.open()).toBe(2);
   });
 
   it("commits every member's part of a batch in one transaction", async () => {
