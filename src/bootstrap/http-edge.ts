@@ -15,7 +15,10 @@
  *   empty object, which answered "every field is missing";
  * - a JSON body with a `__proto__` or `constructor.prototype` key is refused with 400
  *   REQUEST.FORBIDDEN_KEY: Fastify's parser refuses it (prototype poisoning) with the same error as
- *   broken JSON, which told the caller its valid JSON was not JSON.
+ *   broken JSON, which told the caller its valid JSON was not JSON;
+ * - a request that arrives once the api is stopping (on a keep-alive connection, after the signal) is
+ *   answered 503 SERVICE.STOPPING as problem+json with its request id: Fastify's own 503 for it
+ *   (`return503OnClosing`) is plain JSON written before any hook runs.
  */
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
@@ -73,6 +76,8 @@ export const httpEdgeOptions = {
   genReqId: requestIdOf,
   frameworkErrors: frameworkError,
   clientErrorHandler: clientError,
+  // Answered by installHttpEdge's hook instead, as problem+json.
+  return503OnClosing: false,
 } satisfies FastifyServerOptions;
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
@@ -114,9 +119,21 @@ export function jsonBodyParser(instance: FastifyInstance): FastifyBodyParser<Buf
 
 /** The hooks and parsers above, on the api's instance before Nest registers its routes. */
 export function installHttpEdge(instance: FastifyInstance): void {
+  let stopping = false;
+  // Runs as close() begins, before the server stops accepting: requests in flight still finish.
+  instance.addHook('preClose', (done) => {
+    stopping = true;
+    done();
+  });
   instance.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
-    done();
+    if (!stopping) return done();
+    // Fastify already asked for the connection to close; the caller retries elsewhere or after the restart.
+    void reply
+      .status(503)
+      .header('content-type', 'application/problem+json')
+      .header('retry-after', '1')
+      .send(problem(503, 'SERVICE.STOPPING', 'The service is stopping; send the request again'));
   });
   instance.addHook('preValidation', (request, _reply, done) => {
     if (request.body === undefined) return done();
