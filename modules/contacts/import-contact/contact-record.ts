@@ -6,6 +6,7 @@
 import { hash } from 'node:crypto';
 import { BUSINESS_KEY } from '../../../src/errors/business-key';
 import { canonicalJson } from '../../../src/command-handling/hash-link';
+import { hasPrototypePoisoningKey } from '../../../src/errors/prototype-poisoning';
 import { isIsoDateTime } from './iso-date-time';
 
 export interface ContactRecord {
@@ -46,6 +47,9 @@ export function checkRecord(raw: unknown): RecordCheck {
   const fieldsOk = typeof r.fields === 'object' && r.fields !== null && !Array.isArray(r.fields);
   if (r.deleted !== true && !fieldsOk) problems.push('fields must be an object');
   if (r.deleted === true && r.fields !== undefined && !fieldsOk) problems.push('fields must be an object');
+  // A pushed body with such a key never gets here (400 REQUEST.FORBIDDEN_KEY); a file line or a CRM page can.
+  if (fieldsOk && hasPrototypePoisoningKey(r.fields))
+    problems.push('fields has a __proto__ or constructor.prototype key (prototype poisoning)');
   if (problems.length) return { ok: false, sourceId, problems };
   return { ok: true, record: r as unknown as ContactRecord };
 }

@@ -143,24 +143,39 @@ describe('idem sync import', () => {
     });
   });
 
-  describe('with NDJSON lines that are no record (not JSON, or nested 20,000 levels deep)', () => {
+  describe('with NDJSON lines that are no record (not JSON, nested 20,000 levels deep, a prototype-poisoning key)', () => {
     it('rejects each with its line and why, imports the rest and completes', async () => {
       const file = join(dir, 'odd-lines.ndjson');
       const deep = `{"sourceId":"deep","fields":{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`;
+      // The keys the push route refuses with 400 REQUEST.FORBIDDEN_KEY, as a file line writes them.
+      const proto = '{"sourceId":"pp1","version":1,"fields":{"__proto__":{"isAdmin":true},"name":"x"}}';
+      const constructorPrototype = '{"sourceId":"pp2","fields":{"nested":[{"constructor":{"prototype":{"isAdmin":true}}}]}}';
       writeFileSync(
         file,
-        [JSON.stringify({ sourceId: 'ok-1', fields: { a: 1 } }), 'not json', deep, JSON.stringify({ sourceId: 'ok-2', fields: {} })].join(
-          '\n',
-        ),
+        [
+          JSON.stringify({ sourceId: 'ok-1', fields: { a: 1 } }),
+          'not json',
+          deep,
+          JSON.stringify({ sourceId: 'ok-2', fields: {} }),
+          proto,
+          constructorPrototype,
+        ].join('\n'),
       );
       const db = await openDb('file_import_odd_lines');
       try {
         const run = await importFile({ store: db.store, source: 'crm', path: file, metadata });
-        expect(run).toMatchObject({ status: 'completed', processed: 4, counts: { imported: 2, rejected: 2 } });
+        expect(run).toMatchObject({ status: 'completed', processed: 6, counts: { imported: 2, rejected: 4 } });
         const reasons = (await db.store.readStream(importStream(run.runId)))
           .filter((e) => e.type === 'ImportRecordProcessed' && e.data.outcome === 'rejected')
           .map((e) => e.data.reason);
-        expect(reasons).toEqual(['line 2 is not valid JSON', 'line 3 nests JSON deeper than 64 levels']);
+        expect(reasons).toEqual([
+          'line 2 is not valid JSON',
+          'line 3 nests JSON deeper than 64 levels',
+          expect.stringContaining('__proto__ or constructor.prototype key'),
+          expect.stringContaining('__proto__ or constructor.prototype key'),
+        ]);
+        expect(await db.store.readStream('contact-crm.pp1')).toEqual([]);
+        expect(await db.store.readStream('contact-crm.pp2')).toEqual([]);
       } finally {
         await db.pool.end();
       }
