@@ -13,7 +13,7 @@ export const importStream = (runId: string) => `${IMPORT_CATEGORY}-${runId}`;
 /** What orders one source record against another (import-contact/freshness.ts). */
 export type Freshness = {
   sourceVersion?: number;
-  /** ISO-8601. */
+  /** RFC 3339, as the source spelled it: compared as an instant at full precision (offset, any fraction). */
   sourceUpdatedAt?: string;
   checksum: string;
   sourceEventId?: string;

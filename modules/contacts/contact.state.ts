@@ -2,6 +2,8 @@
  * One contact as its stream states it: whether it exists (or was deleted), the freshness of the
  * record that last won, and which source event ids have already been applied (so a re-sent event is
  * a `duplicate`). The freshness is kept for a deleted contact too: only a fresher record brings it back.
+ * It is kept whole, as the event states it (version, updatedAt as the source's string with its full
+ * fraction, checksum, event id): the freshness rule needs every part of it for its order and its ties.
  */
 import type { ContactEvent, Freshness, ImportOutcome } from './contact.events';
 

@@ -18,7 +18,12 @@ export class ContactRow {
   @Column({ name: 'version', type: 'bigint', nullable: true, transformer: bigintAsNumber })
   version!: number | null;
 
-  /** The source system's updatedAt of that version, when it gives one. */
+  /**
+   * The source system's updatedAt of that version, when it gives one, as an instant in UTC to the
+   * millisecond: it is written from a JS Date, which keeps no more (timestamptz could keep µs, a source may
+   * send ns). So GET may show `…10:00:00.100Z` for `…10:00:00.100900+00:00`. For reading only: the
+   * freshness rule compares the string the contact's events keep, at its full precision.
+   */
   @Column({ name: 'updated_at', type: 'timestamptz', nullable: true })
   updatedAt!: Date | null;
 

@@ -19,6 +19,7 @@ export function evolveContactRow(row: ContactRow | undefined, event: RecordedEve
     source: data.source,
     sourceId: data.sourceId,
     version: data.sourceVersion ?? null,
+    // Milliseconds only (see the entity); the event keeps the source's spelling, which is what is compared.
     updatedAt: data.sourceUpdatedAt ? new Date(data.sourceUpdatedAt) : null,
     checksum: data.checksum,
     sourceEventId: data.sourceEventId ?? null,

@@ -187,6 +187,36 @@ describe('ImportContact', () => {
     });
   });
 
+  describe('when updatedAt differs below the millisecond', () => {
+    it('applies the later one and skips the earlier, saying what it lost to at full precision', () => {
+      const early = t('2026-12-01T10:00:00.100001Z', 'zzz', 'us-1');
+      const late = t('2026-12-01T10:00:00.100900Z', 'aaa', 'us-2');
+      expect(outcomeOf([imported(early)], late).outcome).toBe('updated');
+      expect(outcomeOf([imported(late)], early)).toEqual({
+        outcome: 'skipped_stale',
+        reason: 'lost to updatedAt 2026-12-01T10:00:00.100900Z, checksum aaa, event us-2 (revision 0)',
+      });
+    });
+  });
+
+  describe('when only one of the records gives a version', () => {
+    const v3: ContactRecord = { sourceId: 'mxC', version: 3, checksum: 'ccc', eventId: 'v3', fields: { v: 3 } };
+    const touch = t('2030-01-01T00:00:00Z', 'zzz', 'touch');
+
+    it('skips a record without a version behind a versioned one, whatever its updatedAt', () => {
+      expect(outcomeOf([imported(v3)], touch)).toEqual({
+        outcome: 'skipped_stale',
+        reason: 'lost to version 3, checksum ccc, event v3 (revision 0)',
+      });
+    });
+
+    it('lets a versioned record replace one without a version, so an older version cannot come back through it', () => {
+      const v2 = { ...v3, version: 2, checksum: 'bbb', eventId: 'v2' };
+      expect(outcomeOf([imported(touch)], v3).outcome).toBe('updated');
+      expect(outcomeOf([imported(touch), imported(v3)], v2).outcome).toBe('skipped_stale');
+    });
+  });
+
   describe('when the source gives no order at all', () => {
     it('lets the later arrival win, and answers the same content as unchanged', () => {
       const a = { sourceId: '9', checksum: 'x', fields: {} };

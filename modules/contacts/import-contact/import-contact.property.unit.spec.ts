@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { ContactEvent } from '../contact.events';
 import { initialContactState, type ContactState } from '../contact.state';
-import type { ContactRecord } from './contact-record';
+import { checksumOf, type ContactRecord } from './contact-record';
 import { compareFreshness } from './freshness';
 import { freshnessOf, importContactDecider, judgeContact } from './import-contact.decision';
 
@@ -76,8 +76,114 @@ const timedUpdates = fc
     })),
   );
 
+/** One record's rank under the rule, computed apart from freshness.ts: the generator knows each instant in ns. */
+interface Ranked {
+  record: ContactRecord;
+  /** [has version, version, has updatedAt, instant in ns, checksum, event id]. */
+  key: [number, number, number, bigint, string, string];
+}
+
+const BASE_MS = Date.UTC(2026, 11, 1, 10, 0, 0);
+/** Instants a few ns, µs and ms apart, some in the same millisecond, and the next second. */
+const NANOS = [0n, 100_000_000n, 100_001_000n, 100_000_999n, 100_900_000n, 100_900_001n, 999_999_999n, 1_000_000_000n];
+
+/** `nanos` past BASE_MS spelled with `offset` minutes east of UTC and a fraction padded to `width` digits (or the fewest it needs). */
+function spell(nanos: bigint, offset: number, width: number): string {
+  const local = new Date(BASE_MS + Number(nanos / 1_000_000_000n) * 1000 + offset * 60_000).toISOString().slice(0, 19);
+  const digits = String(nanos % 1_000_000_000n)
+    .padStart(9, '0')
+    .replace(/0+$/, '');
+  const fraction = digits.padEnd(width, '0');
+  const [hours, minutes] = [Math.floor(Math.abs(offset) / 60), Math.abs(offset) % 60].map((n) => String(n).padStart(2, '0'));
+  const zone = offset === 0 ? 'Z' : `${offset > 0 ? '+' : '-'}${hours}:${minutes}`;
+  return `${local}${fraction ? `.${fraction}` : ''}${zone}`;
+}
+
+/**
+ * Versioned (with or without updatedAt), updatedAt-only and bare records mixed, instants spelled in
+ * several offsets and fraction lengths. One version names one record (two would be a conflict, kept
+ * by arrival on purpose), every record has its own event id, and at least one record carries an order.
+ */
+const mixedUpdates = fc
+  .array(
+    fc.record({
+      kind: fc.constantFrom('versioned', 'versioned-timed', 'timed', 'bare'),
+      gap: fc.integer({ min: 1, max: 3 }),
+      nanos: fc.constantFrom(...NANOS),
+      offset: fc.constantFrom(0, 60, -330, 840),
+      width: fc.integer({ min: 0, max: 9 }),
+      content: fc.constantFrom('a', 'b'),
+      deleted: fc.integer({ min: 0, max: 5 }).map((n) => n === 0),
+    }),
+    { minLength: 1, maxLength: 10 },
+  )
+  .filter((rows) => rows.some((r) => r.kind !== 'bare'))
+  .map((rows) => {
+    let version = 0; // deliveries are shuffled, so versions may grow with the index
+    return rows.map(({ kind, gap, nanos, offset, width, content, deleted }, i): Ranked => {
+      const versioned = kind.startsWith('versioned');
+      if (versioned) version += gap;
+      const timed = kind.endsWith('timed');
+      const record: ContactRecord = {
+        sourceId: '1',
+        ...(versioned ? { version } : {}),
+        ...(timed ? { updatedAt: spell(nanos, offset, width) } : {}),
+        eventId: `ev-${i}`,
+        ...(deleted ? { deleted: true } : { checksum: `sum-${content}`, fields: { content } }),
+      };
+      const key: Ranked['key'] = [
+        versioned ? 1 : 0,
+        versioned ? version : 0,
+        timed ? 1 : 0,
+        timed ? nanos : 0n,
+        checksumOf(record),
+        `ev-${i}`,
+      ];
+      return { record, key };
+    });
+  });
+
+const byKey = (a: Ranked['key'], b: Ranked['key']) => {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] > b[i] ? 1 : -1;
+  return 0;
+};
+const greatest = (ranked: Ranked[]) => ranked.reduce((best, r) => (byKey(r.key, best.key) > 0 ? r : best)).record;
+
 const freshest = (records: ContactRecord[]) =>
   records.reduce((best, r) => (compareFreshness(freshnessOf(r), freshnessOf(best)) === 'fresher' ? r : best));
+
+/** What the contact ends at, leaving out how many events it took. */
+const finalState = ({ current, deleted, fields }: ContactState) => ({ current, deleted, fields });
+
+/** Delivers `records` in `order`, then checks invariant 5 against `best`. */
+function checkDelivery(records: ContactRecord[], order: number[], best: ContactRecord) {
+  const { state, appended, outcomes } = deliver(records, order);
+  expect(state.current).toEqual(freshnessOf(best));
+  expect(state.deleted).toBe(best.deleted === true);
+  if (!best.deleted) expect(state.fields).toEqual(best.fields);
+
+  const appendedKeys = appended.map((e) =>
+    freshnessOf({
+      sourceId: '1',
+      version: e.data.sourceVersion,
+      updatedAt: e.data.sourceUpdatedAt,
+      checksum: e.data.checksum,
+      eventId: e.data.sourceEventId,
+    }),
+  );
+  for (let i = 1; i < appendedKeys.length; i++) expect(compareFreshness(appendedKeys[i], appendedKeys[i - 1])).toBe('fresher');
+  expect(appended.length).toBeLessThanOrEqual(records.length);
+
+  let stored: ContactRecord | undefined;
+  for (const { record, outcome, event } of outcomes) {
+    if (stored && compareFreshness(freshnessOf(record), freshnessOf(stored)) === 'older') {
+      expect(['skipped_stale', 'duplicate']).toContain(outcome);
+      expect(event).toBeUndefined();
+    }
+    if (event) stored = record;
+  }
+  return finalState(state);
+}
 
 describe('ImportContact over any delivery of one contact’s updates', () => {
   describe.each([
@@ -89,35 +195,26 @@ describe('ImportContact over any delivery of one contact’s updates', () => {
         fc.property(
           updates.chain((records) => fc.tuple(fc.constant(records), deliveries(records.length))),
           ([records, order]) => {
-            const { state, appended, outcomes } = deliver(records, order);
-            const best = freshest(records);
-            expect(state.current).toEqual(freshnessOf(best));
-            expect(state.deleted).toBe(best.deleted === true);
-            if (!best.deleted) expect(state.fields).toEqual(best.fields);
-
-            const appendedKeys = appended.map((e) =>
-              freshnessOf({
-                sourceId: '1',
-                version: e.data.sourceVersion,
-                updatedAt: e.data.sourceUpdatedAt,
-                checksum: e.data.checksum,
-                eventId: e.data.sourceEventId,
-              }),
-            );
-            for (let i = 1; i < appendedKeys.length; i++) expect(compareFreshness(appendedKeys[i], appendedKeys[i - 1])).toBe('fresher');
-            expect(appended.length).toBeLessThanOrEqual(records.length);
-
-            let stored: ContactRecord | undefined;
-            for (const { record, outcome, event } of outcomes) {
-              if (stored && compareFreshness(freshnessOf(record), freshnessOf(stored)) === 'older') {
-                expect(['skipped_stale', 'duplicate']).toContain(outcome);
-                expect(event).toBeUndefined();
-              }
-              if (event) stored = record;
-            }
+            checkDelivery(records, order, freshest(records));
           },
         ),
         { numRuns: 500 },
+      );
+    });
+  });
+
+  describe('with versioned, updatedAt-only, sub-millisecond and bare records mixed', () => {
+    it('ends in one state for every ordering and duplication: the greatest by version, updatedAt, checksum, event id', () => {
+      fc.assert(
+        fc.property(
+          mixedUpdates.chain((ranked) => fc.tuple(fc.constant(ranked), deliveries(ranked.length), deliveries(ranked.length))),
+          ([ranked, order, otherOrder]) => {
+            const records = ranked.map((r) => r.record);
+            const best = greatest(ranked);
+            expect(checkDelivery(records, order, best)).toEqual(checkDelivery(records, otherOrder, best));
+          },
+        ),
+        { numRuns: 1000 },
       );
     });
   });

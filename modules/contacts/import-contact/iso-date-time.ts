@@ -19,3 +19,28 @@ export function isIsoDateTime(value: unknown): value is string {
   const offsetOk = match[7] === undefined || (Number(match[7]) <= 23 && Number(match[8]) <= 59);
   return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 59 && offsetOk;
 }
+
+/**
+ * Orders two checked date-times by the instant they name, at their full precision: offsets count
+ * (11:00+01:00 is 10:00Z), and the fraction is compared digit by digit whatever its length, so
+ * `.100001` is before `.1009` and `.1` equals `.100000000`. Date.parse alone keeps milliseconds only,
+ * and two records a few microseconds apart would tie and fall to the checksum.
+ * Negative: `a` is earlier; 0: the same instant, however spelled; positive: `a` is later.
+ */
+export function compareIsoDateTimes(a: string, b: string): number {
+  const x = splitFraction(a);
+  const y = splitFraction(b);
+  if (x.second !== y.second) return Math.sign(x.second - y.second);
+  const width = Math.max(x.fraction.length, y.fraction.length);
+  const [fa, fb] = [x.fraction.padEnd(width, '0'), y.fraction.padEnd(width, '0')];
+  return fa === fb ? 0 : fa > fb ? 1 : -1;
+}
+
+/** The whole second (epoch ms, from Date.parse without the fraction) and the fraction's digits, trailing zeros cut. */
+function splitFraction(value: string): { second: number; fraction: string } {
+  // The only '.' an RFC 3339 date-time may hold is the fraction's.
+  const match = /\.(\d+)/.exec(value);
+  if (!match) return { second: Date.parse(value), fraction: '' };
+  const whole = value.slice(0, match.index) + value.slice(match.index + match[0].length);
+  return { second: Date.parse(whole), fraction: match[1].replace(/0+$/, '') };
+}

@@ -1,4 +1,4 @@
-import { isIsoDateTime } from './iso-date-time';
+import { compareIsoDateTimes, isIsoDateTime } from './iso-date-time';
 
 describe('isIsoDateTime', () => {
   it.each([
@@ -28,5 +28,29 @@ describe('isIsoDateTime', () => {
   it('refuses what is not a string', () => {
     expect(isIsoDateTime(1764583200000)).toBe(false);
     expect(isIsoDateTime(undefined)).toBe(false);
+  });
+});
+
+describe('compareIsoDateTimes', () => {
+  it.each([
+    ['2026-12-01T10:00:00.100001Z', '2026-12-01T10:00:00.100900Z'],
+    ['2026-12-01T10:00:00.1Z', '2026-12-01T10:00:00.100000001Z'],
+    ['2026-12-01T10:00:00.999999999Z', '2026-12-01T10:00:01Z'],
+    ['2026-12-01T10:59:59.9+01:00', '2026-12-01T10:00:00Z'],
+    ['2026-11-30T23:59:59.999999-01:00', '2026-12-01T01:00:00+00:00'],
+    ['0000-02-29T00:00:00Z', '1970-01-01T00:00:00Z'],
+  ])('puts %s before %s', (earlier, later) => {
+    expect(compareIsoDateTimes(earlier, later)).toBe(-1);
+    expect(compareIsoDateTimes(later, earlier)).toBe(1);
+  });
+
+  it.each([
+    ['2026-12-01T10:00:00Z', '2026-12-01T10:00:00.000000000Z'],
+    ['2026-12-01T10:00:00.1Z', '2026-12-01T10:00:00.100Z'],
+    ['2026-12-01T10:00:00.100900Z', '2026-12-01T11:00:00.1009+01:00'],
+    ['2026-12-01T10:00:00Z', '2026-12-01T04:30:00-05:30'],
+  ])('takes %s and %s as the same instant', (a, b) => {
+    expect(compareIsoDateTimes(a, b)).toBe(0);
+    expect(compareIsoDateTimes(b, a)).toBe(0);
   });
 });
