@@ -115,7 +115,13 @@ class RunWriter {
   async records(events: ImportEvent[]): Promise<void> {
     const recordedAt = new Date().toISOString();
     const toAppend = events.map((event, i) => this.toAppend(event, String(i), recordedAt));
-    await appendLinkedInChunks(this.store, this.stream, toAppend, this.revision);
+    try {
+      await appendLinkedInChunks(this.store, this.stream, toAppend, this.revision);
+    } catch (error) {
+      // This request outlived its lease and a retry took the run over: that retry's answers are the run's.
+      if (error instanceof WrongExpectedVersion) throw inProgress();
+      throw error;
+    }
   }
 
   private toAppend(event: ImportEvent, step: string, recordedAt = new Date().toISOString()) {
