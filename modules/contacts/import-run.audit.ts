@@ -15,6 +15,22 @@ export function countOutcomes(
   return counts;
 }
 
+/**
+ * The longest reason a record is answered and audited with. A rejected record's reason quotes what it
+ * got wrong (an unknown field's name, of any length); unbounded, one record's audit event could outgrow
+ * the store's append limit. 2,000 characters say what is wrong and keep every event a few KB at most.
+ */
+export const MAX_REASON_CHARS = 2000;
+
+export function boundedReason(reason: string): string {
+  if (reason.length <= MAX_REASON_CHARS) return reason;
+  const tail = `… (${reason.length - MAX_REASON_CHARS} more characters)`;
+  let kept = reason.slice(0, MAX_REASON_CHARS - tail.length);
+  // Never end on half a surrogate pair: the cut must stay well-formed text.
+  if (/[\ud800-\udbff]$/.test(kept)) kept = kept.slice(0, -1);
+  return kept + tail;
+}
+
 export function recordProcessed(runId: string, source: string, result: RecordResult): ImportRecordProcessed {
   const { record } = result;
   const optional = record
@@ -34,7 +50,7 @@ export function recordProcessed(runId: string, source: string, result: RecordRes
       sourceId: result.sourceId ?? '',
       ...Object.fromEntries(optional),
       outcome: result.outcome,
-      ...(result.reason ? { reason: result.reason } : {}),
+      ...(result.reason ? { reason: boundedReason(result.reason) } : {}),
       revision: result.revision,
     },
   };

@@ -19,6 +19,12 @@ export interface ImportRunState {
   cursor: string | null;
   pages: number;
   processed: number;
+  /**
+   * Records of the page in flight already recorded: a page's events go in appends that fit the
+   * store's limit, and a driver that died between them left this many; the page's ImportPageFetched
+   * resets it. A resumed driver fetches the page again and records only the rest.
+   */
+  recordedInPage: number;
   counts: Partial<Record<ImportOutcome, number>>;
   /** Pages in a row, up to the last recorded one, on which the source contradicted itself. */
   conflictPagesInARow: number;
@@ -37,6 +43,7 @@ export const initialImportRunState = (): ImportRunState => ({
   cursor: null,
   pages: 0,
   processed: 0,
+  recordedInPage: 0,
   counts: {},
   conflictPagesInARow: 0,
   revision: -1,
@@ -59,12 +66,14 @@ export function evolveImportRun(state: ImportRunState, event: ImportEvent & { me
       return {
         ...next,
         processed: state.processed + 1,
+        recordedInPage: (state.recordedInPage ?? 0) + 1,
         counts: { ...state.counts, [event.data.outcome]: (state.counts[event.data.outcome] ?? 0) + 1 },
       };
     case 'ImportPageFetched':
       return {
         ...next,
         pages: state.pages + 1,
+        recordedInPage: 0,
         cursor: event.data.nextCursor ?? null,
         conflictPagesInARow: event.data.conflicts ? state.conflictPagesInARow + 1 : 0,
       };

@@ -51,7 +51,7 @@ export function prepareAppend(
     }
     const json = JSON.stringify(event.data ?? {});
     const meta = JSON.stringify(event.metadata ?? {});
-    size += Buffer.byteLength(json) + Buffer.byteLength(meta) + 2 * Buffer.byteLength(event.type);
+    size += countedBytes(json, meta, event.type);
     data.push(json);
     metadata.push(meta);
   }
@@ -63,6 +63,14 @@ export function prepareAppend(
   }
   return { data, metadata };
 }
+
+/** What one event counts towards an append's size (EventStoreDB's MaxAppendSize rule). */
+export function appendedBytes(event: EventToAppend): number {
+  return countedBytes(JSON.stringify(event.data ?? {}), JSON.stringify(event.metadata ?? {}), event.type);
+}
+
+const countedBytes = (data: string, metadata: string, type: string) =>
+  Buffer.byteLength(data) + Buffer.byteLength(metadata) + 2 * Buffer.byteLength(type);
 
 function assertDistinctIds(events: EventToAppend[]): void {
   const ids = new Set<string>();

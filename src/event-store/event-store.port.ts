@@ -121,6 +121,12 @@ export interface EventStore {
    * refuses the stream for good (deleted outside Idem: an EventStoreDB tombstone; PostgreSQL has no deletes).
    */
   append(stream: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult>;
+  /**
+   * The largest append this store takes, in bytes (data + metadata + 2 × type length per event); a
+   * bigger one is refused whole. Callers that record many events split them to fit (append-linked.ts).
+   * Absent: DEFAULT_MAX_APPEND_BYTES, EventStoreDB's default.
+   */
+  readonly maxAppendBytes?: number;
   /** A stream that does not exist reads as empty, and so does one deleted outside Idem (the port has no deletes). */
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Each stream's events appear in increasing revision order, as in EventStoreDB's `$all`. */

@@ -5,6 +5,7 @@
  */
 import { hash, randomUUID } from 'node:crypto';
 import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
+import { pushContacts } from '../../../test/harness/push-contacts';
 import { importStream } from '../contact.events';
 import { appendLinked } from '../../../src/command-handling/append-linked';
 import { toEventToAppend } from '../../../src/command-handling/event-to-append';
@@ -18,13 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-const push = (records: unknown[], headers: Record<string, string> = {}) =>
-  harness.app.inject({
-    method: 'POST',
-    url: '/v1/contacts/import',
-    headers: { ...auth('sync'), ...headers },
-    payload: { source: 'crm', records },
-  });
+const push = (records: unknown[], headers: Record<string, string> = {}) => pushContacts(harness.app, records, headers);
 const streamsLike = async (prefix: string) =>
   (
     await harness.runtime.pool.query(

@@ -17,6 +17,7 @@ import type { ImportOutcome } from '../contact.events';
 import { contactStream } from '../contact.events';
 import type { ContactRecord } from '../import-contact/contact-record';
 import type { BatchItem } from './import-request';
+import { boundedReason } from '../import-run.audit';
 import {
   importContactDecider,
   judgeContact,
@@ -50,7 +51,9 @@ export async function importItems(
 ): Promise<RecordResult[]> {
   const valid = items.flatMap((item) => (item.ok ? [{ seq: item.seq, record: item.record }] : []));
   const rejected = items.flatMap((item): RecordResult[] =>
-    item.ok ? [] : [{ seq: item.seq, sourceId: item.sourceId, outcome: 'rejected', revision: null, reason: item.problems.join('; ') }],
+    item.ok
+      ? []
+      : [{ seq: item.seq, sourceId: item.sourceId, outcome: 'rejected', revision: null, reason: boundedReason(item.problems.join('; ')) }],
   );
   return [...(await importRecords(store, source, runId, valid, metadata)), ...rejected].sort((a, b) => a.seq - b.seq);
 }
@@ -98,7 +101,7 @@ async function importOne(store: EventStore, command: ImportContact, metadata: Co
 
 /** Why a record's append did not happen: refused for good (too large for the store's limit) or failed for now. */
 function notStored(error: unknown): Pick<RecordResult, 'reason' | 'storeFailure'> {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = boundedReason(error instanceof Error ? error.message : String(error));
   if (error instanceof InvalidAppend && error.code === 'EVENT_STORE.INVALID_EVENT_TOO_LARGE')
     return { reason: `the record is too large to store (${message})` };
   if (error instanceof InvalidAppend) return { reason: `the store refuses the record (${message})` };

@@ -1,9 +1,13 @@
 /**
- * A push batch is recorded as a run of its own, `import-push.<id>`: ImportRunStarted, one
- * ImportRecordProcessed per record (the audit trail: what each record became and why, stale and
- * conflicting ones included), ImportRunCompleted with the counts — in one append, so a batch's audit
- * is all there or not at all. With an Idempotency-Key the run id comes from the caller's token and
- * the key, and the recorded answers are what a retry of the request gets back.
+ * A push batch is recorded as a run of its own, `import-push.<id>`: ImportRunStarted (the claim, with
+ * the request's fingerprint), one ImportRecordProcessed per record (the audit trail: what each record
+ * became and why, stale and conflicting ones included), ImportRunCompleted with the counts. The claim
+ * is appended before any contact is written (push-claim.decision.ts); the records' events follow in
+ * appends that each fit the store's limit, so a run without ImportRunCompleted is still in progress,
+ * or was left by a request that died (taken over after a lease, with ImportRunResumed). Runs recorded
+ * before the claim existed hold all their events in one append and read the same. With an
+ * Idempotency-Key the run id comes from the caller's token and the key, and the recorded answers are
+ * what a retry of the request gets back.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { RecordedEvent } from '../../../src/event-store/event-store.port';
@@ -30,35 +34,54 @@ export const toAnswer = ({ sourceId, outcome, revision, reason }: RecordResult |
   ...(reason ? { reason } : {}),
 });
 
-export function pushRunEvents(
+export const pushClaim = (runId: string, source: string, startedBy: string, requestFingerprint: string): ImportRunStarted => ({
+  type: 'ImportRunStarted',
+  data: { runId, source, startedBy, kind: 'push', requestFingerprint },
+});
+
+/** What follows the claim: each record's outcome, then the run's counts over every answer (`all`). */
+export const pushRecordEvents = (runId: string, source: string, results: RecordResult[], all: RecordAnswer[]): ImportEvent[] => [
+  ...results.map((result) => recordProcessed(runId, source, result)),
+  { type: 'ImportRunCompleted', data: { runId, counts: countOutcomes(all) } },
+];
+
+/** A whole push run as one list of events, as pushes were recorded before the claim came first. */
+export const pushRunEvents = (
   runId: string,
   source: string,
   startedBy: string,
   requestFingerprint: string,
   results: RecordResult[],
-): ImportEvent[] {
-  return [
-    { type: 'ImportRunStarted', data: { runId, source, startedBy, kind: 'push', requestFingerprint } },
-    ...results.map((result) => recordProcessed(runId, source, result)),
-    { type: 'ImportRunCompleted', data: { runId, counts: countOutcomes(results) } },
-  ];
+): ImportEvent[] => [pushClaim(runId, source, startedBy, requestFingerprint), ...pushRecordEvents(runId, source, results, results)];
+
+/** A push run folded from its stream. */
+export interface PushRun {
+  /** The stream's last revision (-1: nothing recorded, the key is free). */
+  revision: number;
+  requestFingerprint?: string;
+  completed: boolean;
+  /** The answers recorded so far, by the record's place in the batch. */
+  answers: Map<number, RecordAnswer>;
+  /** When the run's last event was recorded: a run silent for a lease is taken over. */
+  lastRecordedAt?: string;
 }
 
-/** The answers a recorded push gave, in record order, and the body it answered; undefined if it never completed. */
-export function recordedPush(events: RecordedEvent[]): { requestFingerprint?: string; answers: RecordAnswer[] } | undefined {
-  if (!events.some((e) => e.type === 'ImportRunCompleted')) return undefined;
-  const started = events.find((e) => e.type === 'ImportRunStarted')?.data as ImportRunStarted['data'] | undefined;
-  const answers = events
-    .filter((e) => e.type === 'ImportRecordProcessed')
-    .map((e) => e.data as ImportRecordProcessed['data'])
-    .sort((a, b) => a.seq - b.seq)
-    .map((d) =>
-      toAnswer({
-        sourceId: d.outcome === 'rejected' && d.sourceId === '' ? null : d.sourceId,
-        outcome: d.outcome,
-        revision: d.revision,
-        reason: d.reason,
-      }),
-    );
-  return { requestFingerprint: started?.requestFingerprint, answers };
+export function foldPushRun(events: RecordedEvent[]): PushRun {
+  const run: PushRun = { revision: -1, completed: false, answers: new Map() };
+  for (const event of events) {
+    run.revision = event.revision;
+    run.lastRecordedAt = event.metadata.recordedAt;
+    if (event.type === 'ImportRunStarted') run.requestFingerprint = (event.data as ImportRunStarted['data']).requestFingerprint;
+    if (event.type === 'ImportRunCompleted') run.completed = true;
+    if (event.type === 'ImportRecordProcessed') {
+      const d = event.data as ImportRecordProcessed['data'];
+      const sourceId = d.outcome === 'rejected' && d.sourceId === '' ? null : d.sourceId;
+      run.answers.set(d.seq, toAnswer({ sourceId, outcome: d.outcome, revision: d.revision, reason: d.reason }));
+    }
+  }
+  return run;
 }
+
+/** The recorded answers in record order. */
+export const answersInOrder = (run: PushRun): RecordAnswer[] =>
+  [...run.answers.entries()].sort(([a], [b]) => a - b).map(([, answer]) => answer);

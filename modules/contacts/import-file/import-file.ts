@@ -19,7 +19,7 @@ import type { ImportRunState } from '../import-run.state';
 import { importItems, throwIfNotStored } from '../import-contacts/import-records';
 import { checkItems, type BatchItem } from '../import-contacts/import-request';
 import { appendRunEvents, loadRun } from '../pull-run/drive-run';
-import { decidePage } from '../pull-run/record-page.decision';
+import { decidePage, pageStart } from '../pull-run/record-page.decision';
 import { startRun } from '../pull-run/start-run';
 import { fileRecords, formatOf, type FileRow } from './file-records';
 
@@ -73,7 +73,9 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
     run = recorded;
   };
   const record = async (nextCursor: string | null) => {
-    const items = slice.map((r, i) => batchItem(r, run.processed + i));
+    // A slice a killed import recorded part of: its first lines have their outcomes already.
+    const { firstSeq, recorded } = pageStart(run);
+    const items = slice.map((r, i) => batchItem(r, firstSeq + i)).slice(recorded);
     const results = await importItems(store, source, runId, items, { ...metadata, correlationId: runId });
     throwIfNotStored(results);
     const events = decidePage(run, { cursor: run.cursor, nextCursor, results });

@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { toEventToAppend } from '../../../src/command-handling/event-to-append';
-import { appendLinked } from '../../../src/command-handling/append-linked';
+import { appendLinkedInChunks } from '../../../src/command-handling/append-linked';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
 import { WrongExpectedVersion } from '../../../src/event-store/errors';
 import type { EventStore } from '../../../src/event-store/event-store.port';
@@ -16,7 +16,7 @@ import { evolveImportRun, initialImportRunState, type ImportRunState } from '../
 import { importItems, throwIfNotStored } from '../import-contacts/import-records';
 import { checkItems } from '../import-contacts/import-request';
 import { keepRun, knownRun } from './run-folds';
-import { decideFetchGaveUp, decidePage, MAX_FETCH_ATTEMPTS } from './record-page.decision';
+import { decideFetchGaveUp, decidePage, MAX_FETCH_ATTEMPTS, pageStart } from './record-page.decision';
 
 export interface RunDriverDeps {
   store: EventStore;
@@ -102,7 +102,8 @@ async function drivePages(deps: RunDriverDeps, runId: string, signal: AbortSigna
 }
 
 async function importPage(deps: RunDriverDeps, run: ImportRunState, page: ContactPage): Promise<ImportEvent[]> {
-  const items = checkItems(page.records, run.processed);
+  const { firstSeq, recorded } = pageStart(run);
+  const items = checkItems(page.records, firstSeq).slice(recorded);
   const results = await importItems(deps.store, run.source, run.runId, items, { ...deps.metadata, correlationId: run.runId });
   throwIfNotStored(results);
   return decidePage(run, { cursor: run.cursor, nextCursor: page.nextCursor, results });
@@ -135,7 +136,8 @@ const backoff = (ms: number, signal: AbortSignal) => sleep(ms, undefined, { sign
 
 /**
  * Appends at the run's revision and answers the run with `events` folded in (what the stream now
- * holds), or undefined when another driver recorded first (this one stops).
+ * holds), or undefined when another driver recorded first (this one stops; if it recorded part of
+ * the events, the next driver's fold of the stream sees which: pageStart).
  */
 export async function appendRunEvents(
   deps: Pick<RunDriverDeps, 'store' | 'metadata'>,
@@ -147,7 +149,8 @@ export async function appendRunEvents(
   const metadata = { ...deps.metadata, correlationId: run.runId };
   const toAppend = events.map((event, i) => toEventToAppend(stream, { event, key: `page/${run.revision}/${i}` }, metadata, recordedAt));
   try {
-    await appendLinked(deps.store, stream, toAppend, run.revision);
+    // A page of long records outgrows one append; its events go in several, each at the revision the one before left.
+    await appendLinkedInChunks(deps.store, stream, toAppend, run.revision);
   } catch (error) {
     if (error instanceof WrongExpectedVersion) return undefined;
     throw error;

@@ -1,8 +1,9 @@
 /**
- * What a pull run records for a page it fetched and imported: every record's outcome and the page's
- * cursor in ONE append, so a page counts as done only with all its outcomes (a run killed before that
- * append fetches the page again and its records come back `duplicate`/`unchanged`: never a second
- * revision). The last page also completes the run. Stop rules → ImportRunNeedsReview, and the page
+ * What a pull run records for a page it fetched and imported: every record's outcome, then the page's
+ * cursor, so a page counts as done only with all its outcomes (a run killed before the cursor is
+ * recorded fetches the page again and its records come back `duplicate`/`unchanged`: never a second
+ * revision). The events go in appends that each fit the store's limit (appendRunEvents); a run killed
+ * between them records only the page's records that have no outcome yet (pageStart). The last page also completes the run. Stop rules → ImportRunNeedsReview, and the page
  * that hit one is not recorded (nothing partial counts as done):
  * - a page the source fails to serve MAX_FETCH_ATTEMPTS times in a row (with backoff);
  * - a source that keeps contradicting itself: MAX_CONFLICT_PAGES_IN_A_ROW pages in a row with
@@ -19,8 +20,12 @@ export const MAX_CONFLICT_PAGES_IN_A_ROW = 3;
 export interface ImportedPage {
   cursor: string | null;
   nextCursor: string | null;
+  /** The page's records not recorded yet: all of them, unless a driver died between the page's appends. */
   results: RecordResult[];
 }
+
+/** The seq of the page's first record, and how many of its records are recorded already (import-run.state.ts). */
+export const pageStart = (run: ImportRunState) => ({ firstSeq: run.processed - run.recordedInPage, recorded: run.recordedInPage });
 
 export function decidePage(run: ImportRunState, page: ImportedPage): ImportEvent[] {
   const conflicts = page.results.filter((r) => r.outcome === 'conflict').length;
@@ -29,10 +34,11 @@ export function decidePage(run: ImportRunState, page: ImportedPage): ImportEvent
     return [{ type: 'ImportRunNeedsReview', data: { runId: run.runId, reason } }];
   }
   const events: ImportEvent[] = page.results.map((result) => recordProcessed(run.runId, run.source, result));
-  const firstSeq = run.processed;
+  const { firstSeq, recorded } = pageStart(run);
+  const records = recorded + page.results.length;
   events.push({
     type: 'ImportPageFetched',
-    data: { runId: run.runId, cursor: page.cursor, nextCursor: page.nextCursor, records: page.results.length, firstSeq, conflicts },
+    data: { runId: run.runId, cursor: page.cursor, nextCursor: page.nextCursor, records, firstSeq, conflicts },
   });
   if (page.nextCursor === null)
     events.push({ type: 'ImportRunCompleted', data: { runId: run.runId, counts: countOutcomes(page.results, run.counts) } });

@@ -49,7 +49,7 @@ export interface EsdbEventStoreOptions {
 }
 
 export class EsdbEventStore implements EventStore {
-  private readonly maxAppendBytes: number;
+  readonly maxAppendBytes: number;
   private readonly appendAttempts: number;
   private readonly subscriptions = new Set<EsdbSubscription>();
 

@@ -76,7 +76,7 @@ export class PostgresEventStore implements EventStore {
   /** Wakes this process's subscribers as soon as one of its own appends commits. */
   private readonly appended = new EventEmitter().setMaxListeners(0);
   private appendsUntilPrepared = YOUNG_TABLE_APPENDS;
-  private readonly maxAppendBytes: number;
+  readonly maxAppendBytes: number;
   private readonly pollIntervalMs: number;
   private readonly appendWakeDelayMs: number;
   private readonly groupAppends: boolean;
