@@ -74,6 +74,8 @@ export interface ChargeOutcomeUnknown {
      * outcomes. Absent in events recorded before it existed, which fold as unknown outcomes.
      */
     providerStatus?: 'processing';
+    /** With `providerStatus`: the payment intent that is processing (absent in events recorded before it was kept). */
+    paymentIntentId?: string;
   };
 }
 

@@ -22,6 +22,11 @@ export interface OrderState extends OrderPayment<string> {
    * payment is checked again later under the same key. False once another event follows.
    */
   processingAtProvider: boolean;
+  /**
+   * The payment intent the provider said is processing, when that answer named it (answers recorded
+   * before it did name none): the next check asks for that intent alone instead of replaying the create.
+   */
+  processingPaymentIntentId?: string;
   recovered?: boolean;
   /**
    * The correlation id (the X-Request-Id) of the request behind the current ChargeRequested: the
@@ -57,6 +62,7 @@ export const initialOrderState = (): OrderState => ({
   attempts: 0,
   consecutiveUnknown: 0,
   processingAtProvider: false,
+  processingPaymentIntentId: undefined,
   paymentIntentId: undefined,
   providerChargeId: undefined,
   recovered: undefined,
@@ -85,6 +91,7 @@ export function evolveOrder(
 /** What commands decide on beyond what GET shows (order-payment.view.ts wrote that part already). */
 function applyCommandFacts(next: OrderState, event: OrderEvent): void {
   next.processingAtProvider = false;
+  next.processingPaymentIntentId = undefined;
   switch (event.type) {
     case 'ChargeRequested': {
       const { data } = event;
@@ -112,6 +119,7 @@ function applyCommandFacts(next: OrderState, event: OrderEvent): void {
       // instead of adding to it, so a debit that takes days never reaches the stop rule.
       if (isProcessingAtProvider(event)) {
         next.processingAtProvider = true;
+        next.processingPaymentIntentId = event.data.paymentIntentId;
         next.consecutiveUnknown = 0;
       } else {
         next.consecutiveUnknown += 1;

@@ -63,7 +63,7 @@ export function decideOutcome(state: OrderState, attempt: number, outcome: Exclu
     case 'rejected':
       return needsReview(state, `provider rejected the request: ${outcome.reason}`);
     case 'pending':
-      return processing(state, attempt, outcome.reason);
+      return processing(state, attempt, outcome.reason, outcome.paymentIntentId);
     case 'unknown':
       return { type: 'ChargeOutcomeUnknown', data: { orderId, attempt, error: outcome.error } };
   }
@@ -90,7 +90,13 @@ export function decideVerification(state: OrderState, payments: ProviderPayment[
     return contradiction ? needsReview(state, contradiction) : succeeded(state, succeededPayments[0], true);
   }
   const pending = payments.find((p) => p.status === 'pending');
-  if (pending) return processing(state, state.attempts, `payment intent ${pending.paymentIntentId} is not settled at the provider`);
+  if (pending)
+    return processing(
+      state,
+      state.attempts,
+      `payment intent ${pending.paymentIntentId} is not settled at the provider`,
+      pending.paymentIntentId,
+    );
   const declined = payments.find((p) => p.status === 'failed' && p.providerKey === state.providerKey);
   if (declined) {
     return {
@@ -121,11 +127,43 @@ function succeeded(state: OrderState, payment: ProviderPayment, recovered: boole
   };
 }
 
-function processing(state: OrderState, attempt: number, reason: string): ChargeOutcomeUnknown {
+function processing(state: OrderState, attempt: number, reason: string, paymentIntentId: string): ChargeOutcomeUnknown {
   return {
     type: 'ChargeOutcomeUnknown',
-    data: { orderId: state.orderId, attempt, error: `pending: ${reason}`, providerStatus: 'processing' },
+    data: { orderId: state.orderId, attempt, error: `pending: ${reason}`, providerStatus: 'processing', paymentIntentId },
   };
+}
+
+/**
+ * A processing answer is recorded again after this long without any other change, though the payment
+ * still processes: the recovery sweep hands an order whose last change left its window (24 h by
+ * default) to a person, and a bank debit that is being checked is in someone's hands. The queue's
+ * backoff caps at about six hours (graphile-worker: exp(min(attempts, 10)) s), so the last change is
+ * never older than about twelve hours while the checks go on.
+ */
+export const PROCESSING_RECORDED_EVERY_MS = 6 * 3_600_000;
+
+export type ProcessingCheck =
+  /** The provider's answer moved the order (settled, failed, contradicted) or is due again: record it. */
+  | { kind: 'record'; event: OrderEvent }
+  /** Still processing, recorded recently: nothing new to append; the queue checks again later. */
+  | { kind: 'still_processing'; reason: string }
+  /** The intent alone does not say (not found, or not this request's): verify as any open outcome. */
+  | { kind: 'verify_by_key' };
+
+/**
+ * What a look at the processing intent itself (a GET: no side effect at the provider, so no attempt is
+ * recorded before it) means. A debit stays processing for days and is checked many times; an answer
+ * that only repeats the recorded one appends nothing, so the order's history shows what changed, not
+ * every look — where each check used to add an attempt and its outcome.
+ */
+export function decideProcessingCheck(state: OrderState, payment: ProviderPayment | undefined, now: Date): ProcessingCheck {
+  const verdict = payment && decideVerification(state, [payment]);
+  if (!verdict) return { kind: 'verify_by_key' };
+  if (verdict.type !== 'ChargeOutcomeUnknown') return { kind: 'record', event: verdict };
+  const lastChange = state.updatedAt ? Date.parse(state.updatedAt) : 0;
+  if (now.getTime() - lastChange >= PROCESSING_RECORDED_EVERY_MS) return { kind: 'record', event: verdict };
+  return { kind: 'still_processing', reason: verdict.data.error };
 }
 
 function needsReview(state: OrderState, reason: string): ChargeNeedsReview {

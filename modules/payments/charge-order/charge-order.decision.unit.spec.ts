@@ -1,6 +1,14 @@
 import { initialOrderState, type OrderState } from '../order.state';
 import type { ProviderPayment } from '../payment-gateway/payment-gateway.port';
-import { MAX_CONSECUTIVE_UNKNOWN, decideNextStep, decideOutcome, decideVerification, type NextStep } from './charge-order.decision';
+import {
+  MAX_CONSECUTIVE_UNKNOWN,
+  PROCESSING_RECORDED_EVERY_MS,
+  decideNextStep,
+  decideOutcome,
+  decideProcessingCheck,
+  decideVerification,
+  type NextStep,
+} from './charge-order.decision';
 
 const state = (overrides: Partial<OrderState> = {}): OrderState => ({
   ...initialOrderState(),
@@ -212,7 +220,7 @@ describe('decideOutcome, every kind of provider answer', () => {
   it("records a pending payment and a lost answer as unknown outcomes of this attempt, the first as the provider's processing", () => {
     expect(decideOutcome(state(), 3, { kind: 'pending', paymentIntentId: 'pi_1', reason: 'pi_1 is processing' })).toStrictEqual({
       type: 'ChargeOutcomeUnknown',
-      data: { orderId: 'o1', attempt: 3, error: 'pending: pi_1 is processing', providerStatus: 'processing' },
+      data: { orderId: 'o1', attempt: 3, error: 'pending: pi_1 is processing', providerStatus: 'processing', paymentIntentId: 'pi_1' },
     });
     expect(decideOutcome(state(), 3, { kind: 'unknown', error: 'ETIMEDOUT' })).toStrictEqual({
       type: 'ChargeOutcomeUnknown',
@@ -270,6 +278,7 @@ describe('decideVerification, what the provider holds decides', () => {
         attempt: 1,
         error: 'pending: payment intent pi_p is not settled at the provider',
         providerStatus: 'processing',
+        paymentIntentId: 'pi_p',
       },
     });
   });
@@ -285,5 +294,63 @@ describe('decideVerification, what the provider holds decides', () => {
         paymentIntentId: 'pi_d',
       },
     });
+  });
+});
+
+describe('decideProcessingCheck, a look at the intent the provider said is processing', () => {
+  const recordedAt = '2026-12-02T08:00:00.000Z';
+  const processing = state({
+    status: 'processing',
+    processingAtProvider: true,
+    processingPaymentIntentId: 'pi_p',
+    updatedAt: recordedAt,
+  });
+  const after = (ms: number) => new Date(Date.parse(recordedAt) + ms);
+  const current = { providerKey: 'idem-order-o1-r2' };
+
+  it('appends nothing while the intent still processes and the last answer is recent', () => {
+    expect(decideProcessingCheck(processing, payment({ status: 'pending', paymentIntentId: 'pi_p' }), after(60_000))).toStrictEqual({
+      kind: 'still_processing',
+      reason: 'pending: payment intent pi_p is not settled at the provider',
+    });
+    expect(
+      decideProcessingCheck(processing, payment({ status: 'pending', paymentIntentId: 'pi_p' }), after(PROCESSING_RECORDED_EVERY_MS - 1)),
+    ).toMatchObject({ kind: 'still_processing' });
+  });
+
+  it('records the processing answer again once the last change is as old as the interval, so the sweep never takes it for abandoned', () => {
+    expect(
+      decideProcessingCheck(processing, payment({ status: 'pending', paymentIntentId: 'pi_p' }), after(PROCESSING_RECORDED_EVERY_MS)),
+    ).toStrictEqual({
+      kind: 'record',
+      event: {
+        type: 'ChargeOutcomeUnknown',
+        data: {
+          orderId: 'o1',
+          attempt: 1,
+          error: 'pending: payment intent pi_p is not settled at the provider',
+          providerStatus: 'processing',
+          paymentIntentId: 'pi_p',
+        },
+      },
+    });
+  });
+
+  it('records a settled intent at once: paid as recovered, a failed debit of this key as ChargeFailed', () => {
+    expect(decideProcessingCheck(processing, payment({ paymentIntentId: 'pi_p', ...current }), after(1))).toMatchObject({
+      kind: 'record',
+      event: { type: 'ChargeSucceeded', data: { paymentIntentId: 'pi_p', recovered: true } },
+    });
+    expect(decideProcessingCheck(processing, payment({ status: 'failed', paymentIntentId: 'pi_p', ...current }), after(1))).toMatchObject({
+      kind: 'record',
+      event: { type: 'ChargeFailed', data: { paymentIntentId: 'pi_p' } },
+    });
+  });
+
+  it('leaves an intent that is gone, or a decline under another key, to the verification by key', () => {
+    expect(decideProcessingCheck(processing, undefined, after(1))).toStrictEqual({ kind: 'verify_by_key' });
+    expect(
+      decideProcessingCheck(processing, payment({ status: 'failed', paymentIntentId: 'pi_p', providerKey: 'idem-order-o1-r1' }), after(1)),
+    ).toStrictEqual({ kind: 'verify_by_key' });
   });
 });

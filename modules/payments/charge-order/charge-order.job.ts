@@ -14,7 +14,7 @@ import { orderCommands } from '../order.commands';
 import { isProcessingAtProvider, orderStream, type ChargeOutcomeUnknown, type OrderEvent } from '../order.events';
 import type { PaymentGateway, SavedPaymentMethod } from '../payment-gateway/payment-gateway.port';
 import type { OrderState } from '../order.state';
-import { MAX_CONSECUTIVE_UNKNOWN, decideNextStep, decideOutcome, decideVerification } from './charge-order.decision';
+import { MAX_CONSECUTIVE_UNKNOWN, decideNextStep, decideOutcome, decideProcessingCheck, decideVerification } from './charge-order.decision';
 import { reportNeedsReview } from '../needs-review.alert';
 import { canReplay, providerKeyUses } from './provider-keys';
 
@@ -149,6 +149,13 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
   // idempotent re-append) instead of a conflict, and both would go on: to the provider, or believing
   // their own conclusion was recorded.
   const claim = randomUUID();
+  /** An outcome this run found by asking the provider about an open one: recorded as the run's own. */
+  const recordVerified = async (loaded: LoadedOrder, verified: OrderEvent, r: string): Promise<'settled'> => {
+    await record(loaded, verified, `verified/${r}/${loaded.state.attempts}/${claim}`);
+    if (verified.type === 'ChargeNeedsReview') reportNeedsReview(orderId, verified.data.reason);
+    if (verified.type === 'ChargeOutcomeUnknown') throw stillOpen(verified);
+    return 'settled';
+  };
 
   for (let round = 0; round < ROUNDS; round++) {
     const loaded = await orderCommands.load(deps.store, orderId);
@@ -164,6 +171,13 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
         return 'settled';
       }
       let attempt = state.attempts + 1;
+      if (step.kind === 'verify' && state.processingPaymentIntentId !== undefined) {
+        // A payment the provider said is processing is looked at by its id alone (a GET), and only a
+        // change is recorded; see decideProcessingCheck.
+        const check = decideProcessingCheck(state, await deps.gateway.retrievePayment(state.processingPaymentIntentId), now());
+        if (check.kind === 'still_processing') throw new ChargeStillProcessing(orderId, check.reason);
+        if (check.kind === 'record') return await recordVerified(loaded, check.event, r);
+      }
       if (step.kind === 'verify') {
         // Within the key window the attempt below is the verification: the same create under the same
         // key and parameters is answered with what happened (stripe: a stored answer is replayed). Only
@@ -171,12 +185,7 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
         const verified = (await keyMayHaveExpired(deps.store, orderId, state.providerKey, now()))
           ? decideVerification(state, await deps.gateway.findPayments(orderId))
           : undefined;
-        if (verified) {
-          await record(loaded, verified, `verified/${r}/${state.attempts}/${claim}`);
-          if (verified.type === 'ChargeNeedsReview') reportNeedsReview(orderId, verified.data.reason);
-          if (verified.type === 'ChargeOutcomeUnknown') throw stillOpen(verified);
-          return 'settled';
-        }
+        if (verified) return await recordVerified(loaded, verified, r);
       } else {
         attempt = step.attempt;
       }

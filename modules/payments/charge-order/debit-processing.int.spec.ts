@@ -1,8 +1,9 @@
 /**
  * A SEPA Direct Debit stays `processing` at the provider for days. The running worker (reactor, queue,
- * charge task) records that answer, lets graphile-worker back off and checks it again under the same
- * key, however many times — the stop rule is for answers that were lost, not for this one — and
- * records the payment once the bank settles it. Each retry is pulled forward instead of waited for.
+ * charge task) records that answer, lets graphile-worker back off and checks it again, however many
+ * times — the stop rule is for answers that were lost, not for this one — and records the payment once
+ * the bank settles it. A check is a GET of the processing intent: one charge request in all, and a
+ * check that finds nothing new appends nothing. Each retry is pulled forward instead of waited for.
  */
 import { randomUUID } from 'node:crypto';
 import { startBackground, type Background } from '../../../src/bootstrap/background';
@@ -73,9 +74,14 @@ describe('a SEPA Direct Debit that stays processing', () => {
     }
     const [intent] = harness.sandbox.charges({ orderId });
     expect(harness.sandbox.charges({ orderId })).toHaveLength(1);
-    expect(harness.sandbox.requests({ orderId }).every((r) => r.method !== 'POST' || r.idempotencyKey === `idem-order-${orderId}-r1`)).toBe(
-      true,
-    );
+    const creates = harness.sandbox.requests().filter((r) => r.method === 'POST' && r.orderId === orderId);
+    expect(creates.map((r) => r.idempotencyKey)).toStrictEqual([`idem-order-${orderId}-r1`]);
+    // Every check after the first answer looked at the intent itself.
+    const looks = harness.sandbox.requests().filter((r) => r.method === 'GET' && r.path === `/v1/payment_intents/${intent.id}`);
+    expect(looks.length).toBeGreaterThanOrEqual(checks - 1);
+    // Checks that found it still processing appended nothing: one attempt, one recorded answer.
+    const typesBefore = (await harness.runtime.eventStore.readStream(orderStream(orderId))).map((e) => e.type);
+    expect(typesBefore).toStrictEqual(['ChargeRequested', 'ChargeAttemptStarted', 'ChargeOutcomeUnknown']);
 
     harness.sandbox.settle(intent.id, 'succeeded');
     await pullRetryForward(orderId);
@@ -84,7 +90,7 @@ describe('a SEPA Direct Debit that stays processing', () => {
     expect(await stateOf(orderId)).toMatchObject({ status: 'paid', paymentIntentId: intent.id, recovered: true });
     const types = (await harness.runtime.eventStore.readStream(orderStream(orderId))).map((e) => e.type);
     expect(types).not.toContain('ChargeNeedsReview');
-    expect(types.filter((t) => t === 'ChargeOutcomeUnknown')).toHaveLength(checks);
+    expect(types).toStrictEqual(['ChargeRequested', 'ChargeAttemptStarted', 'ChargeOutcomeUnknown', 'ChargeSucceeded']);
     expect(harness.sandbox.charges({ orderId })).toHaveLength(1);
     expect(harness.sandbox.charges({ orderId }).filter(isSucceededCharge)).toHaveLength(1);
   });
