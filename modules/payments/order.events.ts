@@ -84,7 +84,16 @@ export const isProcessingAtProvider = (event: ChargeOutcomeUnknown): boolean => 
 
 export interface ChargeNeedsReview {
   type: 'ChargeNeedsReview';
-  data: { orderId: string; reason: string };
+  data: {
+    orderId: string;
+    reason: string;
+    /**
+     * The provider's payment that sent the order to review, when one did (a payment Idem did not ask
+     * for, a second one): named here, and not only in the reason, so that the check before a person
+     * resolves the case retrieves it. Absent in reviews no payment caused and in events from before.
+     */
+    paymentIntentId?: string;
+  };
 }
 
 export interface ChargeReviewResolved {

@@ -27,6 +27,11 @@ export interface OrderState extends OrderPayment<string> {
    * before it did name none): the next check asks for that intent alone instead of replaying the create.
    */
   processingPaymentIntentId?: string;
+  /**
+   * Every payment intent the order's history names (outcomes, payments that sent it to review, the
+   * payment a resolution recorded), across its requests: a webhook about one of them is no news.
+   */
+  namedPaymentIntentIds: string[];
   recovered?: boolean;
   /**
    * The correlation id (the X-Request-Id) of the request behind the current ChargeRequested: the
@@ -63,6 +68,7 @@ export const initialOrderState = (): OrderState => ({
   consecutiveUnknown: 0,
   processingAtProvider: false,
   processingPaymentIntentId: undefined,
+  namedPaymentIntentIds: [],
   paymentIntentId: undefined,
   providerChargeId: undefined,
   recovered: undefined,
@@ -92,6 +98,9 @@ export function evolveOrder(
 function applyCommandFacts(next: OrderState, event: OrderEvent): void {
   next.processingAtProvider = false;
   next.processingPaymentIntentId = undefined;
+  const named = namedIntentOf(event);
+  if (named !== undefined && !next.namedPaymentIntentIds.includes(named))
+    next.namedPaymentIntentIds = [...next.namedPaymentIntentIds, named];
   switch (event.type) {
     case 'ChargeRequested': {
       const { data } = event;
@@ -128,4 +137,10 @@ function applyCommandFacts(next: OrderState, event: OrderEvent): void {
     default:
       return;
   }
+}
+
+function namedIntentOf(event: OrderEvent): string | undefined {
+  if (event.type === 'ChargeReviewResolved') return event.data.payment?.paymentIntentId;
+  if (event.type === 'ChargeRequested' || event.type === 'ChargeAttemptStarted') return undefined;
+  return event.data.paymentIntentId;
 }

@@ -18,6 +18,20 @@ const namedIds = (events: RecordedEvent[]) =>
   [...foldReadModel(orderPaymentIdsReadModel, events).values()].map((row) => [row.paymentId, row.orderId, row.namedBy]);
 
 describe('order_payment_ids projector', () => {
+  it('names the payment a review and a processing answer carry in their own field, whatever their texts say', () => {
+    const review = event('ChargeNeedsReview', { reason: 'a payment taken while the order waits for review', paymentIntentId: 'pi_R' });
+    const processing = event('ChargeOutcomeUnknown', {
+      attempt: 1,
+      error: 'pending',
+      providerStatus: 'processing',
+      paymentIntentId: 'pi_P',
+    });
+    expect(namedIds([review, processing])).toEqual([
+      ['pi_R', '9', 'ChargeNeedsReview'],
+      ['pi_P', '9', 'ChargeOutcomeUnknown'],
+    ]);
+  });
+
   it('names the intent and the charge of a success, and the intent of a declined earlier request', () => {
     const declined = event('ChargeFailed', {
       attempt: 1,

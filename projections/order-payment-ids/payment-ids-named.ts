@@ -22,6 +22,9 @@ function fieldsOf(event: OrderEvent): Array<string | undefined> {
       return [event.data.paymentIntentId];
     case 'ChargeReviewResolved':
       return [event.data.payment?.paymentIntentId, event.data.payment?.providerChargeId];
+    case 'ChargeOutcomeUnknown':
+    case 'ChargeNeedsReview':
+      return [event.data.paymentIntentId];
     default:
       return [];
   }

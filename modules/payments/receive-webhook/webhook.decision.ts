@@ -36,24 +36,28 @@ export function decideWebhook(state: OrderState, payment: ProviderPayment): Orde
 }
 
 function decideSucceeded(state: OrderState, payment: ProviderPayment): OrderEvent | undefined {
-  if (state.status === 'needs_review') return undefined;
+  const intent = payment.paymentIntentId;
+  if (state.status === 'needs_review') {
+    // Already in a person's hands, but the money this payment took must be in front of them: named, the
+    // check before they resolve the case finds it (resolving as failed is then refused). Once is enough.
+    if (state.namedPaymentIntentIds.includes(intent)) return undefined;
+    return review(state, `provider reports payment ${intent} succeeded ${madeUnder(payment)} while the order waits for review`, intent);
+  }
   if (state.status === 'paid') {
     const secondCharge = secondChargeOfPaidOrder(state, payment);
-    return secondCharge ? review(state, secondCharge) : undefined;
+    return secondCharge ? review(state, secondCharge, intent) : undefined;
   }
-  const intent = payment.paymentIntentId;
-  if (state.status === 'failed') return review(state, `provider reports payment ${intent} succeeded, but the order is recorded as failed`);
+  if (state.status === 'failed')
+    return review(state, `provider reports payment ${intent} succeeded, but the order is recorded as failed`, intent);
   if (payment.orderId !== state.orderId || payment.providerKey !== state.providerKey) {
-    const madeUnder = payment.providerKey
-      ? `under key ${payment.providerKey}`
-      : 'without an Idem provider key (a charge made outside Idem)';
     return review(
       state,
-      `provider reports payment ${intent} for order ${payment.orderId ?? '(none)'} succeeded ${madeUnder}; the order's current request uses key ${state.providerKey}`,
+      `provider reports payment ${intent} for order ${payment.orderId ?? '(none)'} succeeded ${madeUnder(payment)}; the order's current request uses key ${state.providerKey}`,
+      intent,
     );
   }
   const contradiction = contradictionOf(state, payment);
-  if (contradiction) return review(state, contradiction);
+  if (contradiction) return review(state, contradiction, intent);
   return {
     type: 'ChargeSucceeded',
     data: {
@@ -67,9 +71,12 @@ function decideSucceeded(state: OrderState, payment: ProviderPayment): OrderEven
   };
 }
 
-const review = (state: OrderState, reason: string): ChargeNeedsReview => ({
+const madeUnder = (payment: ProviderPayment) =>
+  payment.providerKey ? `under key ${payment.providerKey}` : 'without an Idem provider key (a charge made outside Idem)';
+
+const review = (state: OrderState, reason: string, paymentIntentId: string): ChargeNeedsReview => ({
   type: 'ChargeNeedsReview',
-  data: { orderId: state.orderId, reason },
+  data: { orderId: state.orderId, reason, paymentIntentId },
 });
 
 /**

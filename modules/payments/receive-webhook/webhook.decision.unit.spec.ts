@@ -120,7 +120,7 @@ describe('decideWebhook', () => {
     it("hands another customer's payment to review, even under the order's id, key, amount and currency", () => {
       expect(decideWebhook(states.unknown, succeeded({ customerId: 'c2' }))).toStrictEqual({
         type: 'ChargeNeedsReview',
-        data: { orderId, reason: "provider payment pi_x is customer c2's, the order is customer c1's" },
+        data: { orderId, reason: "provider payment pi_x is customer c2's, the order is customer c1's", paymentIntentId: 'pi_x' },
       });
       expect(decideWebhook(states.unknown, succeeded({ customerId: 'c1' }))).toMatchObject({ type: 'ChargeSucceeded' });
     });
@@ -163,8 +163,17 @@ describe('decideWebhook', () => {
   });
 
   describe('when a success arrives for an order already settled', () => {
-    it('appends nothing to an order in review (a person decides already)', () => {
-      expect(decideWebhook(states.needs_review, succeeded())).toBeUndefined();
+    it('names a payment on an order in review once, so the person deciding sees it (and the check before a resolution finds it)', () => {
+      const named = decideWebhook(states.needs_review, succeeded());
+      expect(named).toStrictEqual({
+        type: 'ChargeNeedsReview',
+        data: {
+          orderId,
+          reason: `provider reports payment pi_x succeeded under key ${key(1)} while the order waits for review`,
+          paymentIntentId: 'pi_x',
+        },
+      });
+      expect(decideWebhook(evolveOrder(states.needs_review, named!), succeeded())).toBeUndefined();
     });
     // A paid order: see 'a succeeded payment of a paid order' below.
   });
@@ -175,6 +184,7 @@ describe('decideWebhook', () => {
       data: {
         orderId,
         reason: `provider reports payment pi_x for order (none) succeeded without an Idem provider key (a charge made outside Idem); the order's current request uses key ${key(1)}`,
+        paymentIntentId: 'pi_x',
       },
     });
   });
@@ -182,7 +192,7 @@ describe('decideWebhook', () => {
   it('hands a success in another currency to review with both amounts', () => {
     expect(decideWebhook(states.unknown, succeeded({ currency: 'USD' }))).toStrictEqual({
       type: 'ChargeNeedsReview',
-      data: { orderId, reason: 'provider payment pi_x is 4200 USD, the order is 4200 EUR' },
+      data: { orderId, reason: 'provider payment pi_x is 4200 USD, the order is 4200 EUR', paymentIntentId: 'pi_x' },
     });
   });
 });
@@ -194,6 +204,7 @@ describe('a succeeded payment of a paid order', () => {
       data: {
         orderId,
         reason: 'provider reports a second succeeded payment pi_second for order 481, already paid by pi_ours: refund one',
+        paymentIntentId: 'pi_second',
       },
     });
   });

@@ -16,7 +16,7 @@
  */
 import type { EventStore, RecordedEvent } from '../../../src/event-store/event-store.port';
 import { providerKeyUses } from '../charge-order/provider-keys';
-import { orderStream } from '../order.events';
+import { orderStream, type ChargeRequested } from '../order.events';
 import type { PaymentGateway, ProviderPayment } from '../payment-gateway/payment-gateway.port';
 
 export interface ProviderCheck {
@@ -48,13 +48,20 @@ export async function checkProviderForOrder(
 ): Promise<ProviderCheck> {
   const history = await store.readStream(orderStream(orderId));
   const uses = providerKeyUses(history);
+  const requests = chargeRequestsOf(history);
   const check: ProviderCheck = { succeeded: [], pending: [], unanswered: [] };
-  if (!uses.length) return check;
+  if (!requests.length) return check;
 
+  // Not only what Idem sent: a payment made for the order outside Idem (its metadata names the order)
+  // takes the money as surely, even when no attempt of ours ever reached the provider (an order sent
+  // to review before its first attempt). So the customers of every request are listed, from the first
+  // request on, and every intent the order's history names is retrieved (those webhooks reported too).
   const found = new Map<string, ProviderPayment>();
-  const since = new Date(Math.min(...uses.map((use) => use.firstUsedAt.getTime())) - CLOCK_MARGIN_MS);
+  const since = new Date(
+    Math.min(...requests.map((request) => request.at), ...uses.map((use) => use.firstUsedAt.getTime())) - CLOCK_MARGIN_MS,
+  );
   try {
-    for (const customerId of new Set(uses.map((use) => use.instruction.customerId))) {
+    for (const customerId of new Set(requests.map((request) => request.customerId))) {
       for (const payment of await gateway.listPayments(customerId, since)) {
         if (payment.orderId === orderId) found.set(payment.paymentIntentId, payment);
       }
@@ -65,8 +72,9 @@ export async function checkProviderForOrder(
       if (payment) found.set(id, payment);
     }
   } catch {
-    // The provider did not answer (a timeout, a 5xx): no key can be answered for now (503, ask again).
-    return { ...check, unanswered: uses.map((use) => use.instruction.idempotencyKey), retryAfterSeconds: PROVIDER_DOWN_RETRY_S };
+    // The provider did not answer (a timeout, a 5xx): nothing can be answered for now (503, ask again).
+    const keys = [...new Set(requests.map((request) => request.providerKey))];
+    return { ...check, unanswered: keys, retryAfterSeconds: PROVIDER_DOWN_RETRY_S };
   }
 
   const shownKeys = new Set([...found.values()].map((payment) => payment.providerKey));
@@ -89,6 +97,21 @@ export async function checkProviderForOrder(
   return check;
 }
 
+/** Each charge request of the order: whose card it was for, under which key, and when it was recorded. */
+function chargeRequestsOf(history: RecordedEvent[]): Array<{ customerId: string; providerKey: string; at: number }> {
+  return history
+    .filter((event) => event.type === 'ChargeRequested')
+    .map((event) => {
+      const data = event.data as unknown as ChargeRequested['data'];
+      return {
+        customerId: data.customerId,
+        providerKey: data.providerKey,
+        at: Date.parse(event.metadata.recordedAt) || event.created.getTime(),
+      };
+    });
+}
+
+/** Every intent the history names: the order's own outcomes, and payments that sent it to review. */
 function recordedIntentIds(history: RecordedEvent[]): string[] {
   return history.map((event) => event.data.paymentIntentId).filter((id): id is string => typeof id === 'string');
 }

@@ -129,14 +129,39 @@ describe('checkProviderForOrder', () => {
     });
   });
 
-  it('asks nothing about a request that never got an attempt (its key never reached the provider)', async () => {
-    const { gateway, listed } = providerHolding({});
+  it("lists the customer's payments even when no attempt was made: a payment made outside Idem for the order counts", async () => {
+    const { gateway, listed } = providerHolding({ cus_1: [payment('pi_outside', 'none', 'succeeded')] });
+
+    expect(await checkProviderForOrder(gateway, storeOf([request(1, t0)]), 'o1', new Date(t0))).toEqual({
+      succeeded: ['pi_outside'],
+      succeededPayments: [payment('pi_outside', 'none', 'succeeded')],
+      pending: [],
+      unanswered: [],
+    });
+    expect(listed).toEqual([{ customerId: 'cus_1', since: new Date(t0 - HOUR) }]);
+  });
+
+  it('answers nothing held for an order without attempts when the provider shows nothing (no key of it was ever sent)', async () => {
+    const { gateway } = providerHolding({});
 
     expect(await checkProviderForOrder(gateway, storeOf([request(1, t0)]), 'o1', new Date(t0))).toEqual({
       succeeded: [],
       pending: [],
       unanswered: [],
     });
-    expect(listed).toEqual([]);
+  });
+
+  it('retrieves a payment a review named (its webhook reported it), and cannot answer while the provider is down', async () => {
+    const review = event('ChargeNeedsReview', { orderId: 'o1', reason: 'payment taken in review', paymentIntentId: 'pi_named' }, t0);
+    const { gateway } = providerHolding({}, { pi_named: payment('pi_named', 'none', 'succeeded') });
+    expect(await checkProviderForOrder(gateway, storeOf([request(1, t0), review]), 'o1', new Date(t0))).toMatchObject({
+      succeeded: ['pi_named'],
+    });
+
+    const down = { ...gateway, listPayments: async () => Promise.reject(new Error('ETIMEDOUT')) };
+    expect(await checkProviderForOrder(down, storeOf([request(1, t0), review]), 'o1', new Date(t0))).toMatchObject({
+      succeeded: [],
+      unanswered: ['k1'],
+    });
   });
 });
