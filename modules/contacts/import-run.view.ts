@@ -22,7 +22,8 @@ export interface RunView {
 }
 
 export function toRunView(run: ImportRunState): RunView {
-  const counts = Object.fromEntries(IMPORT_OUTCOMES.map((o) => [o, run.counts[o] ?? 0])) as Record<ImportOutcome, number>;
+  const counts = {} as Record<ImportOutcome, number>;
+  for (const outcome of IMPORT_OUTCOMES) counts[outcome] = run.counts[outcome] ?? 0;
   return {
     runId: run.runId,
     source: run.source,
@@ -50,8 +51,22 @@ export function evolveRunView(view: RunView | undefined, event: ImportEvent & { 
   return run.exists ? toRunView(run) : undefined;
 }
 
+/** Field by field (not spreads of differently shaped objects): this runs once per event of the run list. */
 function stateOf(view: RunView): ImportRunState {
-  return { ...initialImportRunState(), ...view, exists: true, counts: { ...view.counts } };
+  const state = initialImportRunState();
+  state.exists = true;
+  state.runId = view.runId;
+  state.source = view.source;
+  state.kind = view.kind;
+  state.status = view.status;
+  state.processed = view.processed;
+  state.pages = view.pages;
+  state.counts = { ...view.counts };
+  state.cursor = view.cursor;
+  state.reason = view.reason;
+  state.startedAt = view.startedAt;
+  state.updatedAt = view.updatedAt;
+  return state;
 }
 
 /**

@@ -45,7 +45,8 @@ export function evolveSyncRunRow(row: SyncRunRow | undefined, event: RecordedEve
 }
 
 export function syncRunRowOf(view: RunView, revision: number): SyncRunRow {
-  const counts = Object.fromEntries(IMPORT_OUTCOMES.map((outcome) => [COUNT_COLUMNS[outcome], view.counts[outcome]]));
+  const counts = {} as Record<CountColumn, number>;
+  for (const outcome of IMPORT_OUTCOMES) counts[COUNT_COLUMNS[outcome]] = view.counts[outcome];
   return {
     runId: view.runId,
     source: view.source,
@@ -53,18 +54,19 @@ export function syncRunRowOf(view: RunView, revision: number): SyncRunRow {
     status: view.status,
     processed: view.processed,
     pages: view.pages,
-    ...(counts as Record<CountColumn, number>),
+    ...counts,
     cursor: view.cursor,
     reason: view.reason ?? null,
-    startedAt: view.startedAt ? new Date(view.startedAt) : null,
-    updatedAt: view.updatedAt ? new Date(view.updatedAt) : null,
+    startedAt: startedAtTimes.toDate(view.startedAt),
+    updatedAt: updatedAtTimes.toDate(view.updatedAt),
     revision,
   };
 }
 
 /** The row as GET /v1/sync/runs answers it: the same shape toRunView gives the run folded from its stream. */
 export function runViewOf(row: SyncRunRow): RunView {
-  const counts = Object.fromEntries(IMPORT_OUTCOMES.map((outcome) => [outcome, row[COUNT_COLUMNS[outcome]]]));
+  const counts = {} as Record<ImportOutcome, number>;
+  for (const outcome of IMPORT_OUTCOMES) counts[outcome] = row[COUNT_COLUMNS[outcome]];
   return {
     runId: row.runId,
     source: row.source,
@@ -72,13 +74,44 @@ export function runViewOf(row: SyncRunRow): RunView {
     status: row.status,
     processed: row.processed,
     pages: row.pages,
-    counts: counts as RunView['counts'],
+    counts,
     cursor: row.cursor,
     ...(row.reason ? { reason: row.reason } : {}),
-    startedAt: row.startedAt?.toISOString(),
-    updatedAt: row.updatedAt?.toISOString(),
+    startedAt: startedAtTimes.toText(row.startedAt),
+    updatedAt: updatedAtTimes.toText(row.updatedAt),
   };
 }
+
+/**
+ * A row's time as the fold's ISO text and back, remembering the last pair: the run list converts both
+ * of a run's times twice per event, and a page's events share them (one `recordedAt` per append), so
+ * nearly every conversion is the one just made. Rows' Dates are never mutated, so sharing one is safe.
+ */
+class LastTime {
+  private text: string | undefined;
+  private date: Date | null = null;
+
+  toDate(text: string | undefined): Date | null {
+    if (!text) return null;
+    if (text !== this.text) {
+      this.text = text;
+      this.date = new Date(text);
+    }
+    return this.date;
+  }
+
+  toText(date: Date | null): string | undefined {
+    if (!date) return undefined;
+    if (date !== this.date) {
+      this.date = date;
+      this.text = date.toISOString();
+    }
+    return this.text;
+  }
+}
+
+const startedAtTimes = new LastTime();
+const updatedAtTimes = new LastTime();
 
 export const syncRunsReadModel: ReadModel<SyncRunRow> = {
   name: 'sync_runs',
