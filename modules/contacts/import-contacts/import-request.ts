@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { AppError, type FieldProblem } from '../../../src/errors/app-error';
+import { assertJsonObjectBody } from '../../../src/errors/json-object-body';
 import { canonicalJson } from '../../../src/command-handling/hash-link';
 import { assertKnownSource } from '../contact-sources';
 import { checkRecord, type ContactRecord } from '../import-contact/contact-record';
@@ -28,9 +29,8 @@ export interface ImportRequest {
 }
 
 export function parseImportRequest(body: unknown): ImportRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw invalid([{ field: 'body', message: 'the body must be a JSON object {source, records}' }]);
-  const { source, records, ...rest } = body as Record<string, unknown>;
+  assertJsonObjectBody(body, '{source, records}');
+  const { source, records, ...rest } = body;
   const problems: FieldProblem[] = Object.keys(rest).map((field) => ({ field, message: `${field} is not a known field` }));
   if (typeof source !== 'string') problems.push({ field: 'source', message: 'source must be a string' });
   else assertKnownSource(source);
