@@ -4,7 +4,7 @@
  * namespace of contacts. `crm` is the default pull source (the sandbox CRM in development); a real
  * CRM is one more name here and one more `contact-source` adapter.
  */
-import { AppError } from '../../src/errors/app-error';
+import { AppError, type FieldProblem } from '../../src/errors/app-error';
 import type { ContactSources } from './contact-source/contact-source.port';
 
 export const CONTACT_SOURCES: readonly string[] = ['crm'];
@@ -12,10 +12,21 @@ export const CONTACT_SOURCES: readonly string[] = ['crm'];
 // Not a `source is string` guard: a false answer would wrongly narrow a string name to never.
 export const isKnownSource = (source: string): boolean => CONTACT_SOURCES.includes(source);
 
+const SOURCE_NAMES = CONTACT_SOURCES.join(', ');
+
+/** The problem of a body's `source` that is no string: a missing one is named with what it must hold. */
+export const sourceNotAString = (source: unknown): FieldProblem =>
+  source === undefined || source === null
+    ? { field: 'source', message: `source is required: the name of a contact source (${SOURCE_NAMES})` }
+    : { field: 'source', message: 'source must be a string' };
+
 /** Every import (push, pull, file) refuses an unknown source before it writes anything. */
 export function assertKnownSource(source: string): void {
-  if (!isKnownSource(source))
-    throw new AppError('unprocessable', 'CONTACTS.UNKNOWN_SOURCE', `No contact source is configured under the name ${source}`, { source });
+  if (isKnownSource(source)) return;
+  // An empty name read "… under the name " (cut short, it seemed).
+  const named = source ? `the name ${source}` : 'an empty name';
+  const message = `No contact source is configured under ${named} (sources: ${SOURCE_NAMES})`;
+  throw new AppError('unprocessable', 'CONTACTS.UNKNOWN_SOURCE', message, { source });
 }
 
 /** A pull run also needs the source's address: in production the CRM's is IDEM_CRM_URL, and without it nothing can be pulled. */

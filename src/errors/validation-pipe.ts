@@ -3,8 +3,9 @@
  * every problem is reported per field in the problem+json `errors` array.
  */
 import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
-import { validateSync, type ValidatorOptions } from 'class-validator';
+import { getMetadataStorage, IS_OPTIONAL, validateSync, type ValidatorOptions } from 'class-validator';
 import { AppError, type FieldProblem } from './app-error';
+import { isJsonObject, notAJsonObject } from './json-object-body';
 import { isPlainBody } from './plain-body';
 
 /** The rules both paths apply: unknown fields refused, only decorated classes validated. */
@@ -21,6 +22,9 @@ const VALIDATOR_OPTIONS: ValidatorOptions = { ...RULES, validationError: { targe
 class IdemValidationPipe extends ValidationPipe {
   override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const metatype = metadata.metatype;
+    // Validated as an object, an array or a string would be told that every field is missing.
+    if (metadata.type === 'body' && metatype && this.toValidate(metadata) && !isJsonObject(value))
+      return Promise.reject(notAJsonObject(shapeOf(metatype)));
     if (metadata.type !== 'body' || !isPlainBody(metatype) || !isFlatJsonObject(value)) return super.transform(value, metadata);
     // A spread copies own keys as data properties, so it cannot reach a prototype setter.
     const entity = Object.setPrototypeOf({ ...value }, metatype.prototype) as object;
@@ -41,6 +45,14 @@ export function createValidationPipe(): ValidationPipe {
 
 function invalidRequest(errors: ValidationError[]): AppError {
   return new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', { errors: flatten(errors) });
+}
+
+/** The fields a body class validates, as `{amount, currency, description?}` (optional ones marked). */
+function shapeOf(metatype: abstract new (...args: never[]) => unknown): string {
+  const rules = getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false);
+  const optional = new Set(rules.filter((rule) => rule.name === IS_OPTIONAL).map((rule) => rule.propertyName));
+  const fields = [...new Set(rules.map((rule) => rule.propertyName))].map((field) => (optional.has(field) ? `${field}?` : field));
+  return `{${fields.join(', ')}}`;
 }
 
 /** A JSON object whose values are all primitives, with no key that names a prototype. */

@@ -6,8 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { AppError, type FieldProblem } from '../../../src/errors/app-error';
+import { assertJsonObjectBody } from '../../../src/errors/json-object-body';
 import { canonicalJson } from '../../../src/command-handling/hash-link';
-import { assertKnownSource } from '../contact-sources';
+import { assertKnownSource, sourceNotAString } from '../contact-sources';
 import { checkRecord, type ContactRecord } from '../import-contact/contact-record';
 
 export const MAX_RECORDS = 1000;
@@ -28,11 +29,10 @@ export interface ImportRequest {
 }
 
 export function parseImportRequest(body: unknown): ImportRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw invalid([{ field: 'body', message: 'the body must be a JSON object {source, records}' }]);
-  const { source, records, ...rest } = body as Record<string, unknown>;
+  assertJsonObjectBody(body, '{source, records}');
+  const { source, records, ...rest } = body;
   const problems: FieldProblem[] = Object.keys(rest).map((field) => ({ field, message: `${field} is not a known field` }));
-  if (typeof source !== 'string') problems.push({ field: 'source', message: 'source must be a string' });
+  if (typeof source !== 'string') problems.push(sourceNotAString(source));
   else assertKnownSource(source);
   if (!Array.isArray(records) || records.length === 0) problems.push({ field: 'records', message: 'records must be a non-empty array' });
   else if (records.length > MAX_RECORDS)

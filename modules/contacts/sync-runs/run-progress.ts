@@ -1,19 +1,41 @@
 /**
- * The progress bar of an import on stderr: bytes read of a file, or pages and records of a pull run,
- * with the outcome counts so far.
+ * What `idem sync` tells on stderr about a run: a progress bar named for what the command does, and one
+ * line on how the run stands when the command ends.
  */
 import { ProgressBar } from '../../../src/cli/progress-bar';
 import type { ImportRunState } from '../import-run.state';
 
+/**
+ * A file import shows the bytes read of its file. A pull (started, resumed or watched) shows pages and
+ * records so far, without a percentage: its source does not say how many records it holds, and a bar
+ * over the records seen so far stood at 100 % all along.
+ */
+const FORMATS = {
+  bytes: '{label} [{bar}] {percentage}% | {value}/{total} bytes | {records}: {counts}',
+  pages: '{label} | {pages} | {records}: {counts}',
+} as const;
+
 export class RunProgressBar {
   private readonly bar: ProgressBar;
 
-  constructor(stream: NodeJS.WritableStream, unit: 'bytes' | 'records') {
-    this.bar = new ProgressBar(stream, `import [{bar}] {percentage}% | {value}/{total} ${unit} | {processed} records: {counts}`);
+  /** `label` says what the command does: see the *Label functions below. */
+  constructor(
+    stream: NodeJS.WritableStream,
+    private readonly label: string,
+    unit: keyof typeof FORMATS,
+  ) {
+    this.bar = new ProgressBar(stream, FORMATS[unit]);
   }
 
+  /** `value` and `total` are bytes of a file import; a pull passes its records for both. */
   update(value: number, total: number, run: ImportRunState): void {
-    this.bar.show(value, total, { processed: run.processed, counts: summary(run) });
+    // The label goes in as a value, not into the format: a file name may hold `{…}`.
+    this.bar.show(value, total, {
+      label: this.label,
+      pages: counted(run.pages, 'page'),
+      records: counted(run.processed, 'record'),
+      counts: outcomeCounts(run) || 'none yet',
+    });
   }
 
   stop(): void {
@@ -21,7 +43,29 @@ export class RunProgressBar {
   }
 }
 
-export const summary = (run: ImportRunState) =>
+export const importLabel = (file: string) => `import ${file}`;
+export const pullLabel = (run: Pick<ImportRunState, 'runId' | 'source'>) => `pull ${run.runId} from ${run.source}`;
+export const resumeLabel = (run: Pick<ImportRunState, 'runId' | 'source'>) => `resume of ${run.runId} (pull from ${run.source})`;
+export const watchLabel = (run: Pick<ImportRunState, 'runId' | 'source' | 'kind'>) =>
+  `watch ${run.runId} (${run.kind === 'file' ? 'import' : 'pull'} from ${run.source})`;
+
+/**
+ * How a run stands, in one line: `run.1: completed: 600 records (imported 600)`. Only a live run is
+ * "so far"; a finished one with no records says so plainly (it read "completed after 0 records (none
+ * yet)", as if records were still to come).
+ */
+export function runStatusLine(run: ImportRunState): string {
+  const records = counted(run.processed, 'record');
+  const counts = outcomeCounts(run);
+  const tally = run.status === 'running' ? (run.processed ? `${records} so far (${counts})` : 'no records yet') : records;
+  const detail = run.status !== 'running' && counts ? ` (${counts})` : '';
+  return `${run.runId}: ${run.status}: ${tally}${detail}${run.reason ? ` — ${run.reason}` : ''}`;
+}
+
+/** `imported 5, updated 2`, or '' when no record was processed. */
+const outcomeCounts = (run: ImportRunState) =>
   Object.entries(run.counts)
     .map(([outcome, n]) => `${outcome} ${n}`)
-    .join(', ') || 'none yet';
+    .join(', ');
+
+const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;

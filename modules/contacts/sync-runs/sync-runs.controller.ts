@@ -18,9 +18,10 @@ import { EVENT_STORE } from '../../../src/event-store/event-store.port';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
 import { AppError } from '../../../src/errors/app-error';
 import { idPattern } from '../../../src/errors/business-key';
+import { assertJsonObjectBody } from '../../../src/errors/json-object-body';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import { RUN_STATUSES, type RunStatus } from '../import-run.state';
-import { assertPullableSource } from '../contact-sources';
+import { assertPullableSource, sourceNotAString } from '../contact-sources';
 import { CONTACT_SOURCES_PORT, type ContactSources } from '../contact-source/contact-source.port';
 import { loadRun } from '../pull-run/drive-run';
 import { ApiRunDrivers } from './api-run-drivers';
@@ -86,15 +87,15 @@ export class SyncRunsController {
 }
 
 function parseStart(body: unknown): { source: string; since?: string } {
-  const b = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
-  const errors = Object.keys(b)
+  assertJsonObjectBody(body, '{source, since?}');
+  const errors = Object.keys(body)
     .filter((k) => k !== 'source' && k !== 'since')
     .map((field) => ({ field, message: `${field} is not a known field` }));
-  if (typeof b.source !== 'string') errors.push({ field: 'source', message: 'source must be a string' });
-  if (b.since !== undefined && !isIsoDateTime(b.since))
+  if (typeof body.source !== 'string') errors.push(sourceNotAString(body.source));
+  if (body.since !== undefined && !isIsoDateTime(body.since))
     errors.push({ field: 'since', message: 'since must be an ISO-8601 date-time such as 2026-12-01T10:00:00Z' });
   if (errors.length) throw new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', { errors });
-  return { source: b.source as string, ...(b.since ? { since: b.since as string } : {}) };
+  return { source: body.source as string, ...(body.since ? { since: body.since as string } : {}) };
 }
 
 const notFound = (runId: string) => new AppError('not_found', 'SYNC.RUN_NOT_FOUND', `No import run ${runId}`, { runId });

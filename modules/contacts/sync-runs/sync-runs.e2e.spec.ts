@@ -79,6 +79,13 @@ describe('POST /v1/sync/runs', () => {
     expect(response.json()).toMatchObject({ status, code });
   });
 
+  it('names a missing source with the sources there are, and only that', async () => {
+    const response = await post({});
+    expect(response.json()).toMatchObject({
+      errors: [{ field: 'source', message: 'source is required: the name of a contact source (crm)' }],
+    });
+  });
+
   it('answers 404 for an unknown run and 400 for an unknown status', async () => {
     expect((await get('/v1/sync/runs/run.nope')).statusCode).toBe(404);
     expect((await get('/v1/sync/runs?status=lost')).statusCode).toBe(400);

@@ -17,7 +17,7 @@ import { importFile } from '../import-file/import-file';
 import { RUN_STATUSES, type ImportRunState, type RunStatus } from '../import-run.state';
 import { driveRun, loadRun } from '../pull-run/drive-run';
 import { resumeRun, startRun } from '../pull-run/start-run';
-import { RunProgressBar, summary } from './run-progress';
+import { importLabel, pullLabel, resumeLabel, RunProgressBar, runStatusLine, watchLabel } from './run-progress';
 import { toRunView } from '../import-run.view';
 import { isIsoDateTime } from '../import-contact/iso-date-time';
 
@@ -36,16 +36,14 @@ const cliMetadata = () => ({
 
 function report(context: CliContext, run: ImportRunState): void {
   println(context.stdout, JSON.stringify(toRunView(run)));
-  println(
-    context.stderr,
-    `${run.runId}: ${run.status} after ${run.processed} records (${summary(run)})${run.reason ? ` — ${run.reason}` : ''}`,
-  );
+  println(context.stderr, runStatusLine(run));
   if (run.status !== 'completed') context.exitCode = EXIT_CHECK_FAILED;
 }
 
-async function drive(context: CliContext, runId: string): Promise<void> {
+/** Drives a pull run here, under a bar whose label says what the command does (see run-progress.ts). */
+async function drive(context: CliContext, runId: string, label: string): Promise<void> {
   const { store } = await context.runtime();
-  const bar = new RunProgressBar(context.stderr, 'records');
+  const bar = new RunProgressBar(context.stderr, label, 'pages');
   const sources = configuredContactSources(context.config());
   let run: ImportRunState;
   try {
@@ -68,7 +66,7 @@ export const syncCommand: CliCommand = (context) => {
     .action(async (file: string, options: { source: string }) => {
       assertKnownSource(options.source);
       const { store } = await context.runtime();
-      const bar = new RunProgressBar(context.stderr, 'bytes');
+      const bar = new RunProgressBar(context.stderr, importLabel(file), 'bytes');
       let run: ImportRunState;
       try {
         run = await importFile({
@@ -99,7 +97,7 @@ export const syncCommand: CliCommand = (context) => {
         cliMetadata(),
       );
       println(context.stderr, `started ${runId}`);
-      if (options.wait) await drive(context, runId);
+      if (options.wait) await drive(context, runId, pullLabel({ runId, source: options.source }));
       else println(context.stdout, JSON.stringify(toRunView(await loadRun(store, runId))));
     });
   sync
@@ -110,7 +108,7 @@ export const syncCommand: CliCommand = (context) => {
       const { store } = await context.runtime();
       let run = await loadRun(store, runId);
       if (!run.exists) throw new Error(`no import run ${runId}`);
-      const bar = new RunProgressBar(context.stderr, 'records');
+      const bar = new RunProgressBar(context.stderr, watchLabel(run), 'pages');
       while (options.follow && run.status === 'running' && !context.interrupted?.aborted) {
         bar.update(run.processed, run.processed, run);
         await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -139,8 +137,13 @@ export const syncCommand: CliCommand = (context) => {
         throw new Error(
           `${runId} is a file import: run \`idem sync import <file> --source ${run.source}\` with the same file to resume it`,
         );
+      if (run.status === 'completed') {
+        // Nothing is driven: without this line, the report alone read as if the resume had finished it.
+        println(context.stderr, `${runId} was already completed: nothing to resume`);
+        return report(context, run);
+      }
       await resumeRun(store, runId, 'cli', cliMetadata());
-      await drive(context, runId);
+      await drive(context, runId, resumeLabel(run));
     });
   return sync;
 };

@@ -7,19 +7,19 @@
  */
 import type Stripe from 'stripe';
 import { AppError, type FieldProblem } from '../../../src/errors/app-error';
+import { isJsonObject as isObject } from '../../../src/errors/json-object-body';
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
 /** The delivery as an event, or a 400 WEBHOOK.MALFORMED naming what is missing. */
 export function assertWebhookEvent(event: unknown, handledTypes: ReadonlySet<string>): asserts event is Stripe.Event {
+  // Told field by field, an array would also lack an id and a type: true, and no help to the sender.
+  if (!isObject(event)) throw malformed([{ field: '(body)', message: 'must be a JSON object' }]);
   const problems: FieldProblem[] = [];
-  const root = isObject(event) ? event : {};
-  if (!isObject(event)) problems.push({ field: '(body)', message: 'must be a JSON object' });
-  if (!isText(root.id)) problems.push({ field: 'id', message: 'must be a non-empty string' });
-  if (!isText(root.type)) problems.push({ field: 'type', message: 'must be a non-empty string' });
-  if (isText(root.type) && handledTypes.has(root.type)) {
-    const intent = isObject(root.data) && isObject(root.data.object) ? root.data.object : undefined;
+  if (!isText(event.id)) problems.push({ field: 'id', message: 'must be a non-empty string' });
+  if (!isText(event.type)) problems.push({ field: 'type', message: 'must be a non-empty string' });
+  if (isText(event.type) && handledTypes.has(event.type)) {
+    const intent = isObject(event.data) && isObject(event.data.object) ? event.data.object : undefined;
     if (!intent) problems.push({ field: 'data.object', message: 'must be a payment intent object' });
     else {
       if (!isText(intent.id)) problems.push({ field: 'data.object.id', message: 'must be a non-empty string' });
@@ -30,6 +30,8 @@ export function assertWebhookEvent(event: unknown, handledTypes: ReadonlySet<str
         problems.push({ field: 'data.object.metadata', message: 'must be an object' });
     }
   }
-  if (problems.length)
-    throw new AppError('validation', 'WEBHOOK.MALFORMED', 'The signed delivery is not a payment event', { errors: problems });
+  if (problems.length) throw malformed(problems);
 }
+
+const malformed = (errors: FieldProblem[]) =>
+  new AppError('validation', 'WEBHOOK.MALFORMED', 'The signed delivery is not a payment event', { errors });
