@@ -23,6 +23,7 @@
  */
 import type { SupervisorOptions } from './projection-supervisor';
 import type { RunnerMember } from './commit-batch';
+import type { LogFanOut } from './log-fan-out';
 import { pumpBatches } from './pump-batches';
 
 interface Seat {
@@ -31,6 +32,8 @@ interface Seat {
 }
 
 export interface GroupOptions extends Pick<SupervisorOptions, 'store' | 'pool' | 'maxBatchSize' | 'observer'> {
+  /** Where the group reads the log: the process's one read shared by every lane (default: the store). */
+  fanOut?: LogFanOut;
   /** One transaction per batch for all members (default true); false: one per member. */
   commitTogether?: boolean;
 }
@@ -103,7 +106,7 @@ export class ProjectionGroup {
         this.round = round;
         try {
           await pumpBatches({
-            store: this.options.store,
+            store: this.options.fanOut ?? this.options.store,
             pool: this.options.pool,
             maxBatchSize: this.options.maxBatchSize,
             observer: this.options.observer,
