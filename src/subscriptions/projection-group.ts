@@ -1,6 +1,7 @@
 /**
  * One shared read of the log for the live projections of one lane (a process runs a group per lane,
- * see start-projections.ts).
+ * see start-projections.ts). The lanes' reads are in turn one read of the log, handed to each lane
+ * from memory while it keeps up (log-fan-out.ts).
  *
  * Why: with one subscription per projection, six projections meant six reads and six transactions
  * per poll, and every projection's open transaction held back the others' gap-free horizon (the
