@@ -43,8 +43,8 @@ export interface Feature {
    * other: its next read goes out only once every member committed the last one. Other lanes' members
    * do not wait for them, so work that must stay prompt (payments: a reactor queues each charge's job)
    * gets a lane of its own, away from members a bulk import keeps busy for minutes (contacts, the audit
-   * chain). A lane costs a read of its own; a member that reads every event is cheapest beside the
-   * biggest reader.
+   * chain). Lanes share the process's one read of the log (src/subscriptions/log-fan-out.ts); a lane
+   * costs its own batch transactions, and a read of its own only while it is far behind the others.
    */
   projectionLane?: string;
   /** Job handlers by task name, built once per worker from what the worker holds. */

@@ -1,6 +1,7 @@
 /**
  * One shared read of the log for the live projections of one lane (a process runs a group per lane,
- * see start-projections.ts).
+ * see start-projections.ts). The lanes' reads are in turn one read of the log, handed to each lane
+ * from memory while it keeps up (log-fan-out.ts).
  *
  * Why: with one subscription per projection, six projections meant six reads and six transactions
  * per poll, and every projection's open transaction held back the others' gap-free horizon (the
@@ -23,6 +24,7 @@
  */
 import type { SupervisorOptions } from './projection-supervisor';
 import type { RunnerMember } from './commit-batch';
+import type { LogFanOut } from './log-fan-out';
 import { pumpBatches } from './pump-batches';
 
 interface Seat {
@@ -31,6 +33,8 @@ interface Seat {
 }
 
 export interface GroupOptions extends Pick<SupervisorOptions, 'store' | 'pool' | 'maxBatchSize' | 'observer'> {
+  /** Where the group reads the log: the process's one read shared by every lane (default: the store). */
+  fanOut?: LogFanOut;
   /** One transaction per batch for all members (default true); false: one per member. */
   commitTogether?: boolean;
 }
@@ -103,7 +107,7 @@ export class ProjectionGroup {
         this.round = round;
         try {
           await pumpBatches({
-            store: this.options.store,
+            store: this.options.fanOut ?? this.options.store,
             pool: this.options.pool,
             maxBatchSize: this.options.maxBatchSize,
             observer: this.options.observer,

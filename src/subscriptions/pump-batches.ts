@@ -14,7 +14,8 @@ import { matchesFilter, unionFilter } from './event-filter';
 import { readAhead } from './read-ahead';
 
 export interface PumpOptions {
-  store: EventStore;
+  /** The store, or a lane's view of the process's one read (log-fan-out.ts). */
+  store: Pick<EventStore, 'subscribeToAll'>;
   pool: Pool;
   members: RunnerMember[];
   signal: AbortSignal;

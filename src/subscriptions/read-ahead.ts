@@ -64,7 +64,7 @@ export async function* readAhead(
 }
 
 /** Takes batches from the front while their events fit in `maxEvents` (at least one batch). */
-function takeMerged(queue: SubscriptionBatch[], maxEvents: number): SubscriptionBatch {
+export function takeMerged(queue: SubscriptionBatch[], maxEvents: number): SubscriptionBatch {
   const first = queue.shift()!;
   if (!queue.length || first.events.length >= maxEvents) return first;
   const events = [...first.events];

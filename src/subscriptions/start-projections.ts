@@ -7,11 +7,14 @@
  *   …  metrics: formatLagMetrics(await projections.lag())  …  await projections.stop();
  *
  * Live projections ride one shared read per lane, given by their features (`Feature.projectionLane`):
- * a lane's members wait for each other, other lanes do not (why: projection-group.ts).
+ * a lane's members wait for each other, other lanes do not (why: projection-group.ts). The lanes' reads
+ * are one read of the log, fanned out to each lane from memory while it keeps up (log-fan-out.ts).
  */
 import { setMaxListeners } from 'node:events';
 import type { Projection } from './projection';
 import { measureLag, type LagOptions, type ProjectionLag } from './projection-lag';
+import { unionFilter } from './event-filter';
+import { LogFanOut } from './log-fan-out';
 import { ProjectionGroup } from './projection-group';
 import { superviseProjection, type RunnerStatus, type SupervisorOptions } from './projection-supervisor';
 import type { AnyReadModel } from './read-models/read-model';
@@ -55,11 +58,16 @@ export async function startProjections(options: StartProjectionsOptions): Promis
   setMaxListeners(5 * projections.length + 4, controller.signal);
   const statuses: RunnerStatus[] = projections.map((p) => ({ name: p.name, state: 'starting' }));
   const groups = new Map<string, ProjectionGroup>();
+  // One read of the log for all lanes: it fetches what any projection wants, each lane takes its share.
+  const fanOut = new LogFanOut(options.store, {
+    filter: unionFilter(projections.map((p) => p.filter)),
+    maxBatchSize: options.maxBatchSize,
+  });
   const groupOf = (projection: Projection): ProjectionGroup | undefined => {
     if (options.sharedRead === false) return undefined;
     const lane = options.lanes?.get(projection.name) ?? DEFAULT_LANE;
     let group = groups.get(lane);
-    if (!group) groups.set(lane, (group = new ProjectionGroup(options, controller.signal)));
+    if (!group) groups.set(lane, (group = new ProjectionGroup({ ...options, fanOut }, controller.signal)));
     return group;
   };
   const running = projections.map((projection, i) =>
@@ -72,6 +80,7 @@ export async function startProjections(options: StartProjectionsOptions): Promis
     stop: async () => {
       controller.abort();
       await Promise.all([...running, ...[...groups.values()].map((group) => group.closed)]);
+      await fanOut.stopped();
     },
   };
 }

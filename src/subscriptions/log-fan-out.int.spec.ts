@@ -1,0 +1,144 @@
+/**
+ * The process's one read of the log, fanned out to its lanes (log-fan-out.ts), on real PostgreSQL: two
+ * lanes fed by one read both reach the tip; a lane that stops taking batches (its members busy) does
+ * not hold the other, is let go to a read of its own, catches up on it without a gap or a repeat, and
+ * rejoins the shared read.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EventStore, EventSubscription, SubscribeOptions, SubscriptionBatch } from '../event-store/event-store.port';
+import { testEvents, uniqueCategory } from '../../test/contracts/test-events';
+import { createProjectionDatabase, waitFor, type ProjectionDatabase } from '../../test/projections/projection-harness';
+import { LogFanOut } from './log-fan-out';
+
+let db: ProjectionDatabase;
+const closing: EventSubscription[] = [];
+
+beforeAll(async () => {
+  db = await createProjectionDatabase('log_fan_out');
+});
+afterEach(async () => {
+  await Promise.all(closing.splice(0).map((subscription) => subscription.close()));
+});
+afterAll(() => db.close());
+
+/** The store, counting the subscriptions opened on it and those still open. */
+function countingStore(store: EventStore) {
+  const counts = { opened: 0, open: 0 };
+  const counted: Pick<EventStore, 'subscribeToAll'> = {
+    subscribeToAll(options?: SubscribeOptions): EventSubscription {
+      const subscription = store.subscribeToAll(options);
+      counts.opened++;
+      counts.open++;
+      let closed = false;
+      return {
+        [Symbol.asyncIterator]: () => subscription[Symbol.asyncIterator](),
+        close: async () => {
+          if (!closed) counts.open--;
+          closed = true;
+          await subscription.close();
+        },
+      };
+    },
+  };
+  return { store: counted, counts };
+}
+
+/** A lane as the test drives it: it takes a batch only when asked, and remembers the ids of the category's events. */
+function lane(fanOut: LogFanOut, category: string) {
+  const subscription = fanOut.subscribeToAll();
+  closing.push(subscription);
+  const iterator = subscription[Symbol.asyncIterator]();
+  const seen: string[] = [];
+  let pending: Promise<IteratorResult<SubscriptionBatch>> | undefined;
+  /** Starts taking the next batch (the first call also puts the lane on the read). */
+  const ask = () => (pending ??= iterator.next());
+  return {
+    seen,
+    ask,
+    /** Takes batches until `count` events of the category have come. */
+    async takeUntil(count: number) {
+      while (seen.length < count) {
+        const step = await ask();
+        pending = undefined;
+        if (step.done) throw new Error('the lane ended');
+        seen.push(...step.value.events.filter((event) => event.stream.startsWith(`${category}-`)).map((event) => event.id));
+      }
+    },
+  };
+}
+
+async function appendInOnes(category: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (const event of testEvents(count)) {
+    await db.store.append(`${category}-${randomUUID()}`, [event], 'no_stream');
+    ids.push(event.id);
+  }
+  return ids;
+}
+
+describe('LogFanOut', () => {
+  it('feeds two lanes from one read, and both reach the tip', async () => {
+    const category = uniqueCategory();
+    const { store, counts } = countingStore(db.store);
+    const fanOut = new LogFanOut(store, { maxBatchSize: 10 });
+    const [a, b] = [lane(fanOut, category), lane(fanOut, category)];
+    const taking = Promise.all([a.takeUntil(25), b.takeUntil(25)]);
+    const appended = await appendInOnes(category, 25);
+
+    await taking;
+    expect(a.seen).toEqual(appended);
+    expect(b.seen).toEqual(appended);
+    expect(counts.opened).toBe(1);
+    expect(fanOut.lanes).toEqual({ shared: 2, own: 0 });
+  });
+
+  it('lets a lane that stops taking batches go to a read of its own, without holding the other, and takes it back once caught up', async () => {
+    const category = uniqueCategory();
+    const { store, counts } = countingStore(db.store);
+    const fanOut = new LogFanOut(store, { maxBatchSize: 10, maxQueuedEvents: 20 });
+    const [busy, prompt] = [lane(fanOut, category), lane(fanOut, category)];
+    void busy.ask(); // on the read, then it takes nothing more while the events come
+    const taking = prompt.takeUntil(60);
+    const appended = await appendInOnes(category, 60);
+
+    await taking;
+    expect(prompt.seen).toEqual(appended);
+    await waitFor('the busy lane let go from the shared read', async () => fanOut.lanes.own === 1);
+    expect(fanOut.lanes).toEqual({ shared: 1, own: 1 });
+
+    await busy.takeUntil(60);
+    expect(busy.seen).toEqual(appended); // every event once, in order: no gap where it was let go
+    expect(counts.opened).toBe(2); // the shared read and the busy lane's own read
+    expect(fanOut.lanes).toEqual({ shared: 2, own: 0 });
+    expect(counts.open).toBe(1); // its own read closed as it rejoined
+
+    const takingMore = Promise.all([busy.takeUntil(65), prompt.takeUntil(65)]);
+    const more = await appendInOnes(category, 5);
+    await takingMore;
+    expect(busy.seen.slice(60)).toEqual(more);
+    expect(prompt.seen.slice(60)).toEqual(more);
+    expect(counts.opened).toBe(2);
+  });
+
+  it('starts a lane that subscribes behind the shared read on a read of its own, then takes it onto the shared one', async () => {
+    const category = uniqueCategory();
+    const { store, counts } = countingStore(db.store);
+    const fanOut = new LogFanOut(store, { maxBatchSize: 10 });
+    const first = lane(fanOut, category);
+    const taking = first.takeUntil(15);
+    const appended = await appendInOnes(category, 15);
+    await taking;
+
+    const late = lane(fanOut, category); // from the start of history, behind the shared read
+    await late.takeUntil(15);
+    expect(late.seen).toEqual(appended);
+    expect(counts.opened).toBe(2);
+    await waitFor('the late lane on the shared read', async () => counts.open === 1 && fanOut.lanes.shared === 2);
+
+    const takingMore = Promise.all([late.takeUntil(18), first.takeUntil(18)]);
+    const more = await appendInOnes(category, 3);
+    await takingMore;
+    expect(late.seen.slice(15)).toEqual(more);
+    expect(counts.opened).toBe(2);
+  });
+});
