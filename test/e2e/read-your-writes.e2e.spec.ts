@@ -64,4 +64,15 @@ describe('GET /v1/orders/{orderId}', () => {
     expect(await get(`/v1/orders/${orderId}`)).toMatchObject({ status: 200, body: { orderId, status: 'pending', revision: 0 } });
     expect((await get(`/v1/orders/${orderId}?minRevision=x`)).status).toBe(400);
   });
+
+  it('answers at once for a revision beyond the stream, with the revision the stream holds (nothing waits for it)', async () => {
+    const orderId = `ryw-${randomUUID()}`;
+    await service.app.inject({
+      method: 'POST',
+      url: `/v1/orders/${orderId}/charge`,
+      headers: auth('storefront'),
+      payload: { amount: 1500, currency: 'EUR', customerId: 'c' },
+    });
+    expect(await get(`/v1/orders/${orderId}?minRevision=999`)).toMatchObject({ status: 200, body: { status: 'pending', revision: 0 } });
+  });
 });
