@@ -123,6 +123,24 @@ describe('the audit chain over an untouched history', () => {
       expect(report).toMatchObject({ ok: false, checked: 0, firstBreak: expect.objectContaining({ kind: 'reordered' }) });
     });
 
+    describe("once an event line is given another position (positions are the store's, outside the hashes)", () => {
+      /** The event line of `order-b@1` with its position set, in a file whose lines around it are events. */
+      const withPosition = (position: string) => (lines: string[]) =>
+        lines.map((line) => (isEventOf(line, 'order-b', 1) ? JSON.stringify({ ...JSON.parse(line), position }) : line));
+
+      it('fails where the position does not rise above the event before it, as 1/1 does', async () => {
+        const report = await editedCopy(withPosition('1/1'));
+        expect(report).toMatchObject(firstBreak('reordered', 'order-b', 1));
+        expect(report.firstBreak?.detail).toMatch(/at position 1\/1, not after \d+\/\d+ of the event before it/);
+      });
+
+      it('fails where the position is no position at all', async () => {
+        const report = await editedCopy(withPosition('yesterday'));
+        expect(report).toMatchObject(firstBreak('rewritten', 'order-b', 1));
+        expect(report.firstBreak?.detail).toContain('has no store position: "yesterday"');
+      });
+    });
+
     it('fails once the file is cut short', async () => {
       const report = await editedCopy((lines) => lines.slice(0, 5));
       expect(report).toMatchObject({ ok: false, checked: 4, firstBreak: expect.objectContaining({ kind: 'missing' }) });

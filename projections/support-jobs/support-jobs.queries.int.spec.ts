@@ -63,7 +63,7 @@ function scannedTables(plan: Record<string, unknown>): string[] {
   return [...here, ...children.flatMap(scannedTables)];
 }
 
-describe('SupportJobQueries: search, with the orders an intent id names', () => {
+describe('SupportJobQueries: search, its count and its next page, with the orders an intent id names', () => {
   it.each([
     ['an order id', 'o-4242'],
     ['a customer id', 'c-42'],
@@ -74,8 +74,12 @@ describe('SupportJobQueries: search, with the orders an intent id names', () => 
   ])('finds by %s without scanning a table', async (_what, q) => {
     statements.length = 0;
     const jobs = new SupportJobQueries(dataSource);
-    const found = await jobs.search(q, await jobs.ordersNamingPayment(q));
+    const alsoOrders = await jobs.ordersNamingPayment(q);
+    const found = await jobs.search(q, alsoOrders);
     expect(found.length).toBe(q === 'nothing-like-it' ? 0 : q.startsWith('c-') ? 4 : 1);
+    expect(await jobs.countMatching(q, alsoOrders)).toBe(found.length);
+    // The next page's query too: it starts after the first job found.
+    if (found[0]) await jobs.search(q, alsoOrders, { after: found[0], limit: 50 });
     expect(statements.length).toBeGreaterThan(0);
     for (const { sql, parameters } of statements) {
       const { rows } = await db.pool.query(`EXPLAIN (FORMAT JSON) ${sql}`, parameters);

@@ -3,28 +3,46 @@ import { OrderPaymentIdRow } from '../order-payment-ids/order-payment-ids.entity
 import { SupportJobRow } from './support-jobs.entity';
 import { importRunJobId } from './support-jobs.projector';
 
+/** Where a list stands: the key it is ordered by (updated_at, then job_id). Times are JavaScript dates (milliseconds), as the projector writes them. */
+export interface JobKey {
+  updatedAt: Date;
+  jobId: string;
+}
+
+/** A page: the jobs after `after` (from the start without it), at most `limit` of them. */
+export interface JobsAfter {
+  after?: JobKey;
+  limit: number;
+}
+
 export class SupportJobQueries {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
    * GET /v1/support/search?q=: exact match on order id, customer id, provider reference, request id,
-   * job id or import run id, and the jobs of `alsoOrders`, newest first. Each branch has its index
-   * (see the entity); the OR of them stays a handful of index probes.
+   * job id or import run id, and the jobs of `alsoOrders`, newest first (then by job id, so the order
+   * is total and a page can start after any job). Each branch has its index (see the entity); the OR
+   * of them stays a handful of index probes, and only the jobs of that one id are sorted.
    */
-  search(q: string, alsoOrders: readonly string[] = [], limit = 50): Promise<SupportJobRow[]> {
-    return this.dataSource.getRepository(SupportJobRow).find({
-      where: [
-        { jobId: q },
-        { jobId: importRunJobId(q) },
-        { orderId: q },
-        { customerId: q },
-        { externalReference: q },
-        { requestId: q },
-        ...alsoOrders.map((orderId) => ({ orderId })),
-      ],
-      order: { updatedAt: 'DESC' },
-      take: limit,
-    });
+  search(q: string, alsoOrders: readonly string[] = [], { after, limit }: JobsAfter = { limit: 50 }): Promise<SupportJobRow[]> {
+    const query = this.matching(q, alsoOrders);
+    if (after) query.andWhere('(job.updatedAt, job.jobId) < (:at, :id)', { at: after.updatedAt, id: after.jobId });
+    return query.orderBy('job.updatedAt', 'DESC').addOrderBy('job.jobId', 'DESC').limit(limit).getMany();
+  }
+
+  /** How many jobs `search` finds in all (the same index probes, counted). */
+  countMatching(q: string, alsoOrders: readonly string[] = []): Promise<number> {
+    return this.matching(q, alsoOrders).getCount();
+  }
+
+  private matching(q: string, alsoOrders: readonly string[]) {
+    return this.dataSource
+      .getRepository(SupportJobRow)
+      .createQueryBuilder('job')
+      .where(
+        '(job.jobId IN (:...jobIds) OR job.orderId IN (:...orderIds) OR job.customerId = :q OR job.externalReference = :q OR job.requestId = :q)',
+        { jobIds: [q, importRunJobId(q)], orderIds: [q, ...alsoOrders], q },
+      );
   }
 
   /**
@@ -40,10 +58,14 @@ export class SupportJobQueries {
     return named.map((row) => row.orderId);
   }
 
-  needingReview(limit = 100): Promise<SupportJobRow[]> {
-    return this.dataSource
+  /** The cases in review, oldest first (then by job id), from after `after`. */
+  needingReview({ after, limit }: JobsAfter = { limit: 100 }): Promise<SupportJobRow[]> {
+    const query = this.dataSource
       .getRepository(SupportJobRow)
-      .find({ where: { status: 'needs_review' }, order: { updatedAt: 'ASC' }, take: limit });
+      .createQueryBuilder('job')
+      .where('job.status = :status', { status: 'needs_review' });
+    if (after) query.andWhere('(job.updatedAt, job.jobId) > (:at, :id)', { at: after.updatedAt, id: after.jobId });
+    return query.orderBy('job.updatedAt', 'ASC').addOrderBy('job.jobId', 'ASC').limit(limit).getMany();
   }
 
   /** How many cases wait for a human, by kind of job (the (status, updated_at) index answers it). */

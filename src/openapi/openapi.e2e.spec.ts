@@ -83,7 +83,18 @@ describe('GET /docs/openapi.json', () => {
     expect(query('/v1/sync/runs', 'get')).toEqual({ status: false });
     expect(query('/v1/audit/events', 'get')).toEqual({ after: false, limit: false });
     expect(query('/v1/audit/verify', 'get')).toEqual({ stream: false });
-    expect(query('/v1/support/search', 'get')).toEqual({ q: true });
+    expect(query('/v1/support/search', 'get')).toEqual({ q: true, cursor: false, limit: false });
+    expect(query('/v1/support/reviews', 'get')).toEqual({ cursor: false, limit: false });
+  });
+
+  it('describes the paging of the support lists', () => {
+    for (const path of ['/v1/support/search', '/v1/support/reviews']) {
+      const { description } = document.paths[path].get;
+      expect({ path, description }).toEqual({
+        path,
+        description: expect.stringMatching(/`total` counts every job.*`next` is the `cursor`/),
+      });
+    }
   });
 
   it('gives the charge route both its answers and its own refusal', () => {

@@ -2,12 +2,15 @@
  * Checks an export line by line with nothing but the file: recomputes each event's hash, its
  * stream's chain and the running digest; revisions must follow each other per stream and event
  * numbers overall; seals and the end line must match the digest, and each LedgerSealed event (the seals
- * published to `seal-ledger`) the digest recomputed where its seal line stands. A file edited consistently all the
+ * published to `seal-ledger`) the digest recomputed where its seal line stands. Positions are the store's,
+ * not hashed: they must be positions, rise strictly in the file's (global) order, and the sealed event's must
+ * be the one its LedgerSealed names (that event is hashed). A file edited consistently all the
  * way to its end passes — which is why its final digest is printed, to compare with a seal or an
  * earlier export kept elsewhere (docs/AUDIT.md).
  */
 import { eventHash } from '../../../projections/audit-chain/chain-hash';
 import { ChainReplay } from '../../../projections/audit-chain/chain-replay';
+import { compareCheckpoints, isCheckpoint, type Checkpoint } from '../../../src/event-store/checkpoint';
 import { SEAL_STREAM, type LedgerSealed } from '../ledger-sealed.events';
 import type { ChainBreak, VerifyReport } from '../verify-history/chain-break';
 import { EXPORT_FORMAT, type EventLine, type ExportLine } from './export-lines';
@@ -15,8 +18,8 @@ import { EXPORT_FORMAT, type EventLine, type ExportLine } from './export-lines';
 export class ExportChecker {
   private readonly replay = new ChainReplay();
   private readonly nextRevisions = new Map<string, number>();
-  /** The recomputed digest at each seal line that matched it, by events sealed. */
-  private readonly sealedDigests = new Map<number, string>();
+  /** The recomputed digest and the sealed event's position at each seal line that matched them, by events sealed. */
+  private readonly sealed = new Map<number, { digest: string; position: string }>();
   private checked = 0;
   private sealsChecked = 0;
   private lastEvent: EventLine | undefined;
@@ -68,7 +71,7 @@ export class ExportChecker {
       const { digest } = this.replay.head;
       if (line.eventsSealed === this.checked && line.digest === digest && line.position === this.lastEvent?.position) {
         this.sealsChecked += 1;
-        this.sealedDigests.set(line.eventsSealed, digest);
+        this.sealed.set(line.eventsSealed, { digest, position: line.position });
         return undefined;
       }
       return this.atLastEvent(
@@ -122,10 +125,27 @@ export class ExportChecker {
         actual: link.chainHash,
         detail: `the chain link of event ${line.id} was changed`,
       };
+    const misplaced = this.checkPosition(line);
+    if (misplaced) return { ...at, ...misplaced };
     this.nextRevisions.set(line.stream, line.revision + 1);
     this.lastEvent = line;
     this.checked += 1;
     return line.stream === SEAL_STREAM && line.type === 'LedgerSealed' ? this.checkPublishedSeal(line) : undefined;
+  }
+
+  /**
+   * The store gives each event its position; the file's order is the global order, so each position must
+   * exceed the one before it. An edited position that still lies between its neighbours goes unseen here
+   * (docs/AUDIT.md), unless a LedgerSealed names it (checkPublishedSeal).
+   */
+  private checkPosition(line: EventLine): Pick<ChainBreak, 'kind' | 'expected' | 'actual' | 'detail'> | undefined {
+    const event = `event ${line.eventNumber} (${line.stream}@${line.revision})`;
+    if (!isCheckpoint(line.position))
+      return { kind: 'rewritten', expected: null, actual: null, detail: `${event} has no store position: "${String(line.position)}"` };
+    const before = this.lastEvent?.position;
+    if (before === undefined || compareCheckpoints(line.position as Checkpoint, before as Checkpoint) > 0) return undefined;
+    const detail = `${event} is at position ${line.position}, not after ${before} of the event before it: positions were edited`;
+    return { kind: 'reordered', expected: null, actual: null, detail };
   }
 
   /** The line after an early one: the number it skipped, so the two were swapped; else a gap. */
@@ -144,11 +164,24 @@ export class ExportChecker {
   }
 
   private checkPublishedSeal(line: EventLine): ChainBreak | undefined {
-    const { eventsSealed, digest } = line.data as LedgerSealed['data'];
-    const recomputed = this.sealedDigests.get(eventsSealed);
-    if (recomputed === digest) {
+    const { eventsSealed, digest, position } = line.data as LedgerSealed['data'];
+    const sealed = this.sealed.get(eventsSealed);
+    const recomputed = sealed?.digest;
+    if (recomputed === digest && sealed?.position === position) {
       this.sealsChecked += 1;
       return undefined;
+    }
+    if (recomputed === digest) {
+      const detail = `${line.stream}@${line.revision} seals event ${eventsSealed} at position ${position}, the file puts it at ${sealed?.position}`;
+      return {
+        stream: line.stream,
+        revision: line.revision,
+        position: line.position,
+        kind: 'seal_mismatch',
+        expected: null,
+        actual: null,
+        detail,
+      };
     }
     const detail = `${line.stream}@${line.revision} seals ${eventsSealed} events with a digest the history up to there does not give`;
     return {

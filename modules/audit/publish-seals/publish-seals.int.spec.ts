@@ -4,13 +4,15 @@
  * chained and sealed in turn, and `verify` and `verify-file` hold every published seal against the
  * digest recomputed at its place — so rebuilding the chain tables after an edit no longer hides it.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readSeals } from '../../../projections/audit-chain/audit-chain.queries';
 import type { ProjectionDatabase } from '../../../test/projections/projection-harness';
 import { chainedHistory, EVENT_COUNT, firstBreak, idem, linkChain, settled, tamper } from '../../../test/harness/audit-history';
+import { compareCheckpoints, type Checkpoint } from '../../../src/event-store/checkpoint';
 import { SEAL_STREAM } from '../ledger-sealed.events';
+import type { VerifyReport } from '../verify-history/chain-break';
 import { checkLinksOf } from '../verify-history/check-links';
 import { verifyHistory } from '../verify-history/verify-history';
 import { PUBLISH_SEALS_JOB_KEY } from './publish-seals.payload';
@@ -104,6 +106,34 @@ describe('publishing the seals to seal-ledger', () => {
       const verify = await idem(db, 'audit', 'verify-file', file);
       expect(verify.code).toBe(1);
       expect(JSON.parse(verify.out)).toMatchObject(firstBreak('seal_mismatch', SEAL_STREAM, 0));
+    });
+  });
+
+  it('catches the sealed event moved to another position between its neighbours, seal line and all, at its published seal', async () => {
+    await publishAndChain(db);
+    await withExport(db, async (file) => {
+      const lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
+      const events = lines.map(
+        (line) => JSON.parse(line) as { kind: string; eventNumber?: number; eventsSealed?: number; position: string },
+      );
+      const [before, sealed] = [3, 4].map((n) => events.find((line) => line.kind === 'event' && line.eventNumber === n)!.position);
+      // Still rising (so the order check passes) and still matched by the seal line: only seal-ledger@0 knows better.
+      const [major, minor] = sealed.split('/').map(BigInt);
+      const moved = [`${major}/${minor - 1n}`, `${before.split('/')[0]}/${BigInt(before.split('/')[1]) + 1n}`].find(
+        (position) => compareCheckpoints(position as Checkpoint, before as Checkpoint) > 0 && position !== sealed,
+      )!;
+      expect(compareCheckpoints(moved as Checkpoint, sealed as Checkpoint)).toBeLessThan(0);
+      const edited = events.map((line) =>
+        (line.kind === 'event' && line.eventNumber === 4) || (line.kind === 'seal' && line.eventsSealed === 4)
+          ? { ...line, position: moved }
+          : line,
+      );
+      await writeFile(file, `${edited.map((line) => JSON.stringify(line)).join('\n')}\n`);
+      const verify = await idem(db, 'audit', 'verify-file', file);
+      expect(verify.code).toBe(1);
+      const report = JSON.parse(verify.out) as VerifyReport;
+      expect(report).toMatchObject(firstBreak('seal_mismatch', SEAL_STREAM, 0));
+      expect(report.firstBreak?.detail).toBe(`${SEAL_STREAM}@0 seals event 4 at position ${sealed}, the file puts it at ${moved}`);
     });
   });
 });

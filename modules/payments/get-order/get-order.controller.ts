@@ -24,7 +24,8 @@ export class GetOrderController {
   /**
    * Served from the orders read model. `?minRevision=` (the revision a POST answered with) asks for
    * read-your-writes: when the read model has not caught up to it — or has no row yet — the answer is
-   * folded from the stream instead.
+   * folded from the stream instead, at once (nothing waits). A revision beyond the stream's is answered
+   * with the stream as it is: its `revision`, lower than the one asked for, tells the caller.
    */
   @Get(':orderId')
   @Roles('storefront', 'support', 'auditor')

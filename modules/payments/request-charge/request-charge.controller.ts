@@ -42,7 +42,9 @@ export class RequestChargeController {
   })
   @ApiResponse({
     status: 422,
-    description: 'ORDER.CHARGE_MISMATCH: this order was asked for with another amount, currency or customer; nothing written.',
+    description:
+      'ORDER.CHARGE_MISMATCH: this order was asked for with another amount, currency or customer (and was not declined: ' +
+      'after a decline any body is a new request); nothing written.',
   })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'The same key with another body is refused.' })
   @ApiQuery({

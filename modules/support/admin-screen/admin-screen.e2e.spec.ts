@@ -12,7 +12,7 @@ import { auditChainProjector } from '../../../projections/audit-chain/audit-chai
 import { startProjections } from '../../../src/subscriptions/start-projections';
 import { browserRequired, CHROMIUM, ensureChromium } from '../../../test/harness/chromium';
 import { startService } from '../../../test/harness/service-process';
-import { orderInReview, paidOrder, startSupportCases, type SupportCases } from '../../../test/harness/support-cases';
+import { orderInReview, paidOrder, requestCharge, startSupportCases, type SupportCases } from '../../../test/harness/support-cases';
 import { createTestDatabase } from '../../../test/harness/test-database';
 import { auth } from '../../../test/harness/test-app';
 import { waitUntil } from '../../../test/harness/wait-until';
@@ -78,6 +78,9 @@ describeInBrowser('the admin screen, in chromium', () => {
   let inReview: string;
   let hostileReview: string;
   let runInReview: string;
+  // More jobs than the search's first page (50): the screen must say it shows 50 of them and load the rest.
+  const busyCustomer = `cus-${randomUUID()}`;
+  const busyOrders: string[] = [];
   let browser: Browser;
   const consoleErrors: string[] = [];
 
@@ -87,12 +90,18 @@ describeInBrowser('the admin screen, in chromium', () => {
     inReview = await orderInReview(cases, { customerId: `cus-${randomUUID()}` });
     hostileReview = await orderInReview(cases, { customerId: `cus-${randomUUID()}` });
     runInReview = await importRunInReview();
+    for (let n = 0; n < 55; n++) busyOrders.push(await requestCharge(cases.harness, { customerId: busyCustomer }));
     // The screen reads support_jobs: wait until the cases are there before a person would look.
     await waitUntil(
       async () => (await cases.harness.app.inject({ url: '/v1/support/reviews', headers: auth('support') })).json().results,
       (jobs: Array<{ orderId?: string; jobId: string }>) =>
         [inReview, hostileReview].every((orderId) => jobs.some((job) => job.orderId === orderId)) &&
         jobs.some((job) => job.jobId.endsWith(runInReview)),
+      15_000,
+    );
+    await waitUntil(
+      async () => (await cases.harness.app.inject({ url: `/v1/support/search?q=${busyCustomer}`, headers: auth('support') })).json().total,
+      (total: number) => total === busyOrders.length,
       15_000,
     );
     browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox'] });
@@ -166,6 +175,44 @@ describeInBrowser('the admin screen, in chromium', () => {
       for (const value of ['done', `charge-order:${paid}`, requestId, order.providerChargeId, customerId]) expect(fields).toContain(value);
       const timeline = await page.locator('#timeline li strong').allInnerTexts();
       expect(timeline).toEqual(['ChargeRequested', 'ChargeAttemptStarted', 'ChargeSucceeded']);
+    });
+
+    it('shows how many jobs a search found of how many, and loads the next page with More', async () => {
+      await page.fill('#q', busyCustomer);
+      await page.click('#search-form button');
+      await page.locator('#search-message', { hasText: `50 of 55 jobs for “${busyCustomer}”` }).waitFor();
+      expect(await page.locator('#results tbody tr').count()).toBe(50);
+      await page.click('#search-more');
+      await page.locator('#search-message', { hasText: new RegExp(`^55 jobs for “${busyCustomer}”$`) }).waitFor();
+      expect(await page.locator('#search-more').isHidden()).toBe(true);
+      const shown = await page.locator('#results tbody tr td:nth-child(2)').allInnerTexts();
+      expect([...shown].sort()).toEqual([...busyOrders].sort());
+    });
+
+    it('counts the cases in review and loads them a page at a time with More', async () => {
+      const { total } = (await cases.harness.app.inject({ url: '/v1/support/reviews', headers: auth('support') })).json();
+      expect(total).toBeGreaterThanOrEqual(3);
+      // One case a page, so three cases need no hundred: the screen's requests are given limit=1 on their way.
+      const reviewsRoute = (url: URL) => url.pathname === '/v1/support/reviews';
+      await page.route(reviewsRoute, (route) =>
+        route.continue({ url: `${route.request().url()}${route.request().url().includes('?') ? '&' : '?'}limit=1` }),
+      );
+      try {
+        await page.click('#refresh-reviews');
+        await page.locator('#review-count', { hasText: `1 of ${total} cases in review` }).waitFor();
+        for (let shown = 2; shown < total; shown++) {
+          await page.click('#reviews-more');
+          await page.locator('#review-count', { hasText: `${shown} of ${total} cases in review` }).waitFor();
+        }
+        await page.click('#reviews-more');
+        await page.locator('#review-count', { hasText: new RegExp(`^${total} cases in review$`) }).waitFor();
+      } finally {
+        await page.unroute(reviewsRoute);
+      }
+      expect(await page.locator('#reviews-more').isHidden()).toBe(true);
+      const listed = await page.locator('#review-list tbody tr td:first-child').allInnerTexts();
+      expect(new Set(listed).size).toBe(total);
+      expect(listed).toEqual(expect.arrayContaining([inReview, hostileReview, `import-run:${runInReview}`]));
     });
 
     it('tells support who resumes an import run in review, and how: an operator, with idem sync resume', async () => {

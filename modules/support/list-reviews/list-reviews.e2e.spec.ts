@@ -1,4 +1,5 @@
 /** GET /v1/support/reviews and their count on /metrics: the cases waiting for a human, until someone resolves them. */
+import { expectProblem } from '../../../test/harness/expect-problem';
 import { orderInReview, paidOrder, startSupportCases, type SupportCases } from '../../../test/harness/support-cases';
 import { auth } from '../../../test/harness/test-app';
 import { waitUntil } from '../../../test/harness/wait-until';
@@ -9,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => cases.close());
 
-const reviews = async (): Promise<Array<{ orderId?: string; kind: string }>> =>
+const reviews = async (): Promise<Array<{ orderId?: string; jobId: string; kind: string }>> =>
   (await cases.harness.app.inject({ url: '/v1/support/reviews', headers: auth('support') })).json().results;
 
 /** The value of `idem_support_needs_review_cases{kind="…"}` on /metrics (undefined when the series is missing). */
@@ -44,6 +45,32 @@ describe('GET /v1/support/reviews', () => {
     expect(resolved.statusCode).toBe(200);
     await waitUntil(reviews, (jobs) => !jobs.some((job) => job.orderId === inReview), 15_000);
     expect(await casesInReviewMetric('charge-order')).toBe(inReviewBefore - 1);
+  });
+
+  it('pages through every case in review: each exactly once by following next, as many as total and /metrics say', async () => {
+    const ours = [await orderInReview(cases), await orderInReview(cases), await orderInReview(cases)];
+    await waitUntil(reviews, (jobs) => ours.every((orderId) => jobs.some((job) => job.orderId === orderId)), 15_000);
+    const page = async (query: string) => {
+      const answer = await cases.harness.app.inject({ url: `/v1/support/reviews?limit=2${query}`, headers: auth('support') });
+      expect(answer.statusCode).toBe(200);
+      return answer.json<{ results: Array<{ jobId: string; orderId?: string }>; total: number; next: string | null }>();
+    };
+    const pages = [await page('')];
+    while (pages.at(-1)!.next) pages.push(await page(`&cursor=${pages.at(-1)!.next}`));
+    const paged = pages.flatMap((p) => p.results.map((job) => job.jobId));
+    expect(pages.length).toBeGreaterThan(1);
+    expect(pages.slice(0, -1).every((p) => p.results.length === 2)).toBe(true);
+    expect(new Set(paged).size).toBe(paged.length);
+    expect(paged).toEqual(expect.arrayContaining(ours.map((orderId) => `charge-order:${orderId}`)));
+    expect(pages.map((p) => p.total)).toEqual(pages.map(() => paged.length));
+    expect(paged).toEqual((await reviews()).map((job) => job.jobId));
+    expect(await casesInReviewMetric('charge-order')).toBe(paged.length);
+  });
+
+  it('refuses a limit above 200 with a 400 problem naming limit', async () => {
+    const answer = await cases.harness.app.inject({ url: '/v1/support/reviews?limit=201', headers: auth('support') });
+    expectProblem(answer, 400, 'REQUEST.INVALID');
+    expect(answer.json().errors.map((e: { field: string }) => e.field)).toEqual(['limit']);
   });
 
   it('is for the support role only', async () => {

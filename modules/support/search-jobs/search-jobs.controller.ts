@@ -1,13 +1,19 @@
 /**
- * GET /v1/support/search?q= — "was I charged twice?": support pastes whatever id the customer has
- * (order, customer, charge or intent, request id) and gets each job it names with its status.
+ * GET /v1/support/search?q=&cursor=&limit= — "was I charged twice?": support pastes whatever id the
+ * customer has (order, customer, charge or intent, request id) and gets each job it names with its
+ * status, newest first, 50 a page by default: `total` says how many there are in all, `next` fetches
+ * the page after (a customer with hundreds of orders is read to the end, never cut off silently).
  */
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import type { SupportJobQueries } from '../../../projections/support-jobs/support-jobs.queries';
 import { Roles } from '../../../src/auth/roles';
+import { jobPage } from '../page-jobs/job-page';
+import { JobPageDocs } from '../page-jobs/job-page.docs';
+import { jobPageRequest } from '../page-jobs/job-page.query';
 import { SUPPORT_JOBS } from '../support-jobs.provider';
 import { SearchJobsQuery } from './search-jobs.query';
-import { toSupportJobView } from './support-job.view';
+
+const DEFAULT_PAGE = 50;
 
 @Controller('v1/support/search')
 export class SearchJobsController {
@@ -15,8 +21,14 @@ export class SearchJobsController {
 
   @Get()
   @Roles('support')
-  async search(@Query() { q }: SearchJobsQuery) {
-    const jobs = await this.jobs.search(q, await this.jobs.ordersNamingPayment(q));
-    return { results: jobs.map(toSupportJobView) };
+  @JobPageDocs('Jobs named by `q` (order, customer, provider reference, request, job or import run id), newest first', DEFAULT_PAGE)
+  async search(@Query() query: SearchJobsQuery) {
+    const page = jobPageRequest(query, DEFAULT_PAGE);
+    const alsoOrders = await this.jobs.ordersNamingPayment(query.q);
+    const [rows, total] = await Promise.all([
+      this.jobs.search(query.q, alsoOrders, { after: page.after, limit: page.limit + 1 }),
+      this.jobs.countMatching(query.q, alsoOrders),
+    ]);
+    return jobPage(rows, page, total);
   }
 }

@@ -54,7 +54,11 @@ describe('GET /v1/support/search', () => {
       };
       for (const q of [orderId, customerId, order.providerChargeId, order.paymentIntentId, requestId, `charge-order:${orderId}`]) {
         const answer = await search(q);
-        expect({ q, status: answer.statusCode, body: answer.json() }).toEqual({ q, status: 200, body: { results: [job] } });
+        expect({ q, status: answer.statusCode, body: answer.json() }).toEqual({
+          q,
+          status: 200,
+          body: { results: [job], total: 1, next: null },
+        });
       }
     });
   });
@@ -70,6 +74,51 @@ describe('GET /v1/support/search', () => {
     ]);
   });
 
+  describe('for a customer with more jobs than a page', () => {
+    const customerId = `cus-${randomUUID()}`;
+    const orders: string[] = [];
+    beforeAll(async () => {
+      for (let n = 0; n < 5; n++) orders.push(await requestCharge(cases.harness, { customerId }));
+      await searchUntil(customerId, (found) => found.length === orders.length);
+    });
+
+    const page = async (query: string) => {
+      const answer = await cases.harness.app.inject({ url: `/v1/support/search?q=${customerId}${query}`, headers: auth('support') });
+      expect(answer.statusCode).toBe(200);
+      return answer.json<{ results: Array<{ orderId: string }>; total: number; next: string | null }>();
+    };
+
+    it('says how many there are and reaches each exactly once by following next, in the order of one long page', async () => {
+      const pages = [await page('&limit=2')];
+      while (pages.at(-1)!.next) pages.push(await page(`&limit=2&cursor=${pages.at(-1)!.next}`));
+      expect(pages.map((p) => [p.results.length, p.total])).toEqual([
+        [2, 5],
+        [2, 5],
+        [1, 5],
+      ]);
+      const paged = pages.flatMap((p) => p.results.map((job) => job.orderId));
+      expect(paged).toEqual((await page('')).results.map((job) => job.orderId));
+      expect([...paged].sort()).toEqual([...orders].sort());
+    });
+
+    it('answers the whole list on one page, with no next, when the limit covers it', async () => {
+      expect(await page('&limit=5')).toMatchObject({ total: 5, next: null, results: expect.any(Array) });
+    });
+  });
+
+  it.each([
+    ['limit', 'zero', '&limit=0'],
+    ['limit', 'above 200', '&limit=201'],
+    ['limit', 'not a number', '&limit=ten'],
+    ['limit', 'given twice', '&limit=1&limit=2'],
+    ['cursor', 'not base64url', '&cursor=a%2Fb'],
+    ['cursor', 'not one this service wrote', `&cursor=${Buffer.from('["yesterday","x"]').toString('base64url')}`],
+  ])('refuses a %s that is %s with a 400 problem naming it', async (field, _case, query) => {
+    const answer = await cases.harness.app.inject({ url: `/v1/support/search?q=x${query}`, headers: auth('support') });
+    expectProblem(answer, 400, 'REQUEST.INVALID');
+    expect(new Set(answer.json().errors.map((e: { field: string }) => e.field))).toEqual(new Set([field]));
+  });
+
   it('finds a contacts import run by its run id and by the request id that started it', async () => {
     const requestId = `req-${randomUUID()}`;
     const imported = await cases.harness.app.inject({
@@ -80,14 +129,15 @@ describe('GET /v1/support/search', () => {
     });
     expect(imported.statusCode).toBe(200);
     const { runId } = imported.json();
-    const [byRequest] = await searchUntil(requestId, (found) => found.length === 1);
+    // The run ends a moment after the answer: wait for its last status, or the second search may see a newer one.
+    const [byRequest] = await searchUntil(requestId, (found) => found.length === 1 && found[0].status === 'done');
     expect(byRequest).toMatchObject({ kind: 'import-run', jobId: `import-run:${runId}`, requestId, externalReference: 'crm' });
     expect(byRequest).not.toHaveProperty('orderId');
     expect((await search(runId)).json().results).toEqual([byRequest]);
   });
 
   it('answers an empty list for an id it does not know', async () => {
-    expect((await search(`unknown-${randomUUID()}`)).json()).toEqual({ results: [] });
+    expect((await search(`unknown-${randomUUID()}`)).json()).toEqual({ results: [], total: 0, next: null });
   });
 
   it.each([

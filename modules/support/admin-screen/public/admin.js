@@ -81,6 +81,10 @@ function eventDetails(event) {
 }
 
 const plural = (count, noun) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+/** "50 of 110 jobs" while pages remain to be loaded, "110 jobs" once all are shown. */
+const shownOf = (shown, total, noun) => (shown < total ? `${shown} of ${plural(total, noun)}` : plural(shown, noun));
+/** A list's page: the first without a cursor, else the one after the page whose `next` it is. */
+const pageOf = (path, cursor) => (cursor ? `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}` : path);
 const time = (iso) => (iso ? `${iso.replace('T', ' ').slice(0, 19)} UTC` : '—');
 const status = (value) => element('span', value, `status-${value}`);
 
@@ -143,12 +147,22 @@ function logOut() {
 function endSession(message) {
   sessionsEnded += 1;
   sessionStorage.removeItem(TOKEN_KEY);
-  for (const selector of ['#workspace', '#audit', '#overview', '#logout', '#results', '#detail', '#history-list'])
+  for (const selector of [
+    '#workspace',
+    '#audit',
+    '#overview',
+    '#logout',
+    '#results',
+    '#detail',
+    '#history-list',
+    '#search-more',
+    '#reviews-more',
+  ])
     $(selector).hidden = true;
   for (const selector of CLEARED_ON_LOG_OUT) $(selector).replaceChildren();
   for (const selector of ['#q', '#verify-stream']) $(selector).value = '';
   $('#duplicates').textContent = $('#lag').textContent = '…';
-  historyNext = null;
+  historyNext = moreResults = moreReviews = null;
   $('#history-next').disabled = true;
   $('#title').textContent = 'Idem admin';
   $('#login').hidden = false;
@@ -164,6 +178,7 @@ const CLEARED_ON_LOG_OUT = [
   '#timeline-message',
   '#timeline',
   '#review-message',
+  '#review-count',
   '#review-list tbody',
   '#verify-message',
   '#verify-report',
@@ -207,25 +222,44 @@ async function loadOverview() {
 
 // ---- search → list → detail ----------------------------------------------------------------------------
 
+/**
+ * Counts the searches started, so the next page of an earlier search (a late click on More) does not
+ * add its jobs under a newer one.
+ */
+let searchesStarted = 0;
+
+/** Loads the next page of the search shown; null when every job it found is shown. */
+let moreResults = null;
+
 async function search(event) {
   event.preventDefault();
-  const q = $('#q').value.trim();
-  const body = $('#results tbody');
-  body.replaceChildren();
+  searchesStarted += 1;
+  $('#results tbody').replaceChildren();
   $('#results').hidden = true;
+  await loadSearchPage($('#q').value.trim(), null);
+}
+
+async function loadSearchPage(q, cursor) {
+  const searching = searchesStarted;
+  const body = $('#results tbody');
+  $('#search-more').hidden = true;
   try {
-    const { results } = await api(`/v1/support/search?q=${encodeURIComponent(q)}`);
-    $('#search-message').textContent = results.length ? `${plural(results.length, 'job')} for “${q}”` : `No job found for “${q}”.`;
-    for (const job of results) {
+    const page = await api(pageOf(`/v1/support/search?q=${encodeURIComponent(q)}`, cursor));
+    if (searching !== searchesStarted) return;
+    for (const job of page.results) {
       const tr = row([job.kind, job.orderId || job.jobId, job.customerId, status(job.status), job.attempts, time(job.updatedAt)]);
       tr.tabIndex = 0;
       tr.addEventListener('click', () => showDetail(job));
       tr.addEventListener('keydown', (e) => e.key === 'Enter' && showDetail(job));
       body.append(tr);
     }
-    $('#results').hidden = results.length === 0;
+    const shown = body.rows.length;
+    $('#search-message').textContent = shown ? `${shownOf(shown, page.total, 'job')} for “${q}”` : `No job found for “${q}”.`;
+    $('#results').hidden = shown === 0;
+    moreResults = page.next && (() => loadSearchPage(q, page.next));
+    $('#search-more').hidden = !page.next;
   } catch (error) {
-    $('#search-message').textContent = error.message;
+    if (searching === searchesStarted) $('#search-message').textContent = error.message;
   }
 }
 
@@ -273,15 +307,30 @@ async function showTimeline(job) {
 
 // ---- needs review: reconcile and resolve ------------------------------------------------------------------
 
-async function loadReviews() {
+/** Counts the reloads of the review list, so a late page of an earlier one is not appended to a newer one. */
+let reviewListsLoaded = 0;
+
+/** Loads the next page of the review list; null when every case is shown. */
+let moreReviews = null;
+
+/** The list from its start (Refresh, a login), or its page after `cursor` (More), appended. */
+async function loadReviews(cursor) {
+  const loading = cursor ? reviewListsLoaded : ++reviewListsLoaded;
   const body = $('#review-list tbody');
+  $('#reviews-more').hidden = true;
   try {
-    const { results } = await api('/v1/support/reviews');
+    const page = await api(pageOf('/v1/support/reviews', cursor));
+    if (loading !== reviewListsLoaded) return;
     $('#review-message').textContent = '';
-    body.replaceChildren(...results.map(reviewRow));
-    if (!results.length) body.append(row(['Nothing waits for review.', '', '', '']));
+    if (!cursor) body.replaceChildren();
+    body.append(...page.results.map(reviewRow));
+    const shown = body.rows.length;
+    $('#review-count').textContent = shown ? `${shownOf(shown, page.total, 'case')} in review` : '';
+    if (!shown) body.append(row(['Nothing waits for review.', '', '', '']));
+    moreReviews = page.next && (() => loadReviews(page.next));
+    $('#reviews-more').hidden = !page.next;
   } catch (error) {
-    $('#review-message').textContent = error.message;
+    if (loading === reviewListsLoaded) $('#review-message').textContent = error.message;
   }
 }
 
@@ -419,6 +468,8 @@ document.addEventListener('DOMContentLoaded', () => {
   $('#search-form').addEventListener('submit', search);
   $('#logout').addEventListener('click', logOut);
   $('#refresh-reviews').addEventListener('click', () => Promise.all([loadReviews(), loadOverview()]));
+  $('#search-more').addEventListener('click', () => moreResults?.());
+  $('#reviews-more').addEventListener('click', () => moreReviews?.());
   $('#verify-form').addEventListener('submit', verify);
   $('#history-form').addEventListener('submit', (event) => {
     event.preventDefault();
