@@ -124,6 +124,20 @@ describe('refused before a route runs, as problem+json', () => {
     }
   });
 
+  it('gives every 415 one title, whether the edge or Fastify refused the media type', async () => {
+    const titles = new Set<string>();
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'text/csv']) {
+      const response = await fetch(url('/v1/orders/edge-2/charge'), {
+        method: 'POST',
+        headers: { ...auth('storefront'), 'content-type': contentType },
+        body: JSON.stringify(charge),
+      });
+      expect({ contentType, status: response.status }).toEqual({ contentType, status: 415 });
+      titles.add(((await response.json()) as { title: string }).title);
+    }
+    expect([...titles]).toEqual(['The body must be JSON (Content-Type: application/json)']);
+  });
+
   it('answers an undecodable URL with 400 and an overlong path parameter with 414, without echoing them', async () => {
     const bad = await fetch(url('/v1/orders/%ZZ'), { headers: auth('support') });
     expect(bad.status).toBe(400);

@@ -26,6 +26,7 @@ import type { Socket } from 'node:net';
 import type { FastifyBodyParser, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { AppError } from '../errors/app-error';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../errors/json-depth';
+import { NOT_JSON_TITLE } from '../errors/problem-json.filter';
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
@@ -83,7 +84,7 @@ export const httpEdgeOptions = {
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 
 /** A 415 the problem filter answers as REQUEST.UNSUPPORTED_MEDIA_TYPE, like Fastify's own for an unknown type. */
-const notJson = () => Object.assign(new Error('The body must be application/json'), { statusCode: 415 });
+const notJson = () => Object.assign(new Error(NOT_JSON_TITLE), { statusCode: 415 });
 
 const jsonTooDeep = () => new AppError('validation', 'REQUEST.TOO_DEEP', `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
 

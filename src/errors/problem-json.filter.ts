@@ -27,6 +27,14 @@ const FRAMEWORK_CODES: Record<number, string> = {
   415: 'REQUEST.UNSUPPORTED_MEDIA_TYPE',
 };
 
+/**
+ * The api takes JSON bodies only: a 415 says so in the same words whether Fastify refused the media type (one it
+ * has no parser for: "Unsupported Media Type") or the edge did (a type Nest parses, such as a form; http-edge.ts).
+ */
+export const NOT_JSON_TITLE = 'The body must be JSON (Content-Type: application/json)';
+
+const FRAMEWORK_TITLES: Record<number, string> = { 415: NOT_JSON_TITLE };
+
 export interface Problem {
   type: string;
   title: string;
@@ -71,7 +79,7 @@ export class ProblemJsonFilter implements ExceptionFilter {
     const status = exception instanceof HttpException ? exception.getStatus() : (exception as { statusCode?: number })?.statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       const code = FRAMEWORK_CODES[status] ?? `HTTP.${status}`;
-      const message = exception instanceof Error ? exception.message : 'Bad request';
+      const message = FRAMEWORK_TITLES[status] ?? (exception instanceof Error ? exception.message : 'Bad request');
       return { type: `https://idem.dev/problems/${code}`, title: message, status, code };
     }
     this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));

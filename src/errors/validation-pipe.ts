@@ -69,7 +69,18 @@ function isFlatJsonObject(value: unknown): value is Record<string, unknown> {
 function flatten(errors: ValidationError[], parent = ''): FieldProblem[] {
   return errors.flatMap((error) => {
     const field = parent ? `${parent}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {}).map((message) => ({ field, message }));
+    const own = problemsOf(error.constraints ?? {}).map((message) => ({ field, message }));
     return [...own, ...flatten(error.children ?? [], field)];
   });
+}
+
+/**
+ * A field that is missing, or of the wrong type, has that one problem: its other rules can only restate it
+ * in words that contradict each other (a string amount is not "at most 99999999" and "at least 1" at once).
+ */
+const FIRST_PROBLEMS = ['isDefined', 'isInt', 'isNumber', 'isString', 'isBoolean'];
+
+function problemsOf(constraints: Record<string, string>): string[] {
+  const first = FIRST_PROBLEMS.find((name) => name in constraints);
+  return first ? [constraints[first]] : Object.values(constraints);
 }

@@ -29,7 +29,11 @@ describe('POST /v1/orders/{orderId}/charge', () => {
       const response = await charge(orderId, second);
       expect(response.statusCode).toBe(422);
       expect(response.headers['idempotent-replayed']).toBeUndefined();
-      expect(response.json()).toMatchObject({ code: 'ORDER.CHARGE_MISMATCH' });
+      const recordedDescription = (first as { description?: string }).description ?? null;
+      expect(response.json()).toMatchObject({
+        code: 'ORDER.CHARGE_MISMATCH',
+        recorded: { amount: 1250, currency: 'EUR', customerId: 'cus_42', description: recordedDescription },
+      });
       const events = await eventsOf(orderId);
       expect(events).toHaveLength(1);
       expect(events[0].data).toEqual(expect.objectContaining({ amount: 1250 }));

@@ -1,7 +1,8 @@
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { BUSINESS_KEY } from '../../../src/errors/business-key';
 import { PlainBody } from '../../../src/errors/plain-body';
 import { StorableText } from '../../../src/errors/storable-text';
+import { AtLeastMinimumCharge, minimumChargeMessage } from './minimum-charge';
 
 /** ISO-4217 codes the runtime knows (ICU's list). */
 export const KNOWN_CURRENCIES: readonly string[] = Intl.supportedValuesOf('currency');
@@ -9,15 +10,19 @@ export const KNOWN_CURRENCIES: readonly string[] = Intl.supportedValuesOf('curre
 /** Flat JSON (primitives only): validated by class-validator without a class-transformer pass. */
 @PlainBody()
 export class ChargeRequestBody {
-  @IsInt({ message: 'amount must be an integer number of minor units (e.g. 1250 for 12.50)' })
-  @Min(1, { message: 'amount must be at least 1 minor unit' })
+  @IsDefined({ message: 'amount is required' })
+  @IsInt({ message: "amount must be an integer (a JSON number) in the currency's minor unit, e.g. 1250 for 12.50 EUR" })
+  @Min(1, { message: ({ object }) => minimumChargeMessage((object as Partial<ChargeRequestBody>).currency) })
+  @AtLeastMinimumCharge()
   @Max(99_999_999, { message: 'amount must be at most 99999999 minor units' })
   amount!: number;
 
+  @IsDefined({ message: 'currency is required' })
   @IsString()
   @IsIn(KNOWN_CURRENCIES, { message: 'currency must be an upper-case ISO-4217 code such as EUR' })
   currency!: string;
 
+  @IsDefined({ message: 'customerId is required' })
   @IsString()
   @Matches(BUSINESS_KEY, { message: 'customerId must be 1–64 characters of A–Z, a–z, 0–9, _ . : -' })
   customerId!: string;

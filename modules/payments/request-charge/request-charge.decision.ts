@@ -48,7 +48,12 @@ export function decideRequestCharge(command: RequestCharge, state: OrderState): 
         'This order already has a charge with a different amount, currency, customer or description',
         {
           orderId: command.orderId,
-          recorded: { amount: state.amount, currency: state.currency, customerId: state.customerId },
+          recorded: {
+            amount: state.amount,
+            currency: state.currency,
+            customerId: state.customerId,
+            description: state.description ?? null,
+          },
         },
       );
     }

@@ -87,6 +87,7 @@ describe("sandbox answers against Stripe's OpenAPI schemas", () => {
       400,
       form({ amount: '4200', currency: 'eur', payment_method: 'pm_card_visa', confirm: 'true' }),
     ],
+    ['an amount below the currency minimum', 400, base('e6', { amount: '1' })],
     ['an unknown customer', 400, base('e4', { customer: 'cus_nobody' })],
     ['an unknown payment method', 400, base('e5', { payment_method: 'pm_sandbox_processing' })],
     ['a confirm-only parameter without confirm', 400, form({ amount: '4200', currency: 'eur', off_session: 'true' })],

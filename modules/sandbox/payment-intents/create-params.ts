@@ -1,5 +1,6 @@
 import type { FormObject, FormValue } from '../api/form-encoding';
 import { invalidRequest, missingResource, type StripeErrorResponse } from '../api/stripe-errors';
+import { belowMinimumCharge } from './minimum-charge';
 
 /** A validated `POST /v1/payment_intents` request. */
 export interface CreateIntentRequest {
@@ -80,6 +81,9 @@ export function parseCreateParams(form: FormObject): Parsed<CreateIntentRequest>
   if (typeof form.currency !== 'string' || !/^[a-zA-Z]{3}$/.test(form.currency)) {
     return fail(invalidRequest(`Invalid currency: ${String(form.currency)}.`, 'currency', 'parameter_invalid_string'));
   }
+  const currency = form.currency.toLowerCase();
+  const tooSmall = belowMinimumCharge(amount, currency);
+  if (tooSmall) return fail(tooSmall);
 
   const confirm = parseBoolean(form.confirm, 'confirm');
   if (typeof confirm !== 'boolean') return confirm;
@@ -117,7 +121,7 @@ export function parseCreateParams(form: FormObject): Parsed<CreateIntentRequest>
     value: {
       confirm,
       amount,
-      currency: form.currency.toLowerCase(),
+      currency,
       customer,
       description,
       metadata: metadata.value,
