@@ -49,10 +49,7 @@ async function drive(context: CliContext, runId: string): Promise<void> {
   const sources = configuredContactSources(context.config());
   let run: ImportRunState;
   try {
-    run = await driveRun(
-      { store, sources, metadata: cliMetadata(), signal: context.interrupted, onPage: (r) => bar.update(r.processed, r.processed, r) },
-      runId,
-    );
+    run = await driveRun({ store, sources, metadata: cliMetadata(), signal: context.interrupted, onPage: (r) => bar.update(r) }, runId);
   } finally {
     bar.stop();
   }
@@ -77,7 +74,7 @@ export const syncCommand: CliCommand = (context) => {
           path: file,
           metadata: cliMetadata(),
           signal: context.interrupted,
-          onProgress: (p) => bar.update(p.bytes, p.totalBytes, p.run),
+          onProgress: (p) => bar.update(p.run, p.bytes, p.totalBytes),
         });
       } finally {
         bar.stop();
@@ -112,7 +109,7 @@ export const syncCommand: CliCommand = (context) => {
       if (!run.exists) throw new Error(`no import run ${runId}`);
       const bar = new RunProgressBar(context.stderr, 'records');
       while (options.follow && run.status === 'running' && !context.interrupted?.aborted) {
-        bar.update(run.processed, run.processed, run);
+        bar.update(run);
         await new Promise((resolve) => setTimeout(resolve, 1000));
         run = await loadRun(store, runId);
       }
