@@ -89,7 +89,10 @@ export interface ImportRecordProcessed {
     /** The record's place in its run (batch index, page offset, file line): one audit row each. */
     seq: number;
     source: string;
+    /** '' for a record without a valid key (import_events keys the per-contact audit query on it). */
     sourceId: string;
+    /** A rejected record's key as sent when it was a string but no valid key: what the push answered. */
+    sentSourceId?: string;
     eventId?: string;
     sourceVersion?: number;
     sourceUpdatedAt?: string;

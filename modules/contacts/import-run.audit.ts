@@ -48,6 +48,7 @@ export function recordProcessed(runId: string, source: string, result: RecordRes
       seq: result.seq,
       source,
       sourceId: result.sourceId ?? '',
+      ...(result.sentSourceId !== undefined ? { sentSourceId: result.sentSourceId } : {}),
       ...Object.fromEntries(optional),
       outcome: result.outcome,
       ...(result.reason ? { reason: boundedReason(result.reason) } : {}),

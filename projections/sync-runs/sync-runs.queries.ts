@@ -10,6 +10,8 @@ import { runViewOf, syncRunsReadModel } from './sync-runs.projector';
 export interface RunListQuery {
   status?: RunView['status'];
   limit: number;
+  /** A page's `next`: the runs listed after this one (keyset: no run is skipped or repeated as new ones start). */
+  after?: string;
 }
 
 /**
@@ -17,10 +19,14 @@ export interface RunListQuery {
  * runs anyone follows), newest start first, read through the `sync_runs` view (the live version).
  * Both orderings walk the entity's partial indexes backwards and stop at `limit`, whatever the history.
  */
-export async function listRuns(pool: Pool, { status, limit }: RunListQuery): Promise<RunView[]> {
+export async function listRuns(pool: Pool, { status, limit, after }: RunListQuery): Promise<RunView[]> {
+  const params: unknown[] = [limit];
+  const where = ["kind <> 'push'"];
+  if (status) where.push(`status = $${params.push(status)}`);
+  if (after) where.push(`(started_at, run_id) < (SELECT started_at, run_id FROM sync_runs WHERE run_id = $${params.push(after)})`);
   const { rows } = await pool.query(
-    `SELECT * FROM sync_runs WHERE kind <> 'push' ${status ? 'AND status = $2' : ''} ORDER BY started_at DESC, run_id DESC LIMIT $1`,
-    status ? [limit, status] : [limit],
+    `SELECT * FROM sync_runs WHERE ${where.join(' AND ')} ORDER BY started_at DESC, run_id DESC LIMIT $1`,
+    params,
   );
   const spec = tableSpecOf(SyncRunRow);
   return rows.map((raw: Record<string, unknown>) => runViewOf(decodeRow(spec, raw) as unknown as SyncRunRow));

@@ -80,7 +80,7 @@ describe('GET /docs/openapi.json', () => {
     expect(query('/v1/orders/{orderId}', 'get')).toEqual({ minRevision: false });
     expect(query('/v1/orders/{orderId}/charge', 'post')).toEqual({ waitMs: false });
     expect(query('/v1/contacts/{source}/{sourceId}', 'get')).toEqual({ minRevision: false });
-    expect(query('/v1/sync/runs', 'get')).toEqual({ status: false });
+    expect(query('/v1/sync/runs', 'get')).toEqual({ status: false, limit: false, cursor: false });
     expect(query('/v1/audit/events', 'get')).toEqual({ after: false, limit: false });
     expect(query('/v1/audit/verify', 'get')).toEqual({ stream: false });
     expect(query('/v1/support/search', 'get')).toEqual({ q: true, cursor: false, limit: false });

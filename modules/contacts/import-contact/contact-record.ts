@@ -22,7 +22,20 @@ export interface ContactRecord {
   fields?: Record<string, unknown>;
 }
 
-export type RecordCheck = { ok: true; record: ContactRecord } | { ok: false; sourceId: string | null; problems: string[] };
+/**
+ * A rejected record's key: `sourceId` only when valid (the audit trail and its per-contact query key
+ * on it), and what was sent as `sentSourceId` when that was a string but no valid key, so the caller
+ * is answered with the key it sent (`"a/b"`) instead of null.
+ */
+export type RejectedKey = { sourceId: string | null; sentSourceId?: string };
+
+export type RecordCheck = { ok: true; record: ContactRecord } | ({ ok: false; problems: string[] } & RejectedKey);
+
+export function rejectedKey(sent: unknown): RejectedKey {
+  // An empty key names nothing: answered null, as an absent one.
+  if (typeof sent !== 'string' || sent === '') return { sourceId: null };
+  return BUSINESS_KEY.test(sent) ? { sourceId: sent } : { sourceId: null, sentSourceId: sent };
+}
 
 const ALLOWED = new Set(['sourceId', 'version', 'updatedAt', 'checksum', 'eventId', 'deleted', 'fields']);
 const TOKEN = /^[\x21-\x7e]{1,128}$/;
@@ -33,8 +46,8 @@ export function checkRecord(raw: unknown): RecordCheck {
   const r = raw as Record<string, unknown>;
   const problems: string[] = [];
   for (const key of Object.keys(r)) if (!ALLOWED.has(key)) problems.push(`unknown field ${key}`);
-  const sourceId = typeof r.sourceId === 'string' && BUSINESS_KEY.test(r.sourceId) ? r.sourceId : null;
-  if (sourceId === null) problems.push('sourceId must be 1–64 characters of A–Z, a–z, 0–9, _ . : -');
+  const key = rejectedKey(r.sourceId);
+  if (key.sourceId === null) problems.push('sourceId must be 1–64 characters of A–Z, a–z, 0–9, _ . : -');
   if (r.version !== undefined && !(Number.isSafeInteger(r.version) && (r.version as number) >= 0))
     problems.push('version must be a non-negative integer');
   if (r.updatedAt !== undefined && !isIsoDateTime(r.updatedAt))
@@ -50,7 +63,7 @@ export function checkRecord(raw: unknown): RecordCheck {
   // A pushed body with such a key never gets here (400 REQUEST.FORBIDDEN_KEY); a file line or a CRM page can.
   if (fieldsOk && hasPrototypePoisoningKey(r.fields))
     problems.push('fields has a __proto__ or constructor.prototype key (prototype poisoning)');
-  if (problems.length) return { ok: false, sourceId, problems };
+  if (problems.length) return { ok: false, ...key, problems };
   return { ok: true, record: r as unknown as ContactRecord };
 }
 

@@ -99,6 +99,34 @@ describe('POST /v1/contacts/import with bad input', () => {
     });
   });
 
+  describe('when a record sends a sourceId string that is no valid key', () => {
+    it('answers it rejected under the key it sent, also on a replay, and audits it without a contact key', async () => {
+      const sent = ['a/b', 'a%2Fb', 'k'.repeat(65)];
+      const push = () =>
+        harness.app.inject({
+          method: 'POST',
+          url: '/v1/contacts/import',
+          headers: { ...auth('sync'), 'idempotency-key': 'sent-keys-1' },
+          payload: batch(...sent.map((sourceId) => ({ sourceId, fields: {} })), { sourceId: 'sent-ok', fields: {} }),
+        });
+      const first = await push();
+      expect(first.statusCode).toBe(200);
+      const rejected = (sourceId: string) => ({
+        sourceId,
+        outcome: 'rejected',
+        revision: null,
+        reason: expect.stringContaining('sourceId'),
+      });
+      expect(first.json().results).toEqual([...sent.map(rejected), { sourceId: 'sent-ok', outcome: 'imported', revision: 0 }]);
+      const replay = await push();
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.json().results).toEqual(first.json().results);
+      const audit = await harness.runtime.eventStore.readStream(`import-${first.json().runId}`);
+      const keys = audit.filter((e) => e.type === 'ImportRecordProcessed').map((e) => [e.data.sourceId, e.data.sentSourceId]);
+      expect(keys).toEqual([...sent.map((s) => ['', s]), ['sent-ok', undefined]]);
+    });
+  });
+
   describe('when one record is too large for the store (IDEM_MAX_APPEND_BYTES, 1 MiB by default)', () => {
     it('answers it rejected, with why, imports the rest and records the batch', async () => {
       const response = await postBatch(

@@ -29,6 +29,8 @@ import {
 export interface RecordResult {
   seq: number;
   sourceId: string | null;
+  /** A rejected record's key as sent, when it was a string but no valid key (bounded as a reason is). */
+  sentSourceId?: string;
   outcome: ImportOutcome;
   /** The contact stream's revision after the record; null when the record never reached one. */
   revision: number | null;
@@ -53,7 +55,16 @@ export async function importItems(
   const rejected = items.flatMap((item): RecordResult[] =>
     item.ok
       ? []
-      : [{ seq: item.seq, sourceId: item.sourceId, outcome: 'rejected', revision: null, reason: boundedReason(item.problems.join('; ')) }],
+      : [
+          {
+            seq: item.seq,
+            sourceId: item.sourceId,
+            ...(item.sentSourceId !== undefined ? { sentSourceId: boundedReason(item.sentSourceId) } : {}),
+            outcome: 'rejected',
+            revision: null,
+            reason: boundedReason(item.problems.join('; ')),
+          },
+        ],
   );
   return [...(await importRecords(store, source, runId, valid, metadata)), ...rejected].sort((a, b) => a.seq - b.seq);
 }

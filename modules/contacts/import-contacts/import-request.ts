@@ -9,12 +9,11 @@ import { AppError, type FieldProblem } from '../../../src/errors/app-error';
 import { assertJsonObjectBody } from '../../../src/errors/json-object-body';
 import { canonicalJson } from '../../../src/command-handling/hash-link';
 import { assertKnownSource, sourceNotAString } from '../contact-sources';
-import { checkRecord, type ContactRecord } from '../import-contact/contact-record';
+import { checkRecord, type ContactRecord, type RejectedKey } from '../import-contact/contact-record';
 
 export const MAX_RECORDS = 1000;
 
-export type BatchItem =
-  { seq: number; ok: true; record: ContactRecord } | { seq: number; ok: false; sourceId: string | null; problems: string[] };
+export type BatchItem = { seq: number; ok: true; record: ContactRecord } | ({ seq: number; ok: false; problems: string[] } & RejectedKey);
 
 export interface ImportRequest {
   source: string;
@@ -56,7 +55,7 @@ export function checkItems(records: unknown[], firstSeq = 0): BatchItem[] {
   return records.map((raw, i): BatchItem => {
     const check = checkRecord(raw);
     const seq = firstSeq + i;
-    return check.ok ? { seq, ok: true, record: check.record } : { seq, ok: false, sourceId: check.sourceId, problems: check.problems };
+    return check.ok ? { seq, ok: true, record: check.record } : { ...check, seq };
   });
 }
 

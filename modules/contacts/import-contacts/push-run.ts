@@ -27,8 +27,8 @@ export function pushRunId(tokenId: string, idempotencyKey: string | undefined): 
   return `push.${createHash('sha256').update(`${tokenId}\u0000${idempotencyKey}`).digest('hex').slice(0, 32)}`;
 }
 
-export const toAnswer = ({ sourceId, outcome, revision, reason }: RecordResult | RecordAnswer): RecordAnswer => ({
-  sourceId,
+export const toAnswer = ({ sourceId, outcome, revision, reason, ...rest }: RecordResult | RecordAnswer): RecordAnswer => ({
+  sourceId: sourceId ?? ('sentSourceId' in rest ? rest.sentSourceId : undefined) ?? null,
   outcome,
   revision,
   ...(reason ? { reason } : {}),
@@ -76,7 +76,10 @@ export function foldPushRun(events: RecordedEvent[]): PushRun {
     if (event.type === 'ImportRecordProcessed') {
       const d = event.data as ImportRecordProcessed['data'];
       const sourceId = d.outcome === 'rejected' && d.sourceId === '' ? null : d.sourceId;
-      run.answers.set(d.seq, toAnswer({ sourceId, outcome: d.outcome, revision: d.revision, reason: d.reason }));
+      run.answers.set(
+        d.seq,
+        toAnswer({ sourceId, sentSourceId: d.sentSourceId, outcome: d.outcome, revision: d.revision, reason: d.reason }),
+      );
     }
   }
   return run;

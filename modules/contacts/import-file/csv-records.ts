@@ -31,8 +31,10 @@ export async function* csvRecords(input: Readable): AsyncGenerator<FileRecord> {
   // The rows csv-parse skipped, in file order; each is handed out before the first record after it.
   const skipped: FileRecord[] = [];
   let badHeader: string | undefined;
+  let columns: string[] = [];
   const parser = parse({
     columns: (header: string[]) => {
+      columns = header;
       badHeader = headerProblem(header);
       return header;
     },
@@ -44,7 +46,7 @@ export async function* csvRecords(input: Readable): AsyncGenerator<FileRecord> {
     max_record_size: MAX_RECORD_CHARS,
     info: true,
     on_skip: (error) => {
-      const entry = skippedRow(error);
+      const entry = skippedRow(error, columns);
       if (entry) skipped.push(entry);
     },
   });
@@ -82,14 +84,18 @@ function headerProblem(header: string[]): string | undefined {
   return undefined;
 }
 
-function skippedRow(error: CsvError | undefined): FileRecord | undefined {
+function skippedRow(error: CsvError | undefined, header: string[]): FileRecord | undefined {
   if (!error) return undefined;
   const line = Number(error.lines);
   if (error.code !== 'CSV_RECORD_INCONSISTENT_COLUMNS') return { line, unreadable: error.message };
   // A line of blanks only was skipped by the line splitter; it is no record.
   const cells = error.record as string[] | undefined;
   if (cells?.length === 1 && cells[0].trim() === '') return undefined;
-  return { line, problem: error.message };
+  // A row one cell short still names its contact when the sourceId column is among its cells: its
+  // rejection then shows in that contact's import history.
+  const at = header.indexOf('sourceId');
+  const sentSourceId = cells && at >= 0 && at < cells.length && cells[at] !== '' ? cells[at] : undefined;
+  return { line, problem: error.message, ...(sentSourceId !== undefined ? { sentSourceId } : {}) };
 }
 
 const NUMERIC = new Set(['version']);

@@ -65,9 +65,19 @@ describe('csvRecords', () => {
       const records = await read('sourceId,name\nc1,A\nc2\nc3,C,extra\nc4,D\n');
       expect(records).toEqual([
         { line: 2, raw: { sourceId: 'c1', fields: { name: 'A' } } },
-        { line: 3, problem: expect.stringMatching(/columns length is 2, got 1 on line 3/) },
-        { line: 4, problem: expect.stringMatching(/columns length is 2, got 3 on line 4/) },
+        { line: 3, problem: expect.stringMatching(/columns length is 2, got 1 on line 3/), sentSourceId: 'c2' },
+        { line: 4, problem: expect.stringMatching(/columns length is 2, got 3 on line 4/), sentSourceId: 'c3' },
         { line: 5, raw: { sourceId: 'c4', fields: { name: 'D' } } },
+      ]);
+    });
+  });
+
+  describe('with a short row that lacks the sourceId column, or has it empty', () => {
+    it('hands it over as a problem without a key', async () => {
+      expect(await read('name,sourceId\nA\nC,,x\nB,b1,x\n')).toEqual([
+        { line: 2, problem: expect.stringMatching(/got 1 on line 2/) },
+        { line: 3, problem: expect.stringMatching(/got 3 on line 3/) },
+        { line: 4, problem: expect.stringMatching(/got 3 on line 4/), sentSourceId: 'b1' },
       ]);
     });
   });

@@ -4,10 +4,26 @@
  * it finished, and a resumed run skips up to it.
  */
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { DEFAULT_MAX_APPEND_BYTES } from '../../../src/event-store/append-validation';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../../src/errors/json-depth';
 import { csvRecords } from './csv-records';
+import { ndjsonLines } from './ndjson-lines';
+
+/**
+ * The longest NDJSON line read as a record. A record's events must fit the store's append limit
+ * (1 MiB); its JSON text may be longer than what is stored (an exporter writing every character as a
+ * six-byte \u escape, indentation), so the bound leaves room above the limit: a line past 8 MiB could
+ * never be stored, and holding it whole only costs memory (readline crashed on 600 MiB).
+ */
+export const MAX_LINE_BYTES = 8 * DEFAULT_MAX_APPEND_BYTES;
+
+export interface FileReading {
+  /** Reads this many bytes and no more: the bytes that were hashed, even if the file grew since. */
+  bytes: number;
+  onBytes?: (bytes: number) => void;
+  maxLineBytes?: number;
+}
 
 export type FileFormat = 'ndjson' | 'csv';
 
@@ -15,28 +31,34 @@ export type FileFormat = 'ndjson' | 'csv';
 export type FileRow =
   | { line: number; raw: unknown }
   /** A row that is no record (a CSV row with too few cells): `rejected` with this reason, and the file goes on. */
-  | { line: number; problem: string };
+  | { line: number; problem: string; sentSourceId?: string };
 
 /** The rows, and where the file stops being readable as records (a malformed CSV quote): the run stops there. */
 export type FileRecord = FileRow | { line: number; unreadable: string };
 
 export const formatOf = (path: string): FileFormat => (/\.csv$/i.test(path) ? 'csv' : 'ndjson');
 
-export async function* fileRecords(path: string, format: FileFormat, onBytes?: (bytes: number) => void): AsyncGenerator<FileRecord> {
-  const input = createReadStream(path);
-  if (onBytes) input.on('data', (chunk) => onBytes(chunk.length));
+export async function* fileRecords(path: string, format: FileFormat, reading: FileReading): AsyncGenerator<FileRecord> {
+  // `end` is inclusive; an empty file has no byte to end at.
+  const input = reading.bytes > 0 ? createReadStream(path, { start: 0, end: reading.bytes - 1 }) : Readable.from([]);
+  const { onBytes } = reading;
+  if (onBytes) input.on('data', (chunk: Buffer) => onBytes(chunk.length));
   try {
-    yield* format === 'csv' ? csvRecords(input) : ndjsonRecords(input);
+    yield* format === 'csv' ? csvRecords(input) : ndjsonRecords(input, reading.maxLineBytes ?? MAX_LINE_BYTES);
   } finally {
     input.destroy();
   }
 }
 
-async function* ndjsonRecords(input: Readable): AsyncGenerator<FileRecord> {
-  let line = 0;
-  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
-    line++;
-    if (text.trim() !== '') yield rowOf(line, text);
+async function* ndjsonRecords(input: Readable, maxLineBytes: number): AsyncGenerator<FileRecord> {
+  for await (const read of ndjsonLines(input, maxLineBytes)) {
+    if ('tooLong' in read) {
+      yield { line: read.line, problem: `line ${read.line} is longer than ${maxLineBytes} bytes` };
+      continue;
+    }
+    // An editor's or a spreadsheet's byte-order mark is no part of the first record (CSV drops it too).
+    const text = read.line === 1 ? read.text.replace(/^\uFEFF/, '') : read.text;
+    if (text.trim() !== '') yield rowOf(read.line, text);
   }
 }
 

@@ -5,7 +5,7 @@
  * fields may hold line breaks, a short row is rejected on its own, and a malformed quote stops the run.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
@@ -274,6 +274,79 @@ describe('idem sync import', () => {
         expect(run.reason).toMatch(/line 3 .*Invalid Closing Quote/);
         expect(await db.store.readStream('contact-crm.q3')).toEqual([]);
         expect(await importCsv(db, 'bad-quote.csv', content)).toEqual(run);
+      } finally {
+        await db.pool.end();
+      }
+    });
+  });
+
+  describe('with lines no record can come from and files that change', () => {
+    const reasonsOf = async (db: Awaited<ReturnType<typeof openDb>>, runId: string) =>
+      (await db.store.readStream(importStream(runId)))
+        .filter((e) => e.type === 'ImportRecordProcessed' && e.data.outcome === 'rejected')
+        .map((e) => [e.data.sourceId, e.data.reason]);
+
+    it('rejects a line longer than the bound while streaming past it, and imports the lines around it', async () => {
+      const file = join(dir, 'long-line.ndjson');
+      const long = JSON.stringify({ sourceId: 'long', fields: { notes: 'x'.repeat(20 * 1024 * 1024) } });
+      writeFileSync(
+        file,
+        [JSON.stringify({ sourceId: 'before', fields: {} }), long, JSON.stringify({ sourceId: 'after', fields: {} })].join('\n'),
+      );
+      const db = await openDb('file_import_long_line');
+      try {
+        const run = await importFile({ store: db.store, source: 'crm', path: file, metadata });
+        expect(run).toMatchObject({ status: 'completed', processed: 3, counts: { imported: 2, rejected: 1 } });
+        expect(await reasonsOf(db, run.runId)).toEqual([['', 'line 2 is longer than 8388608 bytes']]);
+        expect((await db.store.readStream('contact-crm.after')).length).toBe(1);
+      } finally {
+        await db.pool.end();
+      }
+    }, 60_000);
+
+    it('imports only the lines that were hashed when the file grows during the import (the grown file is a new run)', async () => {
+      const file = join(dir, 'growing.ndjson');
+      const line = (id: string) => `${JSON.stringify({ sourceId: id, fields: {} })}\n`;
+      writeFileSync(file, line('g1') + line('g2'));
+      const db = await openDb('file_import_growing');
+      try {
+        const run = await importFile({
+          store: db.store,
+          source: 'crm',
+          path: file,
+          metadata,
+          afterHashing: async () => appendFileSync(file, line('g3')),
+        });
+        expect(run).toMatchObject({ status: 'completed', processed: 2, counts: { imported: 2 } });
+        expect(await db.store.readStream('contact-crm.g3')).toEqual([]);
+        const grown = await importFile({ store: db.store, source: 'crm', path: file, metadata });
+        expect(grown.runId).not.toBe(run.runId);
+        expect(grown).toMatchObject({ status: 'completed', processed: 3, counts: { imported: 1, unchanged: 2 } });
+      } finally {
+        await db.pool.end();
+      }
+    });
+
+    it('reads an NDJSON file that starts with a byte-order mark', async () => {
+      const file = join(dir, 'bom.ndjson');
+      writeFileSync(file, `\uFEFF${JSON.stringify({ sourceId: 'bom1', fields: {} })}\n`);
+      const db = await openDb('file_import_bom');
+      try {
+        const run = await importFile({ store: db.store, source: 'crm', path: file, metadata });
+        expect(run).toMatchObject({ status: 'completed', processed: 1, counts: { imported: 1 } });
+      } finally {
+        await db.pool.end();
+      }
+    });
+
+    it('keeps the sourceId of a CSV row with the wrong number of cells on its rejection', async () => {
+      const file = join(dir, 'short-row.csv');
+      writeFileSync(file, 'sourceId,name,email\nrow1,Ada\nrow2,Bob,b@x.example\n');
+      const db = await openDb('file_import_short_row');
+      try {
+        const run = await importFile({ store: db.store, source: 'crm', path: file, metadata });
+        expect(run).toMatchObject({ status: 'completed', processed: 2, counts: { imported: 1, rejected: 1 } });
+        expect(await reasonsOf(db, run.runId)).toEqual([['row1', expect.stringMatching(/Invalid Record Length.*on line 2/)]]);
       } finally {
         await db.pool.end();
       }

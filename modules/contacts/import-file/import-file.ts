@@ -2,14 +2,14 @@
  * `idem sync import <file> --source <name>`: a file export imported as a run like any other. The run
  * id comes from the file's content hash and the source, so importing the same file again — after a
  * kill at line 800,000 of 1,000,000 — goes on from the last recorded line, and a changed file is a
- * new run. Lines are imported in slices; each slice's outcomes and its last line are recorded in one
+ * new run: only the bytes that were hashed are read, so lines appended to a file while it is being imported
+ * are no part of its run (they are in the grown file's). Lines are imported in slices; each slice's outcomes and its last line are recorded in one
  * append (pull-run/record-page.decision.ts), so a slice counts as done only with all its outcomes.
  * A file that stops being readable (a malformed CSV quote) puts the run in `needs_review` after the
  * records before that line are recorded: a fixed file is a new run.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
@@ -21,6 +21,7 @@ import { checkItems, type BatchItem } from '../import-contacts/import-request';
 import { appendRunEvents, loadRun } from '../pull-run/drive-run';
 import { decidePage, pageStart } from '../pull-run/record-page.decision';
 import { startRun } from '../pull-run/start-run';
+import { rejectedKey } from '../import-contact/contact-record';
 import { fileRecords, formatOf, type FileRow } from './file-records';
 
 export interface FileImportOptions {
@@ -38,18 +39,30 @@ export interface FileImportOptions {
    * imported again goes on from there. Aborted while the file is being hashed, the import throws.
    */
   signal?: AbortSignal;
+  /** Called once the file is hashed, before it is read (tests grow the file here). */
+  afterHashing?: () => Promise<void>;
+  /** The longest NDJSON line read as a record (default MAX_LINE_BYTES). */
+  maxLineBytes?: number;
 }
 
-export async function contentHash(path: string, signal?: AbortSignal): Promise<string> {
+/** The file's content hash and how many bytes it covers: the import reads exactly those. */
+export async function hashContent(path: string, signal?: AbortSignal): Promise<{ hash: string; bytes: number }> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path, { signal })) hash.update(chunk as Buffer);
-  return hash.digest('hex');
+  let bytes = 0;
+  for await (const chunk of createReadStream(path, { signal })) {
+    hash.update(chunk as Buffer);
+    bytes += (chunk as Buffer).length;
+  }
+  return { hash: hash.digest('hex'), bytes };
 }
+
+export const contentHash = async (path: string, signal?: AbortSignal): Promise<string> => (await hashContent(path, signal)).hash;
 
 export async function importFile(options: FileImportOptions): Promise<ImportRunState> {
   const { store, source, path, metadata } = options;
   assertKnownSource(source);
-  const hash = await contentHash(path, options.signal);
+  const { hash, bytes: totalBytes } = await hashContent(path, options.signal);
+  await options.afterHashing?.();
   const runId = `file.${source}.${hash.slice(0, 40)}`;
   let run = await loadRun(store, runId);
   if (!run.exists) {
@@ -63,7 +76,6 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
   }
   if (run.status !== 'running') return run;
 
-  const totalBytes = (await stat(path)).size;
   let bytes = 0;
   const doneUpTo = Number(run.cursor ?? 0);
   let slice: FileRow[] = [];
@@ -84,7 +96,11 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
     slice = [];
     options.onProgress?.({ bytes, totalBytes, run });
   };
-  for await (const line of fileRecords(path, formatOf(path), (n) => (bytes += n))) {
+  for await (const line of fileRecords(path, formatOf(path), {
+    bytes: totalBytes,
+    onBytes: (n) => (bytes += n),
+    maxLineBytes: options.maxLineBytes,
+  })) {
     // Between slices only: a slice counts once all its outcomes are recorded.
     if (options.signal?.aborted && slice.length === 0) return run;
     if ('unreadable' in line) {
@@ -104,4 +120,4 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
 
 /** A row the parser could not make a record of is rejected with the parser's reason; a record is checked as a push's is. */
 const batchItem = (line: FileRow, seq: number): BatchItem =>
-  'problem' in line ? { seq, ok: false, sourceId: null, problems: [line.problem] } : checkItems([line.raw], seq)[0];
+  'problem' in line ? { seq, ok: false, ...rejectedKey(line.sentSourceId), problems: [line.problem] } : checkItems([line.raw], seq)[0];

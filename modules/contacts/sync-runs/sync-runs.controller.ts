@@ -5,7 +5,9 @@
  * sync_runs read model, which the workers' projection runner keeps: it lags the streams by the
  * runner's delay — milliseconds while a worker runs, longer while one catches up after a start or a
  * rebuild, indefinitely while none runs. A run started or ended within that lag is missing from the
- * list or listed with its previous status and counts; its own GET already shows it.
+ * list or listed with its previous status and counts; its own GET already shows it. The list is paged
+ * (`limit`, and `cursor` = the previous page's `next`); an unknown query parameter is a 400 naming it
+ * (as the support job search refuses one), not silently ignored.
  */
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiQuery } from '@nestjs/swagger';
@@ -29,7 +31,9 @@ import { startRun } from '../pull-run/start-run';
 import { toRunView, type RunView } from '../import-run.view';
 import { isIsoDateTime } from '../import-contact/iso-date-time';
 
-const MAX_LISTED = 100;
+const DEFAULT_LISTED = 100;
+const MAX_LISTED = 1000;
+const LIST_PARAMETERS = new Set(['status', 'limit', 'cursor']);
 
 const RUN_ID = idPattern(80);
 
@@ -76,14 +80,33 @@ export class SyncRunsController {
   @Get()
   @Roles('sync', 'support')
   @ApiQuery({ name: 'status', required: false, enum: RUN_STATUSES, description: 'Only runs with this status.' })
-  async list(@Query('status') status?: string): Promise<{ runs: RunView[] }> {
-    if (status !== undefined && !(RUN_STATUSES as readonly string[]).includes(status)) {
-      throw new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', {
-        errors: [{ field: 'status', message: `status must be one of ${RUN_STATUSES.join(', ')}` }],
-      });
-    }
-    return { runs: await listRuns(this.pool, { status: status as RunStatus | undefined, limit: MAX_LISTED }) };
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_LISTED, default: DEFAULT_LISTED } })
+  @ApiQuery({ name: 'cursor', required: false, schema: { type: 'string' }, description: 'The `next` of the previous page.' })
+  async list(@Query() query: Record<string, unknown>): Promise<{ runs: RunView[]; next: string | null }> {
+    const { status, limit, cursor } = parseListQuery(query);
+    const runs = await listRuns(this.pool, { status, limit, after: cursor });
+    // A full page may have more after it; a short one is the end for now.
+    return { runs, next: runs.length === limit ? runs.at(-1)!.runId : null };
   }
+}
+
+function parseListQuery(query: Record<string, unknown>): { status?: RunStatus; limit: number; cursor?: string } {
+  const { status, limit, cursor } = query;
+  const errors = Object.keys(query)
+    .filter((name) => !LIST_PARAMETERS.has(name))
+    .map((field) => ({ field, message: `${field} is not a known query parameter (status, limit, cursor)` }));
+  if (status !== undefined && !(RUN_STATUSES as readonly unknown[]).includes(status))
+    errors.push({ field: 'status', message: `status must be one of ${RUN_STATUSES.join(', ')}` });
+  if (limit !== undefined && !(typeof limit === 'string' && /^\d{1,4}$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_LISTED))
+    errors.push({ field: 'limit', message: `limit must be an integer from 1 to ${MAX_LISTED}` });
+  if (cursor !== undefined && !(typeof cursor === 'string' && RUN_ID.test(cursor)))
+    errors.push({ field: 'cursor', message: 'cursor must be the next of an earlier page' });
+  if (errors.length) throw new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', { errors });
+  return {
+    status: status as RunStatus | undefined,
+    limit: limit === undefined ? DEFAULT_LISTED : Number(limit),
+    cursor: cursor as string | undefined,
+  };
 }
 
 function parseStart(body: unknown): { source: string; since?: string } {

@@ -86,6 +86,41 @@ describe('POST /v1/sync/runs', () => {
     });
   });
 
+  it('pages the list with limit and cursor (each run once, in order) and refuses unknown query parameters naming them', async () => {
+    const metadata = { correlationId: 't', causationId: 't', actor: { role: 'sync', tokenId: 't' } };
+    const started: string[] = [];
+    for (let i = 0; i < 3; i++)
+      started.push(await startRun(harness.runtime.eventStore, { source: 'crm', startedBy: 'test', kind: 'pull' }, metadata));
+    const whole = await waitFor('the runs to be projected', async () => {
+      const runs = (await get('/v1/sync/runs', 'sync')).json().runs.map((run: { runId: string }) => run.runId) as string[];
+      return started.every((runId) => runs.includes(runId)) && runs;
+    });
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { runs: Array<{ runId: string }>; next: string | null } = (
+        await get(`/v1/sync/runs?limit=2${cursor ? `&cursor=${cursor}` : ''}`, 'sync')
+      ).json();
+      expect(page.runs.length).toBeLessThanOrEqual(2);
+      paged.push(...page.runs.map((run) => run.runId));
+      cursor = page.next;
+    } while (cursor);
+    expect(paged).toEqual(whole);
+
+    for (const [url, field] of [
+      ['/v1/sync/runs?status[]=completed', 'status[]'],
+      ['/v1/sync/runs?page=2', 'page'],
+      ['/v1/sync/runs?limit=0', 'limit'],
+      ['/v1/sync/runs?limit=1001', 'limit'],
+      ['/v1/sync/runs?cursor=a%20b', 'cursor'],
+    ]) {
+      const response = await get(url, 'sync');
+      expect(response.statusCode).toBe(400);
+      expect(response.headers['content-type']).toContain('application/problem+json');
+      expect(response.json().errors).toEqual([expect.objectContaining({ field })]);
+    }
+  });
+
   it('answers 404 for an unknown run and 400 for an unknown status', async () => {
     expect((await get('/v1/sync/runs/run.nope')).statusCode).toBe(404);
     expect((await get('/v1/sync/runs?status=lost')).statusCode).toBe(400);
