@@ -23,11 +23,12 @@ afterAll(() => db.close());
 
 /** The store, counting the subscriptions opened on it and those still open. */
 function countingStore(store: EventStore) {
-  const counts = { opened: 0, open: 0 };
+  const counts = { opened: 0, open: 0, filters: [] as Array<SubscribeOptions['filter']> };
   const counted: Pick<EventStore, 'subscribeToAll'> = {
     subscribeToAll(options?: SubscribeOptions): EventSubscription {
       const subscription = store.subscribeToAll(options);
       counts.opened++;
+      counts.filters.push(options?.filter);
       counts.open++;
       let closed = false;
       return {
@@ -43,17 +44,22 @@ function countingStore(store: EventStore) {
   return { store: counted, counts };
 }
 
-/** A lane as the test drives it: it takes a batch only when asked, and remembers the ids of the category's events. */
-function lane(fanOut: LogFanOut, category: string) {
-  const subscription = fanOut.subscribeToAll();
+/**
+ * A lane as the test drives it: it takes a batch only when asked, and remembers the ids of the category's
+ * events (`seen`) and the streams of every event its batches brought (`brought`).
+ */
+function lane(fanOut: LogFanOut, category: string, filter?: SubscribeOptions['filter']) {
+  const subscription = fanOut.subscribeToAll({ filter });
   closing.push(subscription);
   const iterator = subscription[Symbol.asyncIterator]();
   const seen: string[] = [];
+  const brought: string[] = [];
   let pending: Promise<IteratorResult<SubscriptionBatch>> | undefined;
   /** Starts taking the next batch (the first call also puts the lane on the read). */
   const ask = () => (pending ??= iterator.next());
   return {
     seen,
+    brought,
     ask,
     /** Takes batches until `count` events of the category have come. */
     async takeUntil(count: number) {
@@ -61,6 +67,7 @@ function lane(fanOut: LogFanOut, category: string) {
         const step = await ask();
         pending = undefined;
         if (step.done) throw new Error('the lane ended');
+        brought.push(...step.value.events.map((event) => event.stream));
         seen.push(...step.value.events.filter((event) => event.stream.startsWith(`${category}-`)).map((event) => event.id));
       }
     },
@@ -141,4 +148,48 @@ describe('LogFanOut', () => {
     expect(late.seen.slice(15)).toEqual(more);
     expect(counts.opened).toBe(2);
   });
+
+  it('narrows the shared read to what the lanes on it want while a lane that wants more reads on its own, and widens it when that lane rejoins', async () => {
+    const [orders, contacts] = [uniqueCategory(), uniqueCategory()];
+    const { store, counts } = countingStore(db.store);
+    const fanOut = new LogFanOut(store, { maxBatchSize: 10, maxQueuedEvents: 20 });
+    const everything = lane(fanOut, contacts); // e.g. the default lane: the audit chain wants every event
+    const payments = lane(fanOut, orders, { streamCategories: [orders] });
+    void everything.ask(); // on the read, then busy while a bulk import comes
+    const taking = payments.takeUntil(5);
+    const imported = await appendInOnes(contacts, 40);
+    const paid = await appendInOnes(orders, 5);
+
+    await taking;
+    expect(payments.seen).toEqual(paid);
+    await waitFor('the busy lane let go from the shared read', async () => fanOut.lanes.own === 1);
+    expect(counts.filters).toContainEqual({ streamCategories: [orders] });
+    const broughtWhileAway = payments.brought.length;
+
+    const takingMore = payments.takeUntil(8);
+    const paidMore = await appendInOnes(orders, 3);
+    await appendInOnes(contacts, 10);
+    await takingMore;
+    // Once narrowed, the shared read fetched none of the contact events for the payments lane alone.
+    expect(payments.brought.slice(broughtWhileAway).every((stream) => stream.startsWith(`${orders}-`))).toBe(true);
+    expect(payments.seen).toEqual([...paid, ...paidMore]);
+
+    await everything.takeUntil(50);
+    expect(everything.seen).toEqual([...imported, ...(await idsOf(contacts)).slice(40)]);
+    await waitFor('the busy lane back on the shared read', async () => fanOut.lanes.shared === 2 && counts.open === 1);
+    expect(counts.filters.at(-1)).toEqual({}); // widened again for the lane that wants every event
+
+    const takingLast = Promise.all([everything.takeUntil(52), payments.takeUntil(9)]);
+    const lastContacts = await appendInOnes(contacts, 2);
+    const lastPaid = await appendInOnes(orders, 1);
+    await takingLast;
+    expect(everything.seen.slice(50)).toEqual(lastContacts);
+    expect(payments.seen.slice(8)).toEqual(lastPaid);
+  });
 });
+
+/** The ids of a category's events in the log's order. */
+async function idsOf(category: string): Promise<string[]> {
+  const events = await db.store.readAll({ maxCount: 10_000 });
+  return events.filter((event) => event.stream.startsWith(`${category}-`)).map((event) => event.id);
+}

@@ -13,6 +13,12 @@
  * position, it closes that read and rejoins. A lane that subscribes behind the shared read starts on a
  * read of its own in the same way. A lane never sees an event twice or misses one: every batch covers
  * the log from its predecessor's checkpoint to its own, and a lane drops what precedes what it has seen.
+ *
+ * The shared read fetches only what the lanes on it want: when a lane leaves, it is started again, from
+ * where it stands, with the narrower union of the remaining lanes' filters; when a lane that wants more
+ * joins, with the wider one. Without that, a bulk import that sends the default lane (contacts, the
+ * audit chain: every event) to a read of its own left the shared read fetching and decoding every
+ * contact event for the payments lane alone, which wants none of them: the log was read twice in full.
  */
 import { compareCheckpoints } from '../event-store/checkpoint';
 import type {
@@ -23,6 +29,7 @@ import type {
   SubscribeOptions,
   SubscriptionBatch,
 } from '../event-store/event-store.port';
+import { unionFilter } from './event-filter';
 import { takeMerged } from './read-ahead';
 
 export interface FanOutOptions {
@@ -39,8 +46,12 @@ export class LogFanOut implements Pick<EventStore, 'subscribeToAll'> {
   /** Every lane subscribed, on the shared read or on one of its own. */
   private readonly open = new Set<LaneTap>();
   private shared: EventSubscription | undefined;
+  /** What the shared read fetches: the union of the filters of the lanes on it when it was started. */
+  private sharedFilter: EventFilter = {};
   /** Checkpoint of the last batch the shared read handed out (or where it started). */
   private position: Checkpoint | undefined;
+  /** Position of the last event the shared read handed out (or where it started): at or before `position`. */
+  private lastEventPosition: Checkpoint | undefined;
   private readonly reading = new Set<Promise<void>>();
   readonly maxBatchSize: number;
   readonly maxQueuedEvents: number;
@@ -54,11 +65,12 @@ export class LogFanOut implements Pick<EventStore, 'subscribeToAll'> {
   }
 
   /**
-   * A lane's view of the log after `options.after`. Shared batches bring every event the fan-out reads
-   * (the lane's members pick theirs); `options.filter` narrows only the lane's reads of its own.
+   * A lane's view of the log after `options.after`. Shared batches bring every event the shared read
+   * fetches for all the lanes on it (the lane's members pick theirs); `options.filter` is what this lane
+   * wants (default: the fan-out's `filter`, else every event).
    */
   subscribeToAll(options: SubscribeOptions = {}): EventSubscription {
-    const tap = new LaneTap(this, this.store, options.after, options.filter ?? this.options.filter);
+    const tap = new LaneTap(this, this.store, options.after, options.filter ?? this.options.filter ?? {});
     this.open.add(tap);
     return tap;
   }
@@ -68,32 +80,67 @@ export class LogFanOut implements Pick<EventStore, 'subscribeToAll'> {
     return { shared: this.taps.size, own: this.open.size - this.taps.size };
   }
 
-  /** Puts `tap` on the shared read if nothing between `after` and the shared read's position is missing. */
+  /**
+   * Puts `tap`, which has seen the log up to `after`, on the shared read if it misses nothing by it.
+   * A narrowed read's position may be a horizon past its last event (an empty filtered page moves it
+   * there), which a lane reading every event never reaches exactly: between the last event the read
+   * handed out and that horizon lies nothing the lanes on it want, so a lane past that event joins, and
+   * the read starts again from where the lane stands (the others drop what they have already seen).
+   */
   join(tap: LaneTap, after: Checkpoint | undefined): boolean {
-    if (!this.shared) this.start(after);
-    else if (!atOrPast(after, this.position)) return false;
-    this.taps.add(tap);
+    if (!this.shared) {
+      this.taps.add(tap);
+      this.start(after);
+    } else if (atOrPast(after, this.position)) {
+      this.taps.add(tap);
+      if (!sameFilter(unionFilter([this.sharedFilter, tap.filter]), this.sharedFilter)) this.restart(this.position);
+    } else if (atOrPast(after, this.lastEventPosition)) {
+      this.taps.add(tap);
+      this.restart(after);
+    } else return false;
     return true;
   }
 
   /** `tap` leaves the shared read (to read on its own, or for good when `closed`). */
   leave(tap: LaneTap, closed = false): void {
     if (closed) this.open.delete(tap);
-    this.taps.delete(tap);
-    if (this.taps.size || !this.shared) return;
-    void this.shared.close();
+    if (!this.taps.delete(tap) || !this.shared) return;
+    if (!this.taps.size) this.stopShared();
+    else if (!sameFilter(this.wanted(), this.sharedFilter)) this.restart(this.position);
+  }
+
+  /** The union of the filters of the lanes on the shared read. */
+  private wanted(): EventFilter {
+    return unionFilter([...this.taps].map((tap) => tap.filter));
+  }
+
+  /**
+   * Starts the shared read again, for the lanes on it now, from `after`: where it has handed batches out,
+   * or before (a lane drops what it has seen or has queued). A batch the old read had fetched but not
+   * handed out is read again by the new one: nothing is skipped.
+   */
+  private restart(after: Checkpoint | undefined): void {
+    this.stopShared();
+    this.start(after);
+  }
+
+  private stopShared(): void {
+    void this.shared?.close();
     this.shared = undefined;
   }
 
   private start(after: Checkpoint | undefined): void {
-    const subscription = this.store.subscribeToAll({ after, filter: this.options.filter, maxBatchSize: this.maxBatchSize });
+    this.sharedFilter = this.wanted();
+    const subscription = this.store.subscribeToAll({ after, filter: this.sharedFilter, maxBatchSize: this.maxBatchSize });
     this.shared = subscription;
     this.position = after;
+    this.lastEventPosition = after;
     const reading = (async () => {
       try {
         for await (const batch of subscription) {
           if (this.shared !== subscription) return;
           this.position = batch.checkpoint ?? this.position;
+          this.lastEventPosition = batch.events.at(-1)?.position ?? this.lastEventPosition;
           for (const tap of this.taps) tap.push(batch);
         }
       } catch (error) {
@@ -111,6 +158,11 @@ export class LogFanOut implements Pick<EventStore, 'subscribeToAll'> {
   async stopped(): Promise<void> {
     while (this.reading.size) await Promise.all(this.reading);
   }
+}
+
+function sameFilter(a: EventFilter, b: EventFilter): boolean {
+  const key = (f: EventFilter) => JSON.stringify([f.streamCategories ?? [], f.eventTypes ?? []]);
+  return key(a) === key(b);
 }
 
 /** Whether a reader that has seen the log up to `seen` misses nothing by going on after `position`. */
@@ -135,19 +187,23 @@ class LaneTap implements EventSubscription {
     private readonly store: Pick<EventStore, 'subscribeToAll'>,
     /** The checkpoint of the last batch handed to the lane: it has seen the log up to there. */
     private seen: Checkpoint | undefined,
-    private readonly filter: EventFilter | undefined,
+    /** What the lane's members want, together: the shared read fetches at least this while the lane is on it. */
+    readonly filter: EventFilter,
   ) {}
 
+  /** Queues what the batch brings after what the lane has seen or queued (a restarted shared read may repeat some). */
   push(batch: SubscriptionBatch): void {
-    if (this.queuedEvents + batch.events.length > this.fanOut.maxQueuedEvents) {
+    const fresh = after(batch, this.queue.at(-1)?.checkpoint ?? this.seen);
+    if (!fresh) return;
+    if (this.queuedEvents + fresh.events.length > this.fanOut.maxQueuedEvents) {
       // Its members are busy: let it go rather than hold the shared read or pile up its events.
       this.fanOut.leave(this);
       this.onShared = false;
       this.queue = [];
       this.queuedEvents = 0;
     } else {
-      this.queue.push(batch);
-      this.queuedEvents += batch.events.length;
+      this.queue.push(fresh);
+      this.queuedEvents += fresh.events.length;
     }
     this.wake?.();
   }
@@ -219,10 +275,16 @@ class LaneTap implements EventSubscription {
 
   /** The batch without what the lane has already seen; undefined when nothing is left. */
   private trim(batch: SubscriptionBatch): SubscriptionBatch | undefined {
-    const { seen } = this;
-    if (seen !== undefined && batch.checkpoint !== undefined && compareCheckpoints(batch.checkpoint, seen) <= 0) return undefined;
-    const events = seen === undefined ? batch.events : batch.events.filter((event) => compareCheckpoints(event.position, seen) > 0);
-    this.seen = batch.checkpoint ?? seen;
-    return { ...batch, events };
+    const fresh = after(batch, this.seen);
+    if (fresh) this.seen = batch.checkpoint ?? this.seen;
+    return fresh;
   }
+}
+
+/** What `batch` brings after `seen`; undefined when its checkpoint is not past `seen`. */
+function after(batch: SubscriptionBatch, seen: Checkpoint | undefined): SubscriptionBatch | undefined {
+  if (seen === undefined) return batch;
+  if (batch.checkpoint !== undefined && compareCheckpoints(batch.checkpoint, seen) <= 0) return undefined;
+  if (!batch.events.length || compareCheckpoints(batch.events[0].position, seen) > 0) return batch;
+  return { ...batch, events: batch.events.filter((event) => compareCheckpoints(event.position, seen) > 0) };
 }
