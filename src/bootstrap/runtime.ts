@@ -11,6 +11,7 @@ import { startEmbeddedPostgres, type EmbeddedCluster } from '../database/embedde
 import type { EventStore } from '../event-store/event-store.port';
 import { EsdbEventStore } from '../event-store/esdb/esdb.event-store';
 import { PostgresEventStore } from '../event-store/postgres/postgres.event-store';
+import { surviveLostConnections } from '../database/lost-connections';
 
 export interface PoolOptions {
   max: number;
@@ -82,10 +83,7 @@ function poolOpener(connection: PoolConfig): (options: PoolOptions) => Pool {
     const options = Object.entries(settings)
       .map(([name, value]) => `-c ${name}=${value}`)
       .join(' ');
-    const opened = new Pool({ ...connection, max, application_name: applicationName, ...(options && { options }) });
-    // An idle client that loses its server must not crash the process; queries report their own errors.
-    opened.on('error', () => undefined);
-    return opened;
+    return surviveLostConnections(new Pool({ ...connection, max, application_name: applicationName, ...(options && { options }) }));
   };
 }
 

@@ -35,6 +35,7 @@ export function createReadModelDataSource(options: ReadModelDataSourceOptions): 
  */
 export async function runReadModelMigrations(url: string): Promise<void> {
   const lock = new Client({ connectionString: url });
+  lock.on('error', () => undefined); // a lost server fails the lock's query; its event must not also kill the process
   await lock.connect();
   const dataSource = createReadModelDataSource({ url, entities: [], poolSize: 1 });
   try {

@@ -10,6 +10,7 @@ import { consoleLogFactory, Logger, makeWorkerUtils, run, type Runner, type Task
 import { Pool } from 'pg';
 import { openJobWorkerLiveness, type JobWorkerLiveness } from './job-worker-liveness';
 import { releaseDeadWorkersJobs } from './release-dead-workers-jobs';
+import { surviveLostConnections } from '../database/lost-connections';
 
 export interface StartJobWorkerOptions {
   /** Either a pool of the read-model database or its URL. */
@@ -40,7 +41,9 @@ export async function startJobWorker(options: StartJobWorkerOptions): Promise<Jo
   const logger = options.logger ?? new Logger(consoleLogFactory);
   const concurrency = options.concurrency ?? 4;
   // A slot each, graphile's LISTEN connection and the sweep.
-  const ownPool = options.pool ? undefined : new Pool({ connectionString: options.connectionString, max: concurrency + 2 });
+  const ownPool = options.pool
+    ? undefined
+    : surviveLostConnections(new Pool({ connectionString: options.connectionString, max: concurrency + 2 }));
   const resolved: ResolvedOptions = { ...options, pool: options.pool ?? ownPool!, concurrency, logger };
   const { pool } = resolved;
   const started: Array<() => Promise<unknown>> = [async () => ownPool?.end()];

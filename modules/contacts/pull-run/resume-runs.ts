@@ -9,6 +9,7 @@
  * Drivers of other processes lose their next append and stop, so a run is never driven by two
  * workers at once for longer than one page; the silence rule only keeps that overlap rare.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import { importStream } from '../contact.events';
@@ -129,13 +130,34 @@ export async function orphanedRuns(
   return candidates.filter((_, i) => silent[i]);
 }
 
-/** A run driven without anyone awaiting it: its end (or its failure) is logged, never thrown away. */
+/** A background driver that failed drives its run again after this (doubling), as projections retry. */
+const RETRY_DELAY_MS = { initial: 500, max: 30_000 };
+
+/**
+ * A run driven without anyone awaiting it: its end is logged, never thrown away. A driver that fails
+ * (the database dropped its connections, the event store did not answer) drives the run again after a
+ * backoff, from the run's last recorded page, until it ends or the process stops; before, the run sat
+ * `running` until a worker started or found it silent for minutes. A run another driver took over
+ * ends this one without an error (its append loses: drive-run.ts).
+ */
 function driveInBackground(deps: RunDriverDeps, runId: string): Promise<void> {
-  return driveRun(deps, runId).then(
-    (run) => logger.log(`import run ${runId}: ${run.status} after ${run.processed} records${run.reason ? ` (${run.reason})` : ''}`),
-    (error: unknown) =>
-      logger.error(
-        `import run ${runId} stopped on an error; a worker takes it over when it starts or after its silence: ${(error as Error).message}`,
-      ),
-  );
+  return (async () => {
+    for (let failures = 0; ; failures++) {
+      try {
+        const run = await driveRun(deps, runId);
+        logger.log(`import run ${runId}: ${run.status} after ${run.processed} records${run.reason ? ` (${run.reason})` : ''}`);
+        return;
+      } catch (error) {
+        const message = (error as Error).message;
+        if (deps.signal?.aborted) {
+          logger.error(`import run ${runId} stopped on an error while this process stops; the next worker takes it over: ${message}`);
+          return;
+        }
+        const delay = Math.min(RETRY_DELAY_MS.initial * 2 ** failures, RETRY_DELAY_MS.max);
+        logger.error(`import run ${runId} stopped on an error; driving it again in ${delay} ms: ${message}`);
+        await sleep(delay, undefined, { signal: deps.signal }).catch(() => undefined);
+        if (deps.signal?.aborted) return;
+      }
+    }
+  })();
 }
