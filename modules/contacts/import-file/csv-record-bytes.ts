@@ -185,7 +185,7 @@ export class CsvRecordSplitter {
       this.out.push({ firstLine: this.recordLine, lastLine, lineBreaks: this.line - this.recordLine, lineBreak, header, endless });
       // Without its header no record can be read.
       if (header) this.mode = 'stopped';
-    } else this.ready.push(...this.pending);
+    } else this.ready = this.ready.concat(this.pending);
     this.pending = [];
     this.held = 0;
     this.tooLong = false;
@@ -212,7 +212,7 @@ export class CsvRecordSplitter {
       });
       return;
     }
-    this.ready.push(...this.pending, chunk.subarray(start));
+    this.ready = this.ready.concat(this.pending, [chunk.subarray(start)]);
     this.pending = [];
     this.held = 0;
   }
