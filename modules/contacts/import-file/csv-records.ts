@@ -13,23 +13,34 @@
  * What the parser cannot make a record of:
  * - a row with more or fewer cells than the header is that row's `problem` (rejected with the parser's
  *   reason, the file goes on), as an unparseable NDJSON line is;
+ * - a record past MAX_RECORD_CHARS bytes is a `problem` too, numbered by the line it ends on: the
+ *   record splitter in front of csv-parse (csv-record-bytes.ts) streams past it without holding it and
+ *   hands csv-parse the records around it (oversize-records.ts keeps the line numbers the file's);
  * - a malformed quote (text after a closing quote, a quote inside an unquoted field, a quote never
- *   closed, or a record past MAX_RECORD_CHARS, which is what a quote never closed becomes) makes the
- *   rest of the file `unreadable`: after it csv-parse no longer knows where records end (it stays in
- *   the quoted field and swallows the lines after it), so going on would merge or drop records
- *   without a trace. The run stops there for a human; everything before it stays recorded.
+ *   closed) makes the rest of the file `unreadable`: after it csv-parse no longer knows where records
+ *   end (it stays in the quoted field and swallows the lines after it), so going on would merge or drop
+ *   records without a trace. The run stops there for a human; everything before it stays recorded. A
+ *   header row past the bound stops the file too (no column has a name).
  */
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { parse, type CsvError } from 'csv-parse';
 import { DEFAULT_MAX_APPEND_BYTES } from '../../../src/event-store/append-validation';
+import { csvRecordParts } from './csv-record-bytes';
 import type { FileRecord } from './file-records';
+import { OversizeRecords } from './oversize-records';
 
-/** A record longer than the event store takes in one append could never import. */
+/**
+ * A record longer than the event store takes in one append could never import. Unlike an NDJSON line,
+ * a CSV record names no field per cell and escapes little (a doubled quote is JSON's \"), so its event
+ * is no shorter than its bytes: the store's limit is the bound.
+ */
 export const MAX_RECORD_CHARS = DEFAULT_MAX_APPEND_BYTES;
 
-export async function* csvRecords(input: Readable): AsyncGenerator<FileRecord> {
-  // The rows csv-parse skipped, in file order; each is handed out before the first record after it.
+export async function* csvRecords(input: Readable, maxRecordBytes = MAX_RECORD_CHARS): AsyncGenerator<FileRecord> {
+  // The rows csv-parse skipped and the records too long to parse, in file order; each is handed out
+  // before the first record after it.
   const skipped: FileRecord[] = [];
+  const oversize = new OversizeRecords(maxRecordBytes);
   let badHeader: string | undefined;
   let columns: string[] = [];
   const parser = parse({
@@ -43,30 +54,44 @@ export async function* csvRecords(input: Readable): AsyncGenerator<FileRecord> {
     relax_column_count: false,
     skip_empty_lines: true,
     skip_records_with_error: true,
+    // The splitter hands over no record past the bound; this keeps csv-parse's own memory bounded whatever it reads.
     max_record_size: MAX_RECORD_CHARS,
-    info: true,
+    // Both callbacks run as csv-parse reads, in file order: the oversize records it passed go in their place.
+    on_record: (record: Record<string, string>, { lines }) => {
+      skipped.push(...oversize.before(lines));
+      return { line: lines, raw: contactRecord(record) };
+    },
     on_skip: (error) => {
+      if (!error) return;
+      skipped.push(...oversize.before(Number(error.lines)));
       const entry = skippedRow(error, columns);
       if (entry) skipped.push(entry);
     },
   });
+  const records = Readable.from(oversize.standIn(csvRecordParts(input, maxRecordBytes)));
   input.once('error', (error) => parser.destroy(error));
-  const rows = input.pipe(parser) as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>;
-  for await (const { record, info } of rows) {
-    if (badHeader) break;
-    while (skipped.length && skipped[0].line < info.lines) {
-      const entry = skipped.shift()!;
-      yield entry;
-      if ('unreadable' in entry) return;
+  records.once('error', (error) => parser.destroy(error));
+  try {
+    for await (const record of records.pipe(parser) as AsyncIterable<FileRecord>) {
+      if (badHeader) break;
+      while (skipped.length && skipped[0].line < record.line) {
+        const entry = skipped.shift()!;
+        yield entry;
+        if ('unreadable' in entry) return;
+      }
+      yield record;
     }
-    yield { line: info.lines, raw: contactRecord(record) };
+  } finally {
+    // Stopped early (an unreadable row), the reading ahead stops too.
+    records.destroy();
   }
   if (badHeader) {
     yield { line: 1, unreadable: badHeader };
     return;
   }
-  const stop = skipped.findIndex((entry) => 'unreadable' in entry);
-  yield* stop < 0 ? skipped : skipped.slice(0, stop + 1);
+  const rest = [...skipped, ...oversize.before(Infinity)];
+  const stop = rest.findIndex((entry) => 'unreadable' in entry);
+  yield* stop < 0 ? rest : rest.slice(0, stop + 1);
 }
 
 /**
@@ -84,8 +109,7 @@ function headerProblem(header: string[]): string | undefined {
   return undefined;
 }
 
-function skippedRow(error: CsvError | undefined, header: string[]): FileRecord | undefined {
-  if (!error) return undefined;
+function skippedRow(error: CsvError, header: string[]): FileRecord | undefined {
   const line = Number(error.lines);
   if (error.code !== 'CSV_RECORD_INCONSISTENT_COLUMNS') return { line, unreadable: error.message };
   // A line of blanks only was skipped by the line splitter; it is no record.

@@ -3,12 +3,12 @@ import { csvRecords, MAX_RECORD_CHARS } from './csv-records';
 import type { FileRecord } from './file-records';
 
 /** The file handed over in chunks of `chunkBytes` (a quoted line break may straddle two reads). */
-async function read(text: string, chunkBytes = Infinity): Promise<FileRecord[]> {
+async function read(text: string, chunkBytes = Infinity, maxRecordBytes?: number): Promise<FileRecord[]> {
   const bytes = Buffer.from(text);
   const chunks: Buffer[] = [];
   for (let at = 0; at < bytes.length; at += Math.min(chunkBytes, bytes.length)) chunks.push(bytes.subarray(at, at + chunkBytes));
   const records: FileRecord[] = [];
-  for await (const record of csvRecords(Readable.from(chunks))) records.push(record);
+  for await (const record of csvRecords(Readable.from(chunks), maxRecordBytes)) records.push(record);
   return records;
 }
 
@@ -91,6 +91,43 @@ describe('csvRecords', () => {
       expect(await read(`sourceId,name\nc1,A\n${rows}`)).toEqual([
         { line: 2, raw: { sourceId: 'c1', fields: { name: 'A' } } },
         { line, unreadable: expect.stringMatching(reason) },
+      ]);
+    });
+  });
+
+  describe.each([
+    ['read at once', Infinity],
+    ['read a byte at a time', 1],
+  ])('with a record past the bound between others (%s)', (_, chunkBytes) => {
+    // c2 spans lines 3-5 (csv-parse counts the CRLF inside quotes as two lines); c4 is a row one cell short.
+    const file = 'sourceId,name\r\nc1,A\r\nc2,"0123456789\r\n0123456789"\r\nc3,"x\r\ny"\r\nc4\r\nc5,E';
+
+    it('rejects it with the lines it spans, and reads the records after it with the numbers they have without it', async () => {
+      const records = await read(file, chunkBytes, 20);
+      expect(records).toEqual([
+        { line: 2, raw: { sourceId: 'c1', fields: { name: 'A' } } },
+        { line: 5, problem: 'the record on lines 3-5 is longer than 20 bytes' },
+        { line: 8, raw: { sourceId: 'c3', fields: { name: 'x\r\ny' } } },
+        { line: 9, problem: expect.stringMatching(/got 1 on line 9/), sentSourceId: 'c4' },
+        { line: 10, raw: { sourceId: 'c5', fields: { name: 'E' } } },
+      ]);
+      expect(records.map((r) => r.line)).toEqual((await read(file, chunkBytes)).map((r) => r.line));
+    });
+  });
+
+  describe('with the last record past the bound', () => {
+    it('rejects it after the records before it', async () => {
+      expect(await read('sourceId,name\nc1,A\nc2,0123456789012345678901', Infinity, 20)).toEqual([
+        { line: 2, raw: { sourceId: 'c1', fields: { name: 'A' } } },
+        { line: 3, problem: 'line 3 is longer than 20 bytes' },
+      ]);
+    });
+  });
+
+  describe('with a header row past the bound', () => {
+    it('refuses the file at its header', async () => {
+      expect(await read('sourceId,name0123456789012345678901\nc1,A\n', Infinity, 20)).toEqual([
+        { line: 1, unreadable: 'the header row (line 1) is longer than 20 bytes' },
       ]);
     });
   });

@@ -21,7 +21,8 @@ export const MAX_LINE_BYTES = 8 * DEFAULT_MAX_APPEND_BYTES;
 export interface FileReading {
   /** Reads this many bytes and no more: the bytes that were hashed, even if the file grew since. */
   bytes: number;
-  onBytes?: (bytes: number) => void;
+  /** Each chunk as it is read (the import counts and hashes them). */
+  onChunk?: (chunk: Buffer) => void;
   maxLineBytes?: number;
 }
 
@@ -41,8 +42,8 @@ export const formatOf = (path: string): FileFormat => (/\.csv$/i.test(path) ? 'c
 export async function* fileRecords(path: string, format: FileFormat, reading: FileReading): AsyncGenerator<FileRecord> {
   // `end` is inclusive; an empty file has no byte to end at.
   const input = reading.bytes > 0 ? createReadStream(path, { start: 0, end: reading.bytes - 1 }) : Readable.from([]);
-  const { onBytes } = reading;
-  if (onBytes) input.on('data', (chunk: Buffer) => onBytes(chunk.length));
+  const { onChunk } = reading;
+  if (onChunk) input.on('data', onChunk);
   try {
     yield* format === 'csv' ? csvRecords(input) : ndjsonRecords(input, reading.maxLineBytes ?? MAX_LINE_BYTES);
   } finally {

@@ -5,7 +5,7 @@
  * fields may hold line breaks, a short row is rejected on its own, and a malformed quote stops the run.
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdtempSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
@@ -304,6 +304,22 @@ describe('idem sync import', () => {
       }
     }, 60_000);
 
+    it('rejects a CSV record longer than the bound while streaming past it, and imports the records around it', async () => {
+      const file = join(dir, 'long-record.csv');
+      const notes = `"${'x'.repeat(4.5 * 1024 * 1024)}\n${'x'.repeat(4.5 * 1024 * 1024)}"`;
+      writeFileSync(file, `sourceId,version,notes\nbefore,1,short\nlong,1,${notes}\nafter,1,short\n`);
+      const db = await openDb('file_import_long_record');
+      try {
+        const run = await importFile({ store: db.store, source: 'crm', path: file, metadata });
+        expect(run).toMatchObject({ status: 'completed', processed: 3, counts: { imported: 2, rejected: 1 } });
+        expect(await reasonsOf(db, run.runId)).toEqual([['', 'the record on lines 3-4 is longer than 1048576 bytes']]);
+        expect((await db.store.readStream('contact-crm.after'))[0].data.fields).toEqual({ notes: 'short' });
+        expect(await db.store.readStream('contact-crm.long')).toEqual([]);
+      } finally {
+        await db.pool.end();
+      }
+    }, 60_000);
+
     it('imports only the lines that were hashed when the file grows during the import (the grown file is a new run)', async () => {
       const file = join(dir, 'growing.ndjson');
       const line = (id: string) => `${JSON.stringify({ sourceId: id, fields: {} })}\n`;
@@ -322,6 +338,40 @@ describe('idem sync import', () => {
         const grown = await importFile({ store: db.store, source: 'crm', path: file, metadata });
         expect(grown.runId).not.toBe(run.runId);
         expect(grown).toMatchObject({ status: 'completed', processed: 3, counts: { imported: 1, unchanged: 2 } });
+      } finally {
+        await db.pool.end();
+      }
+    });
+
+    it('stops the run for review when the file is rewritten in place with the same size while it is read', async () => {
+      const file = join(dir, 'rewritten.ndjson');
+      // 1,990 lines of 250 bytes: the reader holds 64 KiB at a time, so most of the file is read after the first slice.
+      const notes = 'n'.repeat(200);
+      const content = (name: string) =>
+        Array.from({ length: 1990 }, (_, i) => `${JSON.stringify({ sourceId: `w${i}`, fields: { name, notes } })}\n`).join('');
+      writeFileSync(file, content('before'));
+      const db = await openDb('file_import_rewritten');
+      try {
+        let rewritten = false;
+        const run = await importFile({
+          store: db.store,
+          source: 'crm',
+          path: file,
+          metadata,
+          sliceSize: 100,
+          // After the first slice is recorded: same length, other bytes.
+          onProgress: () => {
+            if (rewritten) return;
+            rewritten = true;
+            const fd = openSync(file, 'r+');
+            writeSync(fd, content('after_'), 0);
+            closeSync(fd);
+          },
+        });
+        expect(rewritten).toBe(true);
+        expect(run).toMatchObject({ status: 'needs_review', processed: 1900 });
+        expect(run.reason).toMatch(/^the file changed while it was being imported/);
+        expect(await db.store.readStream('contact-crm.w1989')).toEqual([]);
       } finally {
         await db.pool.end();
       }

@@ -2,8 +2,11 @@
  * `idem sync import <file> --source <name>`: a file export imported as a run like any other. The run
  * id comes from the file's content hash and the source, so importing the same file again — after a
  * kill at line 800,000 of 1,000,000 — goes on from the last recorded line, and a changed file is a
- * new run: only the bytes that were hashed are read, so lines appended to a file while it is being imported
- * are no part of its run (they are in the grown file's). Lines are imported in slices; each slice's outcomes and its last line are recorded in one
+ * new run: only the bytes that were hashed are read, so lines appended to a file while it is being
+ * imported are no part of its run (they are in the grown file's). The bytes read are hashed again: a
+ * file rewritten in place while it is read (same size, other bytes) puts the run in `needs_review` at
+ * its end, its last slice not recorded, since which records came from the changed bytes cannot be told.
+ * Lines are imported in slices; each slice's outcomes and its last line are recorded in one
  * append (pull-run/record-page.decision.ts), so a slice counts as done only with all its outcomes.
  * A file that stops being readable (a malformed CSV quote) puts the run in `needs_review` after the
  * records before that line are recorded: a fixed file is a new run.
@@ -77,6 +80,8 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
   if (run.status !== 'running') return run;
 
   let bytes = 0;
+  // The bytes as read, hashed again: a file rewritten in place with the same size reads other bytes than were hashed.
+  const readHash = createHash('sha256');
   const doneUpTo = Number(run.cursor ?? 0);
   let slice: FileRow[] = [];
   const append = async (events: ImportEvent[]) => {
@@ -98,7 +103,10 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
   };
   for await (const line of fileRecords(path, formatOf(path), {
     bytes: totalBytes,
-    onBytes: (n) => (bytes += n),
+    onChunk: (chunk) => {
+      bytes += chunk.length;
+      readHash.update(chunk);
+    },
     maxLineBytes: options.maxLineBytes,
   })) {
     // Between slices only: a slice counts once all its outcomes are recorded.
@@ -113,6 +121,13 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
     slice.push(line);
     if (slice.length >= (options.sliceSize ?? 500)) await record(String(line.line));
     if (run.status !== 'running') return run;
+  }
+  if (readHash.digest('hex') !== hash) {
+    // Which records came from the changed bytes cannot be told: the last slice is not recorded, and a human decides.
+    const reason =
+      'the file changed while it was being imported (its bytes no longer match the content hash the run is named by); import it again';
+    await append([{ type: 'ImportRunNeedsReview', data: { runId, reason } }]);
+    return run;
   }
   await record(null);
   return run;

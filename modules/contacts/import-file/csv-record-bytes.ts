@@ -1,0 +1,237 @@
+/**
+ * The records of a CSV file, found on the bytes before csv-parse reads them, so that a record past the
+ * size bound is never held: csv-parse 7 emits nothing more after `max_record_size` (skip-on-error or not),
+ * so one oversize record stopped the whole file. Here its bytes are counted and dropped until it ends,
+ * it comes out as an `OversizeRecord`, and the bytes of the records around it go on to csv-parse as
+ * they are (so BOM, blank lines, cell counts and header stay csv-parse's business).
+ *
+ * Records end where csv-parse ends them (RFC 4180): at the first line break outside quotes, the
+ * record delimiter being whichever of CRLF, LF or CR comes first outside quotes in the file (csv-parse
+ * finds it the same way); `""` inside quotes is a quote. Lines are counted as csv-parse counts them
+ * (every CR and LF, except the LF of a CRLF record delimiter), so an oversize record's numbers match
+ * the numbers of the records around it. A quote csv-parse refuses (one inside an unquoted field, text
+ * after a closing quote) makes the rest of the file unreadable to both: from there on the bytes go to
+ * csv-parse unsplit, and it names the error.
+ */
+import type { Readable } from 'node:stream';
+
+/** A record past the bound; its lines are csv-parse's numbers. */
+export interface OversizeRecord {
+  firstLine: number;
+  lastLine: number;
+  /** The line breaks csv-parse would have counted in it (its own delimiter included). */
+  lineBreaks: number;
+  /** The file's record delimiter: blank lines of it stand in for the record where csv-parse counts lines. */
+  lineBreak: string;
+  /** The file's first record, the header row csv-parse would have named the columns from. */
+  header: boolean;
+  /** Where it ends cannot be told: its quote is still open at the end of the file, or a malformed quote is in it. */
+  endless: boolean;
+}
+
+/** Whole records' bytes to parse, or a record left out. */
+export type CsvRecordPart = Buffer | OversizeRecord;
+
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const LF = 0x0a;
+const CR = 0x0d;
+const BOM = [0xef, 0xbb, 0xbf];
+const LINE_BREAKS = { crlf: '\r\n', lf: '\n', cr: '\r' };
+
+export class CsvRecordSplitter {
+  /** The bytes of the record being read, from earlier chunks (none once it is past the bound). */
+  private pending: Buffer[] = [];
+  private held = 0;
+  private tooLong = false;
+  private delimiter: 'crlf' | 'lf' | 'cr' | undefined;
+  private quoted = false;
+  /** A quote just seen inside quotes: the next byte tells an escaped quote from a closing one. */
+  private quoteInQuotes = false;
+  private fieldStart = true;
+  /** An unquoted CR ended the last chunk: the next byte tells a CRLF from a CR. */
+  private crAtEnd = false;
+  /** Split, or past a malformed quote: the rest handed to csv-parse as it is, or nothing more at all (`stopped`). */
+  private mode: 'split' | 'unsplit' | 'stopped' = 'split';
+  /** The bytes of a UTF-8 byte-order mark still to come at the file's start (csv-parse drops it: no field's bytes). */
+  private bomLeft = BOM.length;
+  private line = 1;
+  private recordLine = 1;
+  private recordHasBytes = false;
+  private recordsSeen = 0;
+  private out: CsvRecordPart[] = [];
+  /** Records finished in the chunk being split, handed over together. */
+  private ready: Buffer[] = [];
+
+  constructor(private readonly maxRecordBytes: number) {}
+
+  /** What is held of the record being read: never more than the bound. */
+  get heldBytes(): number {
+    return this.held;
+  }
+
+  push(chunk: Buffer): CsvRecordPart[] {
+    if (this.mode !== 'split') return this.mode === 'unsplit' && chunk.length ? [chunk] : [];
+    let start = 0;
+    if (this.crAtEnd) {
+      this.crAtEnd = false;
+      let goesOn = true;
+      if (chunk[0] === LF) {
+        this.delimiter ??= 'crlf';
+        goesOn = this.finish(chunk.subarray(0, 1));
+        start = 1;
+      } else if (this.delimiter === undefined) {
+        this.delimiter = 'cr';
+        goesOn = this.finish(chunk.subarray(0, 0));
+      } else this.fieldStart = false;
+      if (!goesOn) return this.handOver();
+    }
+    for (let at = start; at < chunk.length; at++) {
+      const byte = chunk[at];
+      if (this.bomLeft > 0 && this.isBom(byte)) continue;
+      if (byte !== LF && byte !== CR) this.recordHasBytes = true;
+      if (this.quoteInQuotes) {
+        this.quoteInQuotes = false;
+        if (byte === QUOTE) continue;
+        if (byte !== COMMA && byte !== LF && byte !== CR) {
+          this.breakOff(chunk, start);
+          return this.handOver();
+        }
+        this.quoted = false;
+      } else if (this.quoted) {
+        if (byte === QUOTE) this.quoteInQuotes = true;
+        else if (byte === LF || byte === CR) this.line++;
+        continue;
+      }
+      if (byte === QUOTE) {
+        if (!this.fieldStart) {
+          this.breakOff(chunk, start);
+          return this.handOver();
+        }
+        this.quoted = true;
+        this.fieldStart = false;
+      } else if (byte === LF || byte === CR) {
+        this.line++;
+        const ends = this.endsRecord(chunk, at);
+        if (ends === 'wait') this.crAtEnd = true;
+        else if (ends) {
+          at += ends - 1;
+          if (!this.finish(chunk.subarray(start, at + 1))) return this.handOver();
+          start = at + 1;
+        } else this.fieldStart = false;
+      } else this.fieldStart = byte === COMMA;
+    }
+    this.keep(chunk.subarray(start));
+    return this.handOver();
+  }
+
+  /** The last record, which may end without a line break. */
+  end(): CsvRecordPart[] {
+    if (this.mode !== 'split') return [];
+    if (this.held > 0 || this.tooLong) this.finish(Buffer.alloc(0), { atEnd: true });
+    return this.handOver();
+  }
+
+  /** The length of the record delimiter starting at `at` (0 if the byte is a field's), or 'wait' for the next chunk. */
+  private endsRecord(chunk: Buffer, at: number): number | 'wait' {
+    const byte = chunk[at];
+    if (byte === LF) {
+      this.delimiter ??= 'lf';
+      return this.delimiter === 'lf' ? 1 : 0;
+    }
+    if (this.delimiter === 'cr') return 1;
+    if (this.delimiter === 'lf') return 0;
+    if (at + 1 === chunk.length) return 'wait';
+    if (chunk[at + 1] === LF) {
+      this.delimiter = 'crlf';
+      return 2;
+    }
+    if (this.delimiter === undefined) {
+      this.delimiter = 'cr';
+      return 1;
+    }
+    return 0;
+  }
+
+  private isBom(byte: number): boolean {
+    if (byte === BOM[BOM.length - this.bomLeft]) return this.bomLeft-- > 0;
+    // Part of a mark is no mark: csv-parse reads those bytes as the first field's.
+    if (this.bomLeft < BOM.length) this.fieldStart = false;
+    this.bomLeft = 0;
+    return false;
+  }
+
+  private keep(bytes: Buffer): void {
+    if (this.tooLong || bytes.length === 0) return;
+    this.held += bytes.length;
+    if (this.held > this.maxRecordBytes) {
+      this.tooLong = true;
+      this.pending = [];
+      this.held = 0;
+    } else this.pending.push(bytes);
+  }
+
+  /** The record ends with `last`, the rest of its bytes in this chunk; false once nothing more can be read. */
+  private finish(last: Buffer, { atEnd = false } = {}): boolean {
+    this.keep(last);
+    if (this.recordHasBytes) this.recordsSeen++;
+    const header = this.recordsSeen === 1;
+    if (this.tooLong) {
+      this.handOverReady();
+      // A record ended by its line break ends on the line before the one that break starts.
+      const lastLine = atEnd && !this.crAtEnd ? this.line : this.line - 1;
+      const lineBreak = LINE_BREAKS[this.delimiter ?? 'lf'];
+      const endless = atEnd && this.quoted && !this.quoteInQuotes;
+      this.out.push({ firstLine: this.recordLine, lastLine, lineBreaks: this.line - this.recordLine, lineBreak, header, endless });
+      // Without its header no record can be read.
+      if (header) this.mode = 'stopped';
+    } else this.ready = this.ready.concat(this.pending);
+    this.pending = [];
+    this.held = 0;
+    this.tooLong = false;
+    this.recordLine = this.line;
+    this.recordHasBytes = false;
+    this.fieldStart = true;
+    return this.mode === 'split';
+  }
+
+  /** A quote csv-parse refuses: the rest goes to it as it is, unless this record's bytes are dropped already. */
+  private breakOff(chunk: Buffer, start: number): void {
+    this.mode = this.tooLong ? 'stopped' : 'unsplit';
+    if (this.tooLong) {
+      this.handOverReady();
+      const recordsSeen = this.recordsSeen + (this.recordHasBytes ? 1 : 0);
+      const lineBreak = LINE_BREAKS[this.delimiter ?? 'lf'];
+      this.out.push({
+        firstLine: this.recordLine,
+        lastLine: this.line,
+        lineBreaks: 0,
+        lineBreak,
+        header: recordsSeen === 1,
+        endless: true,
+      });
+      return;
+    }
+    this.ready = this.ready.concat(this.pending, [chunk.subarray(start)]);
+    this.pending = [];
+    this.held = 0;
+  }
+
+  private handOverReady(): void {
+    if (this.ready.length) this.out.push(this.ready.length === 1 ? this.ready[0] : Buffer.concat(this.ready));
+    this.ready = [];
+  }
+
+  private handOver(): CsvRecordPart[] {
+    this.handOverReady();
+    const parts = this.out;
+    this.out = [];
+    return parts;
+  }
+}
+
+export async function* csvRecordParts(input: Readable, maxRecordBytes: number): AsyncGenerator<CsvRecordPart> {
+  const splitter = new CsvRecordSplitter(maxRecordBytes);
+  for await (const chunk of input as AsyncIterable<Buffer>) yield* splitter.push(chunk);
+  yield* splitter.end();
+}
