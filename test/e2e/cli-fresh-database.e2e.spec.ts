@@ -21,10 +21,10 @@ async function idem(databaseUrl: string, ...args: string[]) {
 }
 
 describe('idem on a database no api or worker ever opened', () => {
-  it('lists no import runs (exit 0, nothing printed) and leaves every read model installed', async () => {
+  it('lists no import runs (exit 0, only the count printed) and leaves every read model installed', async () => {
     const databaseUrl = await createTestDatabase('cli_fresh');
     const { stdout, stderr } = await idem(databaseUrl, 'sync', 'list');
-    expect({ stdout, stderr }).toEqual({ stdout: '', stderr: '' });
+    expect({ stdout, stderr }).toEqual({ stdout: '', stderr: '0 import runs\n' });
 
     const pool = new Pool({ connectionString: databaseUrl, max: 1 });
     try {

@@ -1,15 +1,21 @@
 /**
  * `idem sync run` and `idem sync resume` on real PostgreSQL against the sandbox CRM: the progress bar
  * names what the command does (a resume's bar was the file import's, "import [...] 100% | 30/30
- * records"), and the closing line of a run that found nothing says so plainly.
+ * records"), and the closing line of a run that found nothing says so plainly. `idem sync list` pages
+ * through every run the read model holds (it used to stop at the newest 100) and says how many it showed.
  */
 import { PassThrough } from 'node:stream';
 import { Pool } from 'pg';
 import { runCli } from '../../../src/cli';
 import type { CliContext } from '../../../src/cli/cli-context';
 import { loadConfig } from '../../../src/config/config';
+import { runReadModelMigrations } from '../../../src/database/data-source';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
+import { readModelProjection } from '../../../src/subscriptions/read-models/read-model.projection';
+import { startProjections } from '../../../src/subscriptions/start-projections';
 import { createTestDatabase } from '../../../test/harness/test-database';
+import { waitUntilCaughtUp } from '../../../test/projections/projection-harness';
+import { syncRunsReadModel } from '../../../projections/sync-runs/sync-runs.projector';
 import { createSandbox, type Sandbox } from '../../sandbox';
 import { startRun } from '../pull-run/start-run';
 
@@ -30,7 +36,7 @@ afterAll(async () => {
   await pool.end();
 });
 
-async function idem(...args: string[]) {
+async function cli(...args: string[]) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -48,8 +54,13 @@ async function idem(...args: string[]) {
     exitCode: 0,
   };
   const code = await runCli(args, context);
-  const lines = err.split('\n').filter((line) => line.trim() !== '');
-  return { code, view: JSON.parse(out.trim().split('\n').at(-1)!) as { runId: string; status: string }, lines };
+  const nonEmpty = (text: string) => text.split('\n').filter((line) => line.trim() !== '');
+  return { code, out: nonEmpty(out), lines: nonEmpty(err) };
+}
+
+async function idem(...args: string[]) {
+  const { code, out, lines } = await cli(...args);
+  return { code, view: JSON.parse(out.at(-1)!) as { runId: string; status: string }, lines };
 }
 
 const metadata = { correlationId: 'test', causationId: 'test', actor: { role: 'sync', tokenId: 'test' } };
@@ -91,5 +102,49 @@ describe('idem sync resume', () => {
       `${done.runId} was already completed: nothing to resume`,
       expect.stringMatching(/: completed: 30 records \((imported|unchanged) 30\)$/),
     ]);
+  });
+});
+
+describe('idem sync list', () => {
+  // More than one page of the read model (100 runs a page); started and driven by no one, so `running`.
+  const started: string[] = [];
+  beforeAll(async () => {
+    for (let i = 0; i < 130; i++) started.push(await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, metadata));
+    await runReadModelMigrations(databaseUrl);
+    const projections = await startProjections({ store, pool, readModels: [syncRunsReadModel], reactors: [] });
+    try {
+      await waitUntilCaughtUp(store, pool, [readModelProjection(syncRunsReadModel)]);
+    } finally {
+      await projections.stop();
+    }
+  });
+
+  const runIdOf = (line: string) => line.split('  ')[0];
+
+  it('lists every run, page after page, each once, and says how many it showed', async () => {
+    const { code, out, lines } = await cli('sync', 'list', '--status', 'running');
+
+    expect(code).toBe(0);
+    expect(out).toHaveLength(started.length);
+    expect(out.map(runIdOf).sort()).toEqual([...started].sort());
+    expect(out.every((line) => / {2}pull {2}running {2}0 records$/.test(line))).toBe(true);
+    expect(lines).toEqual([`${started.length} import runs`]);
+  });
+
+  it('stops after --limit runs, the newest, and says there are more', async () => {
+    const { out: all } = await cli('sync', 'list');
+    const { code, out, lines } = await cli('sync', 'list', '--limit', '7');
+
+    expect(all.length).toBeGreaterThan(started.length);
+    expect(code).toBe(0);
+    expect(out).toEqual(all.slice(0, 7));
+    expect(lines).toEqual(['7 import runs, the newest (--limit 7); there are more']);
+  });
+
+  it('says nothing is left out when --limit reaches past the last run', async () => {
+    const { out, lines } = await cli('sync', 'list', '--status', 'running', '--limit', String(started.length));
+
+    expect(out).toHaveLength(started.length);
+    expect(lines).toEqual([`${started.length} import runs`]);
   });
 });

@@ -4,11 +4,12 @@
  *   goes on from its last recorded line (the run is named by the file's content hash).
  * - `run --source <name>`: a pull run from a configured source (the sandbox CRM in development), driven
  *   here with a progress bar; `--no-wait` leaves it to the workers.
- * - `status <runId>` (folded from the run's stream), `list [--status …]` (the newest 100 pull and file
- *   runs, from the sync_runs read model: as current as the workers' projections), `resume <runId>`
- *   (a stopped or orphaned pull run).
+ * - `status <runId>` (folded from the run's stream), `list [--status …] [--limit N]` (every pull and
+ *   file run, newest first, page after page of the sync_runs read model — as current as the workers'
+ *   projections — or the newest N), `resume <runId>` (a stopped or orphaned pull run).
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import type { Pool } from 'pg';
 import { listRuns } from '../../../projections/sync-runs/sync-runs.queries';
 import { EXIT_CHECK_FAILED, println, type CliCommand, type CliContext } from '../../../src/cli/cli-context';
 import { configuredContactSources } from '../contact-source/configured-sources';
@@ -18,15 +19,38 @@ import { RUN_STATUSES, type ImportRunState, type RunStatus } from '../import-run
 import { driveRun, loadRun } from '../pull-run/drive-run';
 import { resumeRun, startRun } from '../pull-run/start-run';
 import { importLabel, pullLabel, resumeLabel, RunProgressBar, runStatusLine, watchLabel } from './run-progress';
-import { toRunView } from '../import-run.view';
+import { toRunView, type RunView } from '../import-run.view';
 import { isIsoDateTime } from '../import-contact/iso-date-time';
 
-const MAX_LISTED = 100;
+/** Runs read per query while listing: the route's default page. */
+const LIST_PAGE = 100;
 
 function sinceArgument(value: string): string {
   if (!isIsoDateTime(value)) throw new InvalidArgumentError('expected an ISO-8601 date-time such as 2026-12-01T10:00:00Z');
   return value;
 }
+
+function limitArgument(value: string): number {
+  if (!/^[1-9]\d{0,8}$/.test(value)) throw new InvalidArgumentError('expected a whole number of runs, at least 1');
+  return Number(value);
+}
+
+/**
+ * Every run the read model lists, newest first, a page at a time after the last one printed (the
+ * keyset `next` of GET /v1/sync/runs): runs starting meanwhile come before the first page, so none is
+ * skipped or repeated.
+ */
+async function* allRuns(pool: Pool, status: RunStatus | undefined): AsyncGenerator<RunView> {
+  let after: string | undefined;
+  for (;;) {
+    const page = await listRuns(pool, { status, limit: LIST_PAGE, after });
+    yield* page;
+    if (page.length < LIST_PAGE) return;
+    after = page.at(-1)!.runId;
+  }
+}
+
+const runsCounted = (count: number) => `${count} import run${count === 1 ? '' : 's'}`;
 
 const cliMetadata = () => ({
   correlationId: `cli-${process.pid}`,
@@ -119,13 +143,23 @@ export const syncCommand: CliCommand = (context) => {
     });
   sync
     .command('list')
-    .description('the newest 100 import runs (pull and file), newest first, as the workers last projected them')
+    .description('every import run (pull and file), newest first, as the workers last projected them')
     .addOption(new Option('--status <status>', 'only runs with this status').choices(RUN_STATUSES))
-    .action(async (options: { status?: RunStatus }) => {
+    .option('--limit <n>', 'stop after the newest n runs', limitArgument)
+    .action(async (options: { status?: RunStatus; limit?: number }) => {
       const { pool } = await context.runtime();
-      for (const view of await listRuns(pool, { status: options.status, limit: MAX_LISTED })) {
+      let shown = 0;
+      let more = false;
+      for await (const view of allRuns(pool, options.status)) {
+        if (shown === options.limit) {
+          more = true;
+          break;
+        }
         println(context.stdout, `${view.runId}  ${view.kind}  ${view.status}  ${view.processed} records  ${view.reason ?? ''}`.trimEnd());
+        shown++;
       }
+      // On stderr, so stdout stays one run a line.
+      println(context.stderr, more ? `${runsCounted(shown)}, the newest (--limit ${shown}); there are more` : runsCounted(shown));
     });
   sync
     .command('resume <runId>')

@@ -52,6 +52,11 @@ describe('idem sync', () => {
     },
   );
 
+  it.each([['0'], ['-3'], ['ten'], ['2.5']])('list refuses --limit %s with exit code 2 before opening the database', async (limit) => {
+    const result = await idem(development, 'sync', 'list', '--limit', limit);
+    expect(result).toEqual({ code: EXIT_ERROR, err: expect.stringContaining('expected a whole number of runs'), opened: false });
+  });
+
   it('run refuses the crm in production without IDEM_CRM_URL, even with the provider configured', async () => {
     const production = { ...development, production: true, payments: { ...development.payments, stripeApiBase: 'https://api.stripe.com' } };
     const result = await idem(production, 'sync', 'run', '--source', 'crm');
