@@ -17,6 +17,8 @@ export class ReportingChild {
   readonly exited: Promise<number | null>;
   protected readonly process: ChildProcess;
   private waiters: Array<() => void> = [];
+  /** Set once the child has exited and its stdout is read to the end: no report can follow. */
+  private ended: string | undefined;
 
   constructor(script: string, env: Record<string, string>) {
     this.process = spawn(process.execPath, ['-r', REGISTER, script], {
@@ -30,9 +32,15 @@ export class ReportingChild {
       } catch {
         return;
       }
-      for (const wake of this.waiters.splice(0)) wake();
+      this.wakeWaiters();
     });
     this.exited = new Promise((resolve) => this.process.once('exit', (code) => resolve(code)));
+    // 'close' comes after the last line: a wait on a child that is gone fails now, instead of keeping
+    // its timer (and the jest worker) alive until its timeout, e.g. in a test that already timed out.
+    this.process.once('close', (code, signal) => {
+      this.ended = `exited (${signal ?? `code ${code}`})`;
+      this.wakeWaiters();
+    });
   }
 
   get pid(): number {
@@ -47,6 +55,7 @@ export class ReportingChild {
       if (found) return found;
       const crashed = this.reports.find((r) => r.event === 'crashed');
       if (crashed) throw new Error(`child ${this.pid} crashed while waiting for ${what}: ${String(crashed.error)}`);
+      if (this.ended) throw new Error(`child ${this.pid} ${this.ended} while waiting for ${what}`);
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`child ${this.pid}: no ${what} within ${timeoutMs} ms`);
       await new Promise<void>((resolve) => {
@@ -57,6 +66,10 @@ export class ReportingChild {
         });
       });
     }
+  }
+
+  private wakeWaiters(): void {
+    for (const wake of this.waiters.splice(0)) wake();
   }
 
   /** One line on the child's stdin. */
