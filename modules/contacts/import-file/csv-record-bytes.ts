@@ -51,6 +51,8 @@ export class CsvRecordSplitter {
   private fieldStart = true;
   /** An unquoted CR ended the last chunk: the next byte tells a CRLF from a CR. */
   private crAtEnd = false;
+  /** That CR came right after a closing quote, where only the file's record break may follow. */
+  private crAfterClosingQuote = false;
   /** Split, or past a malformed quote: the rest handed to csv-parse as it is, or nothing more at all (`stopped`). */
   private mode: 'split' | 'unsplit' | 'stopped' = 'split';
   /** The bytes of a UTF-8 byte-order mark still to come at the file's start (csv-parse drops it: no field's bytes). */
@@ -83,6 +85,9 @@ export class CsvRecordSplitter {
       } else if (this.delimiter === undefined) {
         this.delimiter = 'cr';
         goesOn = this.finish(chunk.subarray(0, 0));
+      } else if (this.crAfterClosingQuote) {
+        this.breakOff(chunk, 0, 0);
+        return this.handOver();
       } else this.fieldStart = false;
       if (!goesOn) return this.handOver();
     }
@@ -90,14 +95,16 @@ export class CsvRecordSplitter {
       const byte = chunk[at];
       if (this.bomLeft > 0 && this.isBom(byte)) continue;
       if (byte !== LF && byte !== CR) this.recordHasBytes = true;
+      let afterClosingQuote = false;
       if (this.quoteInQuotes) {
         this.quoteInQuotes = false;
         if (byte === QUOTE) continue;
         if (byte !== COMMA && byte !== LF && byte !== CR) {
-          this.breakOff(chunk, start);
+          this.breakOff(chunk, start, at);
           return this.handOver();
         }
         this.quoted = false;
+        afterClosingQuote = true;
       } else if (this.quoted) {
         if (byte === QUOTE) this.quoteInQuotes = true;
         else if (byte === LF || byte === CR) this.line++;
@@ -105,7 +112,7 @@ export class CsvRecordSplitter {
       }
       if (byte === QUOTE) {
         if (!this.fieldStart) {
-          this.breakOff(chunk, start);
+          this.breakOff(chunk, start, at);
           return this.handOver();
         }
         this.quoted = true;
@@ -113,11 +120,18 @@ export class CsvRecordSplitter {
       } else if (byte === LF || byte === CR) {
         this.line++;
         const ends = this.endsRecord(chunk, at);
-        if (ends === 'wait') this.crAtEnd = true;
-        else if (ends) {
+        if (ends === 'wait') {
+          this.crAtEnd = true;
+          this.crAfterClosingQuote = afterClosingQuote;
+        } else if (ends) {
           at += ends - 1;
           if (!this.finish(chunk.subarray(start, at + 1))) return this.handOver();
           start = at + 1;
+        } else if (afterClosingQuote) {
+          // A line break that is not the file's record break, after a closing quote: csv-parse refuses it
+          // ("Invalid Closing Quote"), so the record must not be taken for one that ends here.
+          this.breakOff(chunk, start, at);
+          return this.handOver();
         } else this.fieldStart = false;
       } else this.fieldStart = byte === COMMA;
     }
@@ -195,10 +209,14 @@ export class CsvRecordSplitter {
     return this.mode === 'split';
   }
 
-  /** A quote csv-parse refuses: the rest goes to it as it is, unless this record's bytes are dropped already. */
-  private breakOff(chunk: Buffer, start: number): void {
-    this.mode = this.tooLong ? 'stopped' : 'unsplit';
-    if (this.tooLong) {
+  /**
+   * A quote csv-parse refuses, at `at`: the rest goes to it as it is, unless this record is past the
+   * bound already (its bytes before `at` counted, so that where the chunks happen to end changes nothing).
+   */
+  private breakOff(chunk: Buffer, start: number, at: number): void {
+    const tooLong = this.tooLong || this.held + (at - start) > this.maxRecordBytes;
+    this.mode = tooLong ? 'stopped' : 'unsplit';
+    if (tooLong) {
       this.handOverReady();
       const recordsSeen = this.recordsSeen + (this.recordHasBytes ? 1 : 0);
       const lineBreak = LINE_BREAKS[this.delimiter ?? 'lf'];

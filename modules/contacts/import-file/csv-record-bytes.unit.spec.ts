@@ -81,6 +81,8 @@ describe('csvRecordParts', () => {
     it.each([
       ['id\na,b"c\nd\n', ['id\n', 'a,b"c\nd\n']],
       ['id\n"a"x\nd\n', ['id\n', '"a"x\nd\n']],
+      ['id\r\n"a"\nb\r\nd\r\n', ['id\r\n', '"a"\nb\r\nd\r\n']],
+      ['id\n"a"\rb\nd\n', ['id\n', '"a"\rb\nd\n']],
     ])('hands the rest over unsplit, for csv-parse to name the error: %j', async (file, parts) => {
       expect((await split(file, 100, 1)).join('')).toBe(parts.join(''));
       expect((await split(file, 100)).slice(0, 1)).toEqual([parts[0] + parts[1]]);
@@ -89,6 +91,14 @@ describe('csvRecordParts', () => {
     it('says no end can be told when the record is past the bound already', async () => {
       expect(await split('id\n"0123456789012" x\nd\n', 12, 1)).toEqual(['id\n', oversize(2, 2, 0, { endless: true })]);
     });
+
+    it.each([1, 3, Infinity])(
+      "takes no line break but the file's own for the end of a record past the bound after its closing quote (chunks of %d)",
+      async (chunkBytes) => {
+        const parts = await split('id\r\n"0123456789012"\nnext\r\nd\r\n', 12, chunkBytes);
+        expect(parts).toEqual(['id\r\n', oversize(2, 3, 0, { lineBreak: '\r\n', endless: true })]);
+      },
+    );
   });
 
   describe('with a UTF-8 byte-order mark before a quoted header', () => {

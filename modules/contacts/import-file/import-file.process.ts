@@ -3,11 +3,12 @@
  * importing its n-th slice and before recording it, reports `paused` on stdout and waits to be killed.
  */
 import { Pool } from 'pg';
+import { surviveLostConnections } from '../../../src/database/lost-connections';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
 import { importFile } from './import-file';
 
 async function main() {
-  const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 8 });
+  const pool = surviveLostConnections(new Pool({ connectionString: process.env.DATABASE_URL, max: 8 }));
   const store = new PostgresEventStore(pool);
   let slices = 0;
   await importFile({

@@ -5,6 +5,7 @@
  * (the window between a page's appends and its cursor), reports `paused` and waits to be killed.
  */
 import { Pool } from 'pg';
+import { surviveLostConnections } from '../../../src/database/lost-connections';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
 import { SandboxCrmContactSource } from '../contact-source/sandbox-crm.contact-source';
 import { driveRun } from './drive-run';
@@ -12,7 +13,7 @@ import { driveRun } from './drive-run';
 const report = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
 async function main() {
-  const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 8 });
+  const pool = surviveLostConnections(new Pool({ connectionString: process.env.DATABASE_URL, max: 8 }));
   const store = new PostgresEventStore(pool);
   const crm = new SandboxCrmContactSource('crm', process.env.CRM_URL!);
   const pauseAt = Number(process.env.PAUSE_AT_PAGE ?? 0);

@@ -54,18 +54,29 @@ export const DEFAULT_ORPHAN_SWEEP: OrphanSweep = { everyMs: 30_000, silentForMs:
  * started over HTTP). `stop()` ends them after the pages in flight, before the process closes its
  * database pool: a driver still appending into a closed pool failed with an error in the log.
  */
+/**
+ * Runs with a background driver in this process, whichever RunDrivers holds it (the api's and a worker's
+ * share a process under `npm start`), retries included: a run is never driven twice by one process,
+ * and the orphan sweep leaves a run alone while its driver waits to try again.
+ */
+const drivenInBackground = new Set<string>();
+
 export class RunDrivers {
   private readonly shutdown = new AbortController();
   private readonly drivers = new Set<Promise<void>>();
 
   constructor(private readonly deps: Omit<RunDriverDeps, 'signal' | 'metadata'>) {}
 
-  /** `metadata`: who drives it, for the events the driver appends. */
+  /** `metadata`: who drives it, for the events the driver appends. A run this process drives already is left to its driver. */
   drive(runId: string, metadata: RunDriverDeps['metadata']): void {
-    if (this.shutdown.signal.aborted) return;
+    if (this.shutdown.signal.aborted || drivenInBackground.has(runId)) return;
+    drivenInBackground.add(runId);
     const driver = driveInBackground({ ...this.deps, metadata, signal: this.shutdown.signal }, runId);
     this.drivers.add(driver);
-    void driver.finally(() => this.drivers.delete(driver));
+    void driver.finally(() => {
+      this.drivers.delete(driver);
+      drivenInBackground.delete(runId);
+    });
   }
 
   /** How many runs are being driven right now. */
@@ -120,7 +131,7 @@ export async function orphanedRuns(
   now: number,
   running: () => Promise<string[]> = () => unfinishedRuns(store),
 ): Promise<string[]> {
-  const candidates = (await running()).filter((runId) => !isDrivenHere(runId));
+  const candidates = (await running()).filter((runId) => !isDrivenHere(runId) && !drivenInBackground.has(runId));
   const silent = await Promise.all(
     candidates.map(async (runId) => {
       const [last] = await store.readStream(importStream(runId), { direction: 'backwards', maxCount: 1 });
