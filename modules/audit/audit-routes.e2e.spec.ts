@@ -88,6 +88,17 @@ describe('GET /v1/audit/events', () => {
   });
 });
 
+describe('query parameters the audit routes do not know', () => {
+  it('refuses them with a 400 naming each, beside known ones too', async () => {
+    const events = await get('/v1/audit/events?bogus=1&limit=2');
+    expectProblem(events, 400, 'REQUEST.INVALID');
+    expect(events.json().errors).toEqual([{ field: 'bogus', message: 'property bogus should not exist' }]);
+    const verify = await get('/v1/audit/verify?streams=order-r1');
+    expectProblem(verify, 400, 'REQUEST.INVALID');
+    expect(verify.json().errors).toEqual([{ field: 'streams', message: 'property streams should not exist' }]);
+  });
+});
+
 describe('GET /v1/audit/verify', () => {
   it('verifies the whole history with its seals, or one stream', async () => {
     const { rows } = await harness.runtime.pool.query<{ sealed: number }>(

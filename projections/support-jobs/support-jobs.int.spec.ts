@@ -5,6 +5,7 @@
  * run right in the next version, built by `idem projections rebuild` while the old one serves.
  */
 import { contactSourcesAt, driveRun, startRun, type RunDriverDeps } from '../../modules/contacts';
+import { chargeOrder, chargeOrderJobKey, orderCommands, StripePaymentGateway } from '../../modules/payments';
 import { createSandbox, type Sandbox } from '../../modules/sandbox';
 import { createReadModelDataSource } from '../../src/database/data-source';
 import { readModelProjection } from '../../src/subscriptions/read-models/read-model.projection';
@@ -28,6 +29,7 @@ const supportJobsBeforeReview = {
 let sandbox: Sandbox;
 beforeAll(async () => {
   sandbox = await createSandbox({ crm: { seed: 11, size: 400 } });
+  sandbox.createCustomer({ id: 'cus_3ds' });
 });
 afterAll(() => sandbox.close());
 
@@ -107,5 +109,46 @@ describe('support_jobs, for a pull run stopped by the five-failures rule', () =>
         await close();
       }
     });
+  });
+});
+
+describe('support_jobs, for a charge whose card needs 3-D Secure', () => {
+  it("shows the payment intent the review names as the provider reference, as it shows a decline's", async () => {
+    const db = await createProjectionDatabase('support_jobs_3ds_review');
+    const dataSource = await createReadModelDataSource({ url: db.url, entities: [SupportJobRow], poolSize: 2 }).initialize();
+    try {
+      const orderId = 'o-3ds';
+      const requested = {
+        type: 'ChargeRequested' as const,
+        data: {
+          orderId,
+          amount: 4200,
+          currency: 'EUR',
+          customerId: 'cus_3ds',
+          requestFingerprint: 'f',
+          providerKey: 'k-3ds',
+          requestNumber: 1,
+        },
+      };
+      await orderCommands.handle(db.store, orderId, () => [{ event: requested, key: 'requested' }], { metadata });
+      const gateway = new StripePaymentGateway({
+        secretKey: 'sk_test_idem',
+        baseUrl: sandbox.url,
+        maxNetworkRetries: 0,
+        paymentMethod: 'pm_card_authenticationRequired',
+      });
+      expect(await chargeOrder({ store: db.store, gateway, workerId: 'w1' }, orderId)).toBe('settled');
+      const [intent] = sandbox.charges({ orderId });
+
+      await project(db, supportJobsReadModel);
+
+      const jobs = new SupportJobQueries(dataSource);
+      expect(await jobs.search(chargeOrderJobKey(orderId))).toEqual([
+        expect.objectContaining({ status: 'needs_review', externalReference: intent.id }),
+      ]);
+    } finally {
+      await dataSource.destroy();
+      await db.close();
+    }
   });
 });

@@ -9,6 +9,7 @@ import { ORDER_CATEGORY, type OrderEvent } from '../../modules/payments/order.ev
 import type { RecordedEvent } from '../../src/event-store/event-store.port';
 import { eventTime } from '../../src/subscriptions/read-models/event-time';
 import type { ReadModel } from '../../src/subscriptions/read-models/read-model';
+import { paymentIdsNamedBy } from '../order-payment-ids/payment-ids-named';
 import { orderIdOf } from '../orders/orders.projector';
 import { chargeOrderJobKey } from '../../modules/payments/charge-order/charge-order.payload';
 import { SupportJobRow, type SupportJobKind } from './support-jobs.entity';
@@ -101,7 +102,15 @@ export function evolveSupportJob(row: SupportJobRow | undefined, event: Recorded
     case 'ChargeOutcomeUnknown':
       return { ...next, status: 'pending', lastError: e.data.error };
     case 'ChargeNeedsReview':
-      return { ...next, status: 'needs_review', lastError: e.data.reason };
+      // A review a payment caused shows that payment when the job has no reference yet. A 3-D Secure
+      // case names its intent only in the reason (the event has no field for it, and must not: a
+      // field would make a later success webhook for that intent "already named" and drop its report).
+      return {
+        ...next,
+        status: 'needs_review',
+        lastError: e.data.reason,
+        externalReference: row.externalReference ?? paymentIdsNamedBy(e)[0] ?? null,
+      };
     case 'ChargeReviewResolved': {
       const payment = e.data.payment;
       const externalReference = payment ? (payment.providerChargeId ?? payment.paymentIntentId) : row.externalReference;

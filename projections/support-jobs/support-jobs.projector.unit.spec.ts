@@ -66,6 +66,38 @@ describe('support_jobs projector', () => {
     });
   });
 
+  describe('when a charge goes to review', () => {
+    const ORDER = 'order-3ds';
+    const requested = () => recorded(ORDER, 'ChargeRequested', { orderId: '3ds', amount: 1299, currency: 'EUR', customerId: 'cus_7' });
+    const chargeJob = (events: RecordedEvent[]) =>
+      foldReadModel(supportJobsReadModel, events).get(rowKey(supportJobsReadModel, { jobId: 'charge-order:3ds' }));
+
+    it('shows the payment intent a 3-D Secure case names in its reason as the provider reference', () => {
+      const reason =
+        'customer action required: authentication_required: the customer must authenticate (3-D Secure) on session; ' +
+        'payment intent pi_3dsAbc: Your card was declined. This transaction requires authentication.';
+      const events = [requested(), recorded(ORDER, 'ChargeNeedsReview', { orderId: '3ds', reason })];
+      expect(chargeJob(events)).toMatchObject({ status: 'needs_review', externalReference: 'pi_3dsAbc' });
+    });
+
+    it('shows the payment the review names in its field', () => {
+      const first = requested();
+      const review = recorded(ORDER, 'ChargeNeedsReview', {
+        orderId: '3ds',
+        reason: 'a payment Idem did not ask for',
+        paymentIntentId: 'pi_x',
+      });
+      expect(chargeJob([first, review])).toMatchObject({ externalReference: 'pi_x' });
+    });
+
+    it("keeps the reference the job already shows (a paid order's charge, not the second payment that sent it to review)", () => {
+      const first = requested();
+      const paid = recorded(ORDER, 'ChargeSucceeded', { orderId: '3ds', paymentIntentId: 'pi_1', providerChargeId: 'ch_1', amount: 1299 });
+      const second = recorded(ORDER, 'ChargeNeedsReview', { orderId: '3ds', reason: 'second payment pi_2', paymentIntentId: 'pi_2' });
+      expect(chargeJob([first, paid, second])).toMatchObject({ status: 'needs_review', externalReference: 'ch_1' });
+    });
+  });
+
   describe('when someone resumes the run', () => {
     it('is pending again, retried at the resume, and keeps the reason until the run completes', () => {
       const events = [started(), firstPage(), needsReview(), onRun('ImportRunResumed', { by: 'support' })];

@@ -4,7 +4,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import { ChargeOutcomeStillUnknown, chargeOrder, loadOrder } from '../../modules/payments';
+import {
+  ChargeOutcomeStillUnknown,
+  chargeOrder,
+  loadOrder,
+  orderStream,
+  type ChargeOutcome,
+  type PaymentGateway,
+} from '../../modules/payments';
 import { READ_MODELS, REACTORS } from '../harness/projection-catalogue';
 import { runCli } from '../../src/cli';
 import type { CliContext } from '../../src/cli/cli-context';
@@ -41,15 +48,18 @@ async function idem(...args: string[]) {
   return { code, out, err };
 }
 
+const requestCharge = (orderId: string) =>
+  harness.app.inject({
+    method: 'POST',
+    url: `/v1/orders/${orderId}/charge`,
+    headers: auth('storefront'),
+    payload: { amount: 4200, currency: 'EUR', customerId: 'c' },
+  });
+
 describe('idem recover --order', () => {
   it('verifies an unknown outcome with the provider and records the charge', async () => {
     const orderId = `cli-${randomUUID()}`;
-    await harness.app.inject({
-      method: 'POST',
-      url: `/v1/orders/${orderId}/charge`,
-      headers: auth('storefront'),
-      payload: { amount: 4200, currency: 'EUR', customerId: 'c' },
-    });
+    await requestCharge(orderId);
     await fetch(`${harness.sandbox.url}/_sandbox/faults`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -65,6 +75,39 @@ describe('idem recover --order', () => {
     expect(result.code).toBe(0);
     expect(result.out).toContain(`${orderId}  unknown → paid`);
     expect((await loadOrder(harness.runtime.eventStore, orderId)).state).toMatchObject({ status: 'paid', recovered: true });
+  });
+
+  it('leaves an attempt started moments ago to its worker: nothing appended, nothing sent', async () => {
+    const orderId = `cli-${randomUUID()}`;
+    await requestCharge(orderId);
+    (harness.runtime.config.payments as { stripeApiBase?: string }).stripeApiBase = harness.sandbox.url;
+    // A worker whose create is still on its way: its gateway holds the call until the test answers it.
+    let attemptReachedProvider!: () => void;
+    const attemptInFlight = new Promise<void>((resolve) => (attemptReachedProvider = resolve));
+    let answerAttempt!: (outcome: ChargeOutcome) => void;
+    const holdingGateway = Object.create(harness.gateway) as PaymentGateway;
+    holdingGateway.charge = () => {
+      attemptReachedProvider();
+      return new Promise((resolve) => (answerAttempt = resolve));
+    };
+    const worker = chargeOrder({ store: harness.runtime.eventStore, gateway: holdingGateway, workerId: 'held' }, orderId);
+    await attemptInFlight;
+    const history = await harness.runtime.eventStore.readStream(orderStream(orderId));
+
+    const result = await idem('recover', '--order', orderId);
+    expect(result.code).toBe(0);
+    expect(result.out).toContain(`${orderId}  processing → processing  (an attempt is still in flight)`);
+    expect(await harness.runtime.eventStore.readStream(orderStream(orderId))).toHaveLength(history.length);
+    expect(harness.sandbox.requests({ orderId })).toEqual([]);
+
+    answerAttempt({ kind: 'unknown', error: 'released by the test' });
+    await expect(worker).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
+  });
+
+  it('refuses --older-than beside --order (it chooses the sweep, not how one order is recovered)', async () => {
+    const result = await idem('recover', '--order', 'x', '--older-than', '0s');
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('cannot be used with option');
   });
 
   it('says there is no such order and exits 2, as `sync status` does for an unknown run', async () => {

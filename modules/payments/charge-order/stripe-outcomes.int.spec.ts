@@ -126,7 +126,7 @@ describe('chargeOrder against Stripe-shaped answers', () => {
       const orderId = await requestCharge();
       // The first create is held 5 s before it commits; this client gives up after 2 s.
       await fault({ kind: 'latency', orderId, ms: 5000, times: 1 });
-      // Recovery that will not wait for the attempt's lease (an operator's `idem recover --order`).
+      // Recovery that will not wait for the attempt's lease (a sweep run with `idem recover --older-than 0s`).
       const eager = { ...depsWith(), attemptLeaseMs: 0 };
       await expect(chargeOrder(eager, orderId)).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
       expect((await loadOrder(store, orderId)).state).toMatchObject({ status: 'unknown', consecutiveUnknown: 1 });

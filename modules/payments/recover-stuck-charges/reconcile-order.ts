@@ -12,6 +12,7 @@ import {
   PaymentMethodLookupFailed,
   type ChargeOrderDeps,
   type ChargeOrderResult,
+  DEFAULT_ATTEMPT_LEASE_MS,
 } from '../charge-order/charge-order.job';
 import { loadOrder } from '../load-order';
 import type { OrderStatus } from '../order.state';
@@ -63,6 +64,17 @@ export async function reconcileOrder(
   }
   return { orderId, oldStatus, newStatus, reason };
 }
+
+/**
+ * Recovery of one order someone asked for now (support's reconcile, `idem recover --order`; DESIGN §7.4:
+ * one path for both). An attempt silent past its lease is verified at once, not after the sweep's
+ * threshold. One still inside its lease is left to its worker, as a second worker leaves it (DESIGN
+ * §7.2): asking beside a charge in flight would claim a new attempt under the same key, send the create
+ * again while the first still runs, and take the conflicting revision from the worker, whose outcome
+ * would then be dropped. The result says so, and nothing is sent.
+ */
+export const reconcileOrderNow = (deps: ChargeOrderDeps & { pool: Pool }, orderId: string, trigger: 'support' | 'cli') =>
+  reconcileOrder(deps, orderId, { staleAfterMs: DEFAULT_ATTEMPT_LEASE_MS, trigger });
 
 const reasonFor = (result: ChargeOrderResult, oldStatus: OrderStatus | 'none'): string => {
   switch (result) {

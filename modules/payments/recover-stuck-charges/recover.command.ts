@@ -3,13 +3,13 @@
  * sweep of the orders silent in pending/processing/unknown for longer than the threshold. Talks to the
  * configured provider (STRIPE_API_BASE; in development the running sandbox on IDEM_SANDBOX_PORT).
  */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { println, providerUrl, type CliCommand } from '../../../src/cli/cli-context';
 import { parseDuration } from '../../../src/config/duration';
 import { createReadModelDataSource } from '../../../src/database/data-source';
 import { loadOrder } from '../load-order';
 import { configuredGateway } from '../payment-gateway/configured-gateway';
-import { reconcileOrder, type ReconcileResult } from './reconcile-order';
+import { reconcileOrderNow, type ReconcileResult } from './reconcile-order';
 import { recoverStuckCharges } from './recover-stuck-charges.job';
 import { stuckOrdersIn } from './stuck-orders';
 
@@ -27,8 +27,18 @@ export const recoverCommand: CliCommand = (context) =>
       'verify stuck charges with the provider now and record their outcome (one order, or every order stuck longer than --older-than)',
     )
     .option('--order <orderId>', 'recover this order only')
-    .option('--older-than <duration>', 'how long an order must have been silent (default: IDEM_RECOVERY_THRESHOLD)', duration)
-    .option('--window <duration>', 'how far behind --older-than the sweep looks (default: IDEM_RECOVERY_WINDOW)', duration)
+    // --older-than and --window choose the sweep's orders; one order is recovered as support's reconcile
+    // does (an attempt inside its lease is left to its worker), so they cannot go with --order.
+    .addOption(
+      new Option('--older-than <duration>', 'how long an order must have been silent (default: IDEM_RECOVERY_THRESHOLD)')
+        .argParser(duration)
+        .conflicts('order'),
+    )
+    .addOption(
+      new Option('--window <duration>', 'how far behind --older-than the sweep looks (default: IDEM_RECOVERY_WINDOW)')
+        .argParser(duration)
+        .conflicts('order'),
+    )
     .action(async (options: { order?: string; olderThan?: number; window?: number }) => {
       const config = context.config();
       const runtime = await context.runtime();
@@ -41,7 +51,7 @@ export const recoverCommand: CliCommand = (context) =>
         if (!(await loadOrder(runtime.store, options.order)).state.exists) {
           throw new Error(`no charge was ever requested for order ${options.order}`);
         }
-        results = [await reconcileOrder(deps, options.order, { staleAfterMs: options.olderThan ?? 0, trigger: 'cli' })];
+        results = [await reconcileOrderNow(deps, options.order, 'cli')];
       } else {
         const entities = context.readModels.map((m) => m.entity);
         const dataSource = await createReadModelDataSource({ url: runtime.databaseUrl, entities, poolSize: 2 }).initialize();

@@ -104,3 +104,39 @@ describe('POST /v1/orders/{orderId}/charge with bad input', () => {
     expect((await harness.app.inject({ method: 'GET', url: '/health/ready' })).statusCode).toBe(200);
   });
 });
+
+describe('query parameters the orders routes do not know', () => {
+  it('refuses them with a 400 naming each, and records nothing (a mistyped waitMs is not dropped silently)', async () => {
+    const before = await orderEventCount();
+    const orderId = `o-${randomUUID()}`;
+    const charge = await harness.app.inject({
+      method: 'POST',
+      url: `/v1/orders/${orderId}/charge?waitMS=500&foo=1`,
+      headers: auth('storefront'),
+      payload: valid,
+    });
+    expectProblem(charge, 400, 'REQUEST.INVALID');
+    expect(charge.json().errors.map((e: { field: string }) => e.field)).toEqual(['waitMS', 'foo']);
+    expect(await orderEventCount()).toBe(before);
+  });
+
+  it('refuses ?from= on the events route, which has no such parameter, and ?foo= beside a known minRevision', async () => {
+    const events = await harness.app.inject({ url: '/v1/orders/x12/events?from=abc', headers: auth('auditor') });
+    expectProblem(events, 400, 'REQUEST.INVALID');
+    expect(events.json().errors).toEqual([{ field: 'from', message: 'property from should not exist' }]);
+    const order = await harness.app.inject({ url: '/v1/orders/x12?minRevision=0&foo=1', headers: auth('auditor') });
+    expectProblem(order, 400, 'REQUEST.INVALID');
+    expect(order.json().errors).toEqual([{ field: 'foo', message: 'property foo should not exist' }]);
+  });
+
+  it('still takes the parameters the route reads', async () => {
+    const orderId = `o-${randomUUID()}`;
+    const charge = await harness.app.inject({
+      method: 'POST',
+      url: `/v1/orders/${orderId}/charge?waitMs=0`,
+      headers: auth('storefront'),
+      payload: valid,
+    });
+    expect(charge.statusCode).toBe(202);
+  });
+});

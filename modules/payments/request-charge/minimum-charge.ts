@@ -15,6 +15,7 @@
  * here and a charge below the converted minimum is refused by the provider (README.md, "Charge amounts").
  */
 import { ValidateBy, type ValidationArguments } from 'class-validator';
+import { stripeExponentOf } from './stripe-minor-units';
 
 const MINIMUM_CHARGE: Readonly<Record<string, number>> = {
   USD: 50,
@@ -50,8 +51,15 @@ export const minimumChargeOf = (currency: unknown): number => (typeof currency =
 export function minimumChargeMessage(currency: unknown): string {
   const minimum = minimumChargeOf(currency);
   if (minimum === 1 || typeof currency !== 'string') return 'amount must be at least 1 minor unit';
-  const format = new Intl.NumberFormat('en', { style: 'currency', currency });
-  const major = minimum / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2);
+  // In Stripe's units, not Intl's: Intl gives HUF no decimals, Stripe's 17500 is 175.00 Ft.
+  const exponent = stripeExponentOf(currency);
+  const format = new Intl.NumberFormat('en', {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: exponent,
+    maximumFractionDigits: exponent,
+  });
+  const major = minimum / 10 ** exponent;
   return `amount must be at least ${minimum} (${format.format(major)}), the smallest charge Stripe accepts in ${currency}`;
 }
 

@@ -13,7 +13,7 @@ import { EVENT_STORE } from '../../../src/event-store/event-store.port';
 import { AppError } from '../../../src/errors/app-error';
 import { assertBusinessKey } from '../../../src/errors/business-key';
 import type { EventStore } from '../../../src/event-store/event-store.port';
-import { DEFAULT_ATTEMPT_LEASE_MS, PAYMENT_GATEWAY, loadOrder, reconcileOrder, toOrderView, type PaymentGateway } from '../../payments';
+import { PAYMENT_GATEWAY, loadOrder, reconcileOrderNow, toOrderView, type PaymentGateway } from '../../payments';
 
 @Controller('v1/support/orders')
 export class ReconcileOrderController {
@@ -32,16 +32,12 @@ export class ReconcileOrderController {
     if (!(await loadOrder(this.store, orderId)).state.exists) {
       throw new AppError('not_found', 'ORDER.NOT_FOUND', `No charge was ever requested for order ${orderId}`, { orderId });
     }
-    // Support asks for it now: an attempt silent past its lease is verified at once, not after the
-    // sweep's threshold. One still inside its lease is left to its worker, as a second worker leaves it
-    // (DESIGN §7.2): a click beside a charge in flight would claim a new attempt under the same key,
-    // send the create again while the first still runs, and take the conflicting revision from the
-    // worker, whose outcome would then be dropped. The answer says so, and nothing is sent.
-    // The events and the recovery line name the support person and this request, not a worker.
-    const result = await reconcileOrder(
+    // Left to its worker while an attempt is inside its lease (see reconcileOrderNow). The events and the
+    // recovery line name the support person and this request, not a worker.
+    const result = await reconcileOrderNow(
       { store: this.store, pool: this.pool, gateway: this.gateway, workerId: 'support', requestedBy },
       orderId,
-      { staleAfterMs: DEFAULT_ATTEMPT_LEASE_MS, trigger: 'support' },
+      'support',
     );
     const { state, revision } = await loadOrder(this.store, orderId);
     return { ...result, order: state.exists ? toOrderView(state, revision) : null };

@@ -3,6 +3,7 @@
  * process, contact records recognised as known) and the lag of the read models the screen reads.
  */
 import { randomUUID } from 'node:crypto';
+import { expectProblem } from '../../../test/harness/expect-problem';
 import { startSupportCases, type SupportCases } from '../../../test/harness/support-cases';
 import { auth } from '../../../test/harness/test-app';
 import { waitUntil } from '../../../test/harness/wait-until';
@@ -51,5 +52,24 @@ describe('GET /v1/support/overview', () => {
 
   it('is for the support role only', async () => {
     expect((await cases.harness.app.inject({ url: '/v1/support/overview', headers: auth('auditor') })).statusCode).toBe(403);
+  });
+});
+
+describe('query parameters the support routes do not know', () => {
+  it('refuses them with a 400 naming each, as the reviews list does', async () => {
+    const answers = await Promise.all(
+      ['/v1/support/overview?foo=1', '/v1/support/reviews?foo=1'].map((url) => cases.harness.app.inject({ url, headers: auth('support') })),
+    );
+    for (const answer of answers) {
+      expectProblem(answer, 400, 'REQUEST.INVALID');
+      expect(answer.json().errors).toEqual([{ field: 'foo', message: 'property foo should not exist' }]);
+    }
+    const reconcile = await cases.harness.app.inject({
+      method: 'POST',
+      url: '/v1/support/orders/x12/reconcile?force=1',
+      headers: auth('support'),
+    });
+    expectProblem(reconcile, 400, 'REQUEST.INVALID');
+    expect(reconcile.json().errors).toEqual([{ field: 'force', message: 'property force should not exist' }]);
   });
 });
