@@ -18,11 +18,15 @@
  *   rest of the file `unreadable`: after it csv-parse no longer knows where records end (it stays in
  *   the quoted field and swallows the lines after it), so going on would merge or drop records
  *   without a trace. The run stops there for a human; everything before it stays recorded.
+ *
+ * A record with a cell that is not valid UTF-8 is that record's `problem` (csv-cell-text.ts), a header
+ * with one makes the file `unreadable`.
  */
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { parse, type CsvError } from 'csv-parse';
 import { DEFAULT_MAX_APPEND_BYTES } from '../../../src/event-store/append-validation';
-import type { FileRecord } from './file-records';
+import { cellText, cellTexts, withoutUtf8Bom, type CellBytes } from './csv-cell-text';
+import type { FileRecord, FileRow } from './file-records';
 
 /** A record longer than the event store takes in one append could never import. */
 export const MAX_RECORD_CHARS = DEFAULT_MAX_APPEND_BYTES;
@@ -33,13 +37,16 @@ export async function* csvRecords(input: Readable): AsyncGenerator<FileRecord> {
   let badHeader: string | undefined;
   let columns: string[] = [];
   const parser = parse({
+    // Typed as text, handed over as bytes (`encoding: null`).
     columns: (header: string[]) => {
-      columns = header;
-      badHeader = headerProblem(header);
-      return header;
+      const names = (header as unknown as Buffer[]).map(cellText);
+      columns = names.map((name) => name ?? '');
+      badHeader = names.includes(undefined) ? 'the header is not valid UTF-8' : headerProblem(columns);
+      return columns;
     },
-    // Spreadsheet exports (Excel's "CSV UTF-8") start with a byte-order mark; it is not part of the first column's name.
-    bom: true,
+    // Cells as bytes, decoded strictly by contactRow; a byte-order mark is dropped before (withoutUtf8Bom).
+    encoding: null,
+    bom: false,
     relax_column_count: false,
     skip_empty_lines: true,
     skip_records_with_error: true,
@@ -51,7 +58,10 @@ export async function* csvRecords(input: Readable): AsyncGenerator<FileRecord> {
     },
   });
   input.once('error', (error) => parser.destroy(error));
-  const rows = input.pipe(parser) as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>;
+  const rows = Readable.from(withoutUtf8Bom(input)).pipe(parser) as AsyncIterable<{
+    record: Record<string, Buffer>;
+    info: { lines: number };
+  }>;
   for await (const { record, info } of rows) {
     if (badHeader) break;
     while (skipped.length && skipped[0].line < info.lines) {
@@ -59,7 +69,7 @@ export async function* csvRecords(input: Readable): AsyncGenerator<FileRecord> {
       yield entry;
       if ('unreadable' in entry) return;
     }
-    yield { line: info.lines, raw: contactRecord(record) };
+    yield contactRow(info.lines, record);
   }
   if (badHeader) {
     yield { line: 1, unreadable: badHeader };
@@ -87,15 +97,30 @@ function headerProblem(header: string[]): string | undefined {
 function skippedRow(error: CsvError | undefined, header: string[]): FileRecord | undefined {
   if (!error) return undefined;
   const line = Number(error.lines);
-  if (error.code !== 'CSV_RECORD_INCONSISTENT_COLUMNS') return { line, unreadable: error.message };
+  if (error.code !== 'CSV_RECORD_INCONSISTENT_COLUMNS') return { line, unreadable: withCellText(error.message) };
   // A line of blanks only was skipped by the line splitter; it is no record.
-  const cells = error.record as string[] | undefined;
-  if (cells?.length === 1 && cells[0].trim() === '') return undefined;
+  const cells = error.record as CellBytes[] | undefined;
+  if (cells?.length === 1 && cellText(cells[0])?.trim() === '') return undefined;
   // A row one cell short still names its contact when the sourceId column is among its cells: its
   // rejection then shows in that contact's import history.
   const at = header.indexOf('sourceId');
-  const sentSourceId = cells && at >= 0 && at < cells.length && cells[at] !== '' ? cells[at] : undefined;
-  return { line, problem: error.message, ...(sentSourceId !== undefined ? { sentSourceId } : {}) };
+  return problemRow(line, error.message, cells && at >= 0 && at < cells.length ? cells[at] : undefined);
+}
+
+function problemRow(line: number, problem: string, sourceIdCell: CellBytes | undefined): FileRow {
+  const sentSourceId = sourceIdCell && cellText(sourceIdCell);
+  return { line, problem, ...(sentSourceId ? { sentSourceId } : {}) };
+}
+
+/** csv-parse quotes a cell of bytes in its messages as their JSON (`{"type":"Buffer","data":[…]}`): shown as text. */
+const withCellText = (message: string) =>
+  message.replace(/\{"type":"Buffer","data":(\[[\d,]*\])\}/g, (_, bytes: string) =>
+    JSON.stringify(Buffer.from(JSON.parse(bytes) as number[]).toString()),
+  );
+
+function contactRow(line: number, cells: Record<string, Buffer>): FileRow {
+  const row = cellTexts(cells);
+  return row ? { line, raw: contactRecord(row) } : problemRow(line, `line ${line} is not valid UTF-8`, cells.sourceId);
 }
 
 const NUMERIC = new Set(['version']);
