@@ -1,7 +1,7 @@
 /**
  * One contact as its stream states it: whether it exists (or was deleted), the freshness of the
- * record that last won, and which source event ids have already been applied (so a re-sent event is
- * a `duplicate`). The freshness is kept for a deleted contact too: only a fresher record brings it back.
+ * record that last won, and the records applied under each source event id (so a re-sent event is a
+ * `duplicate`, and an event id a source reused for other content is told apart from it). The freshness is kept for a deleted contact too: only a fresher record brings it back.
  * It is kept whole, as the event states it (version, updatedAt as the source's string with its full
  * fraction, checksum, event id): the freshness rule needs every part of it for its order and its ties.
  */
@@ -15,7 +15,8 @@ export interface ContactState {
   current?: Freshness;
   /** Revision of the last event (-1: no stream). */
   revision: number;
-  appliedEventIds: ReadonlySet<string>;
+  /** The freshness of every record applied under each source event id (more than one when a source reused the id). */
+  appliedByEventId: ReadonlyMap<string, readonly Freshness[]>;
   /**
    * What each import step (`runId#seq`) that appended here became: a run resumed after a crash
    * between its contact appends and its recorded outcomes meets its own appends again, and answers
@@ -41,7 +42,7 @@ export const initialContactState = (): ContactState => ({
   deleted: false,
   fields: {},
   revision: -1,
-  appliedEventIds: new Set(),
+  appliedByEventId: new Map(),
   appliedSteps: new Map(),
 });
 
@@ -51,7 +52,10 @@ export function evolveContact(state: ContactState, event: ContactEvent): Contact
   if (sourceVersion !== undefined) current.sourceVersion = sourceVersion;
   if (sourceUpdatedAt !== undefined) current.sourceUpdatedAt = sourceUpdatedAt;
   if (sourceEventId !== undefined) current.sourceEventId = sourceEventId;
-  const appliedEventIds = sourceEventId === undefined ? state.appliedEventIds : new Set([...state.appliedEventIds, sourceEventId]);
+  const appliedByEventId =
+    sourceEventId === undefined
+      ? state.appliedByEventId
+      : new Map([...state.appliedByEventId, [sourceEventId, [...(state.appliedByEventId.get(sourceEventId) ?? []), current]]]);
   const { runId, seq } = event.data;
   const appliedSteps =
     runId === undefined || seq === undefined
@@ -64,7 +68,7 @@ export function evolveContact(state: ContactState, event: ContactEvent): Contact
     fields: deleted ? {} : event.data.fields,
     current,
     revision: state.revision + 1,
-    appliedEventIds,
+    appliedByEventId,
     appliedSteps,
   };
 }

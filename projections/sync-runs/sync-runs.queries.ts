@@ -32,6 +32,15 @@ export async function listRuns(pool: Pool, { status, limit, after }: RunListQuer
   return rows.map((raw: Record<string, unknown>) => runViewOf(decodeRow(spec, raw) as unknown as SyncRunRow));
 }
 
+/**
+ * Whether `runId` is a run the list shows (any status), so a page can start after it: a cursor that names
+ * no such run (made up, a push batch's, or not yet projected) would list nothing, which reads as the last page.
+ */
+export async function isListedRun(pool: Pool, runId: string): Promise<boolean> {
+  const { rowCount } = await pool.query(`SELECT 1 FROM sync_runs WHERE run_id = $1 AND kind <> 'push'`, [runId]);
+  return rowCount === 1;
+}
+
 /** Pull runs the read model shows running (a worker's orphan sweep confirms each on its stream). */
 export async function runningPullRuns(pool: Pool): Promise<string[]> {
   const { rows } = await pool.query<{ run_id: string }>(`SELECT run_id FROM sync_runs WHERE kind = 'pull' AND status = 'running'`);

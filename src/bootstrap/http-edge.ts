@@ -13,6 +13,9 @@
  *   stack (a 500 for bad input);
  * - a body that is not JSON (text/plain, a form) is refused with 415 instead of being validated as an
  *   empty object, which answered "every field is missing";
+ * - a JSON body that is not valid UTF-8 (RFC 8259 §8.1) is refused with 400 REQUEST.MALFORMED, as JSON
+ *   that does not parse is: decoded as Node decodes, its bad bytes became U+FFFD and the record was
+ *   stored changed (two different bodies as the same one);
  * - a JSON body with a `__proto__` or `constructor.prototype` key is refused with 400
  *   REQUEST.FORBIDDEN_KEY: Fastify's parser refuses it (prototype poisoning) with the same error as
  *   broken JSON, which told the caller its valid JSON was not JSON;
@@ -27,6 +30,7 @@ import type { FastifyBodyParser, FastifyError, FastifyInstance, FastifyReply, Fa
 import { AppError } from '../errors/app-error';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../errors/json-depth';
 import { NOT_JSON_TITLE } from '../errors/problem-json.filter';
+import { decodeUtf8 } from '../errors/utf8-text';
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
@@ -95,10 +99,12 @@ const forbiddenKey = () =>
     'The JSON body has a __proto__ or constructor.prototype key, which is refused (prototype poisoning)',
   );
 
+const notUtf8 = () => new AppError('validation', 'REQUEST.MALFORMED', 'The body is not valid UTF-8, which JSON must be (RFC 8259 §8.1)');
+
 /** Whether a body Fastify's parser refused is JSON all the same: then the refusal was for a forbidden key. */
-function isJson(body: Buffer): boolean {
+function isJson(body: string): boolean {
   try {
-    JSON.parse(body.toString());
+    JSON.parse(body);
     return true;
   } catch {
     return false;
@@ -115,7 +121,11 @@ export function jsonBodyParser(instance: FastifyInstance): FastifyBodyParser<Buf
     body: string | Buffer,
     done: (error: Error | null, value?: unknown) => void,
   ) => void;
-  return (request, body, done) => secureParse(request, body, (error, value) => done(error && isJson(body) ? forbiddenKey() : error, value));
+  return (request, body, done) => {
+    const text = typeof body === 'string' ? body : decodeUtf8(body);
+    if (text === undefined) return done(notUtf8());
+    secureParse(request, text, (error, value) => done(error && isJson(text) ? forbiddenKey() : error, value));
+  };
 }
 
 /** The hooks and parsers above, on the api's instance before Nest registers its routes. */

@@ -3,7 +3,10 @@
  * freshness rule (freshness.ts) alone, never from arrival order where the source gives an order:
  * - no stream yet: `imported` (or `deleted`: a first-seen delete is kept, so that an older update
  *   arriving later is stale instead of bringing the contact to life);
- * - a source event id already applied: `duplicate`;
+ * - a source event id already applied with the same version, updatedAt and checksum: `duplicate` (a
+ *   redelivery). The same id with other content is judged by the freshness rule like any record, its
+ *   reason saying the id was reused: were it a `duplicate`, the contact would keep whichever of the two
+ *   arrived first (DESIGN.md §9 invariant 5);
  * - older than the stored record: `skipped_stale` (nothing appended; the reason says what it lost to);
  * - same version, other content: `conflict` (nothing appended; contradictory source data);
  * - the same record: `unchanged` (nothing appended);
@@ -16,6 +19,7 @@ import type { ContactEvent, Freshness, ImportOutcome } from '../contact.events';
 import { changeOutcome, evolveContact, initialContactState, stepKey, type ContactState } from '../contact.state';
 import { checksumOf, type ContactRecord } from './contact-record';
 import { compareFreshness, describeFreshness } from './freshness';
+import { compareIsoDateTimes } from './iso-date-time';
 
 export interface ImportContact {
   source: string;
@@ -45,11 +49,29 @@ export function judgeContact(command: ImportContact, state: ContactState): Conta
   if (!state.exists || !state.current) return { outcome: record.deleted ? 'deleted' : 'imported', event: eventFor(command, incoming) };
   const own = state.appliedSteps.get(stepKey(command.runId, command.seq));
   if (own) return { outcome: own, reason: 'recorded by this import before it was interrupted' };
-  if (record.eventId !== undefined && state.appliedEventIds.has(record.eventId)) {
+  const applied = record.eventId === undefined ? undefined : state.appliedByEventId.get(record.eventId);
+  if (applied?.some((earlier) => sameDelivery(incoming, earlier))) {
     return { outcome: 'duplicate', reason: `source event ${record.eventId} is already applied` };
   }
-  const stored = `${describeFreshness(state.current)} (revision ${state.revision})`;
-  switch (compareFreshness(incoming, state.current)) {
+  const verdict = judgeByFreshness(command, incoming, state, state.current);
+  if (!applied) return verdict;
+  const reused = `source event ${record.eventId} was reused with different content (applied as ${describeFreshness(applied.at(-1)!)})`;
+  return { ...verdict, reason: verdict.reason ? `${reused}; ${verdict.reason}` : reused };
+}
+
+/** The same record delivered again: the same version, updatedAt and content (its event id is the same by lookup). */
+const sameDelivery = (incoming: Freshness, applied: Freshness) =>
+  incoming.sourceVersion === applied.sourceVersion &&
+  sameTime(incoming.sourceUpdatedAt, applied.sourceUpdatedAt) &&
+  incoming.checksum === applied.checksum;
+
+const sameTime = (a: string | undefined, b: string | undefined) =>
+  a === undefined || b === undefined ? a === b : compareIsoDateTimes(a, b) === 0;
+
+function judgeByFreshness(command: ImportContact, incoming: Freshness, state: ContactState, current: Freshness): ContactVerdict {
+  const { record } = command;
+  const stored = `${describeFreshness(current)} (revision ${state.revision})`;
+  switch (compareFreshness(incoming, current)) {
     case 'older':
       return { outcome: 'skipped_stale', reason: `lost to ${stored}` };
     case 'conflict':

@@ -145,14 +145,37 @@ describe('ImportContact', () => {
     });
   });
 
-  describe('when a source event id comes again', () => {
-    it('answers duplicate, whatever its freshness, appending nothing', () => {
+  describe('when a source event id comes again with the same record (a redelivery)', () => {
+    it('answers duplicate, whatever came since, appending nothing', () => {
       spec
         .given([imported(v5), imported(v6)])
         .when(when(v5))
         .thenNothing();
       expect(outcomeOf([imported(v5), imported(v6)], v5)).toEqual({ outcome: 'duplicate', reason: 'source event e5 is already applied' });
-      expect(outcomeOf([imported(v5)], { ...v6, eventId: 'e5' }).outcome).toBe('duplicate');
+    });
+  });
+
+  describe('when a source event id comes again with other content (the source reused it)', () => {
+    it('judges it by the freshness rule like any record, saying the id was reused: a fresher one is applied', () => {
+      const reused = { ...v6, eventId: 'e5' };
+      spec
+        .given([imported(v5)])
+        .when(when(reused))
+        .then([imported(reused, 'run-2')]);
+      expect(outcomeOf([imported(v5)], reused)).toEqual({
+        outcome: 'updated',
+        event: imported(reused, 'run-2'),
+        reason: 'source event e5 was reused with different content (applied as version 5, checksum aaa, event e5)',
+      });
+    });
+
+    it('skips an older one as stale, saying the id was reused, whichever of the two arrived first', () => {
+      expect(outcomeOf([imported({ ...v6, eventId: 'e5' })], v5)).toEqual({
+        outcome: 'skipped_stale',
+        reason:
+          'source event e5 was reused with different content (applied as version 6, checksum bbb, event e5); ' +
+          'lost to version 6, checksum bbb, event e5 (revision 0)',
+      });
     });
   });
 

@@ -2,7 +2,7 @@
  * Invariant 5 (DESIGN.md §9) as a property: whatever order one contact's updates arrive in, however
  * often each comes, the contact ends at the freshest record, its history only ever moves forwards
  * (one revision per distinct version at most), and whatever arrives behind the stored record is
- * `skipped_stale` or `duplicate`, never appended.
+ * `skipped_stale` or `duplicate`, never appended — also when the source reuses an event id for another record.
  */
 import fc from 'fast-check';
 import type { ContactEvent } from '../contact.events';
@@ -55,6 +55,14 @@ const versionedUpdates = fc
         : { sourceId: '1', version, eventId: `e${i}`, checksum: `sum-${content}`, fields: { content } };
     });
   });
+
+/**
+ * The same, but a source that reuses its event ids: records of other versions and content under one id.
+ * Only the same record again is a duplicate; the others are ordered by the rule like any record.
+ */
+const reusedIdUpdates = fc
+  .tuple(versionedUpdates, fc.integer({ min: 1, max: 3 }))
+  .map(([records, ids]) => records.map((record, i): ContactRecord => ({ ...record, eventId: `e${i % ids}` })));
 
 /** updatedAt only, with ties in time and in checksum, settled by checksum then event id (one id names one source event). */
 const timedUpdates = fc
@@ -189,6 +197,7 @@ describe('ImportContact over any delivery of one contact’s updates', () => {
   describe.each([
     ['versioned updates and deletes', versionedUpdates],
     ['updatedAt-only updates with ties', timedUpdates],
+    ['versioned updates and deletes that share source event ids', reusedIdUpdates],
   ])('with %s', (_label, updates) => {
     it('ends at the freshest record, moves only forwards, and never appends what arrives behind the stored record', () => {
       fc.assert(

@@ -1,5 +1,6 @@
 import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
 import { expectProblem } from '../../../test/harness/expect-problem';
+import { waitUntil } from '../../../test/harness/wait-until';
 
 let harness: TestApp;
 beforeAll(async () => {
@@ -169,6 +170,33 @@ describe('POST /v1/contacts/import with bad input', () => {
       ]);
       const written = await harness.runtime.pool.query(`SELECT 1 FROM idem_events WHERE stream_name LIKE 'contact-crm.lone-%'`);
       expect(written.rowCount).toBe(1);
+    });
+  });
+
+  describe('when the body is not valid UTF-8 (a raw 0xFF or 0xFE byte in a value)', () => {
+    it('refuses it with 400 REQUEST.MALFORMED and writes nothing: no contact, not even U+FFFD in its place', async () => {
+      const before = await eventCount();
+      const getContact = (sourceId: string) =>
+        harness.app.inject({ method: 'GET', url: `/v1/contacts/crm/${sourceId}`, headers: auth('support') });
+      for (const byte of [0xff, 0xfe]) {
+        const [head, tail] = JSON.stringify(batch({ sourceId: 'p8', version: 1, fields: { n: 'a@b' } })).split('@');
+        const response = await harness.app.inject({
+          method: 'POST',
+          url: '/v1/contacts/import',
+          headers: { ...auth('sync'), 'content-type': 'application/json' },
+          body: Buffer.concat([Buffer.from(head), Buffer.from([byte]), Buffer.from(tail)]),
+        });
+        expectProblem(response, 400, 'REQUEST.MALFORMED');
+      }
+      expect(await eventCount()).toBe(before);
+      // A contact pushed after them shows up: by then p8 would have too, had it been written.
+      expect((await postBatch({ ...ok, sourceId: 'p9' })).statusCode).toBe(200);
+      await waitUntil(
+        () => getContact('p9'),
+        (answer) => answer.statusCode === 200,
+        10_000,
+      );
+      expect((await getContact('p8')).statusCode).toBe(404);
     });
   });
 

@@ -21,12 +21,16 @@
  *   end (it stays in the quoted field and swallows the lines after it), so going on would merge or drop
  *   records without a trace. The run stops there for a human; everything before it stays recorded. A
  *   header row past the bound stops the file too (no column has a name).
+ *
+ * A record with a cell that is not valid UTF-8 is that record's `problem` (csv-cell-text.ts), a header
+ * with one makes the file `unreadable`.
  */
 import { Readable } from 'node:stream';
 import { parse, type CsvError } from 'csv-parse';
 import { DEFAULT_MAX_APPEND_BYTES } from '../../../src/event-store/append-validation';
+import { cellText, cellTexts, withoutUtf8Bom, type CellBytes } from './csv-cell-text';
 import { csvRecordParts } from './csv-record-bytes';
-import type { FileRecord } from './file-records';
+import type { FileRecord, FileRow } from './file-records';
 import { OversizeRecords } from './oversize-records';
 
 /**
@@ -44,22 +48,27 @@ export async function* csvRecords(input: Readable, maxRecordBytes = MAX_RECORD_C
   let badHeader: string | undefined;
   let columns: string[] = [];
   const parser = parse({
+    // Typed as text, handed over as bytes (`encoding: null`).
     columns: (header: string[]) => {
-      columns = header;
-      badHeader = headerProblem(header);
-      return header;
+      const names = (header as unknown as Buffer[]).map(cellText);
+      columns = names.map((name) => name ?? '');
+      badHeader = names.includes(undefined) ? 'the header is not valid UTF-8' : headerProblem(columns);
+      return columns;
     },
-    // Spreadsheet exports (Excel's "CSV UTF-8") start with a byte-order mark; it is not part of the first column's name.
-    bom: true,
+    // Cells as bytes, decoded strictly by contactRow. Spreadsheet exports (Excel's "CSV UTF-8") start with
+    // a byte-order mark, no part of the first column's name: it is dropped before (withoutUtf8Bom), since
+    // csv-parse, finding one, would go back to decoding cells itself.
+    encoding: null,
+    bom: false,
     relax_column_count: false,
     skip_empty_lines: true,
     skip_records_with_error: true,
     // The splitter hands over no record past the bound; this keeps csv-parse's own memory bounded whatever it reads.
     max_record_size: MAX_RECORD_CHARS,
     // Both callbacks run as csv-parse reads, in file order: the oversize records it passed go in their place.
-    on_record: (record: Record<string, string>, { lines }) => {
+    on_record: (record: Record<string, Buffer>, { lines }) => {
       skipped.push(...oversize.before(lines));
-      return { line: lines, raw: contactRecord(record) };
+      return contactRow(lines, record);
     },
     on_skip: (error) => {
       if (!error) return;
@@ -68,7 +77,7 @@ export async function* csvRecords(input: Readable, maxRecordBytes = MAX_RECORD_C
       if (entry) skipped.push(entry);
     },
   });
-  const records = Readable.from(oversize.standIn(csvRecordParts(input, maxRecordBytes)));
+  const records = Readable.from(oversize.standIn(csvRecordParts(Readable.from(withoutUtf8Bom(input)), maxRecordBytes)));
   input.once('error', (error) => parser.destroy(error));
   records.once('error', (error) => parser.destroy(error));
   try {
@@ -111,15 +120,30 @@ function headerProblem(header: string[]): string | undefined {
 
 function skippedRow(error: CsvError, header: string[]): FileRecord | undefined {
   const line = Number(error.lines);
-  if (error.code !== 'CSV_RECORD_INCONSISTENT_COLUMNS') return { line, unreadable: error.message };
+  if (error.code !== 'CSV_RECORD_INCONSISTENT_COLUMNS') return { line, unreadable: withCellText(error.message) };
   // A line of blanks only was skipped by the line splitter; it is no record.
-  const cells = error.record as string[] | undefined;
-  if (cells?.length === 1 && cells[0].trim() === '') return undefined;
+  const cells = error.record as CellBytes[] | undefined;
+  if (cells?.length === 1 && cellText(cells[0])?.trim() === '') return undefined;
   // A row one cell short still names its contact when the sourceId column is among its cells: its
   // rejection then shows in that contact's import history.
   const at = header.indexOf('sourceId');
-  const sentSourceId = cells && at >= 0 && at < cells.length && cells[at] !== '' ? cells[at] : undefined;
-  return { line, problem: error.message, ...(sentSourceId !== undefined ? { sentSourceId } : {}) };
+  return problemRow(line, error.message, cells && at >= 0 && at < cells.length ? cells[at] : undefined);
+}
+
+function problemRow(line: number, problem: string, sourceIdCell: CellBytes | undefined): FileRow {
+  const sentSourceId = sourceIdCell && cellText(sourceIdCell);
+  return { line, problem, ...(sentSourceId ? { sentSourceId } : {}) };
+}
+
+/** csv-parse quotes a cell of bytes in its messages as their JSON (`{"type":"Buffer","data":[…]}`): shown as text. */
+const withCellText = (message: string) =>
+  message.replace(/\{"type":"Buffer","data":(\[[\d,]*\])\}/g, (_, bytes: string) =>
+    JSON.stringify(Buffer.from(JSON.parse(bytes) as number[]).toString()),
+  );
+
+function contactRow(line: number, cells: Record<string, Buffer>): FileRow {
+  const row = cellTexts(cells);
+  return row ? { line, raw: contactRecord(row) } : problemRow(line, `line ${line} is not valid UTF-8`, cells.sourceId);
 }
 
 const NUMERIC = new Set(['version']);

@@ -3,8 +3,8 @@ import { csvRecords, MAX_RECORD_CHARS } from './csv-records';
 import type { FileRecord } from './file-records';
 
 /** The file handed over in chunks of `chunkBytes` (a quoted line break may straddle two reads). */
-async function read(text: string, chunkBytes = Infinity, maxRecordBytes?: number): Promise<FileRecord[]> {
-  const bytes = Buffer.from(text);
+async function read(file: string | Buffer, chunkBytes = Infinity, maxRecordBytes?: number): Promise<FileRecord[]> {
+  const bytes = Buffer.from(file);
   const chunks: Buffer[] = [];
   for (let at = 0; at < bytes.length; at += Math.min(chunkBytes, bytes.length)) chunks.push(bytes.subarray(at, at + chunkBytes));
   const records: FileRecord[] = [];
@@ -39,6 +39,41 @@ describe('csvRecords', () => {
   describe('with a UTF-8 byte-order mark before the header (a spreadsheet export)', () => {
     it('reads the first column as sourceId, not as a field named after the mark', async () => {
       expect(await read('\uFEFFsourceId,name\nc1,Ada\n')).toEqual([{ line: 2, raw: { sourceId: 'c1', fields: { name: 'Ada' } } }]);
+    });
+
+    it('drops the mark when it comes a byte at a time, and before a quoted column name', async () => {
+      expect(await read('\uFEFF"sourceId",name\nc1,Ada\n', 1)).toEqual([{ line: 2, raw: { sourceId: 'c1', fields: { name: 'Ada' } } }]);
+    });
+  });
+
+  describe.each([
+    ['read at once', Infinity],
+    ['read a byte at a time', 1],
+  ])('with cells that are not valid UTF-8 (0xFF, 0xFE, a cut 0xC3; %s)', (_, chunkBytes) => {
+    it('hands each such record over as a problem naming invalid UTF-8, in its place, and reads on', async () => {
+      const bytes = (hex: number) => Buffer.from([hex]);
+      const file = Buffer.concat([
+        Buffer.from('sourceId,n\nc1,a'),
+        bytes(0xff),
+        Buffer.from('b\nc2,a'),
+        bytes(0xfe),
+        Buffer.from('b\nc3,é \uFFFD\nc4,"a'),
+        bytes(0xc3),
+        Buffer.from('"\n'),
+      ]);
+      expect(await read(file, chunkBytes)).toEqual([
+        { line: 2, problem: 'line 2 is not valid UTF-8', sentSourceId: 'c1' },
+        { line: 3, problem: 'line 3 is not valid UTF-8', sentSourceId: 'c2' },
+        { line: 4, raw: { sourceId: 'c3', fields: { n: 'é \uFFFD' } } },
+        { line: 5, problem: 'line 5 is not valid UTF-8', sentSourceId: 'c4' },
+      ]);
+    });
+  });
+
+  describe('with a header that is not valid UTF-8', () => {
+    it('refuses the file at its header', async () => {
+      const file = Buffer.concat([Buffer.from('sourceId,n'), Buffer.from([0xff]), Buffer.from('\nc1,a\n')]);
+      expect(await read(file)).toEqual([{ line: 1, unreadable: 'the header is not valid UTF-8' }]);
     });
   });
 
@@ -129,6 +164,12 @@ describe('csvRecords', () => {
       expect(await read('sourceId,name0123456789012345678901\nc1,A\n', Infinity, 20)).toEqual([
         { line: 1, unreadable: 'the header row (line 1) is longer than 20 bytes' },
       ]);
+    });
+  });
+
+  describe('with a quote inside an unquoted field', () => {
+    it('quotes the cell before it as text in the reason', async () => {
+      expect(await read('sourceId,name\nc2,Bé"x"\n')).toEqual([{ line: 2, unreadable: expect.stringContaining('value is "Bé"') }]);
     });
   });
 

@@ -57,6 +57,10 @@ async function* ndjsonRecords(input: Readable, maxLineBytes: number): AsyncGener
       yield { line: read.line, problem: `line ${read.line} is longer than ${maxLineBytes} bytes` };
       continue;
     }
+    if ('notUtf8' in read) {
+      yield { line: read.line, problem: `line ${read.line} is not valid UTF-8` };
+      continue;
+    }
     // An editor's or a spreadsheet's byte-order mark is no part of the first record (CSV drops it too).
     const text = read.line === 1 ? read.text.replace(/^\uFEFF/, '') : read.text;
     if (text.trim() !== '') yield rowOf(read.line, text);

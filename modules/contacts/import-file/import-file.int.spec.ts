@@ -21,14 +21,17 @@ const ROOT = join(__dirname, '..', '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'idem-file-import-'));
 const metadata = { correlationId: 't', causationId: 't', actor: { role: 'sync', tokenId: 't' } };
 
-/** 4,000 lines for 1,000 contacts, versions shuffled, with re-sent lines, deletes and bad lines. */
+/**
+ * 4,000 lines for 1,000 contacts, versions shuffled, with re-sent lines, deletes and bad lines. A contact's
+ * four lines share its version and event id, so they state one record (a re-send is a duplicate, not a conflict).
+ */
 function ndjson(): string {
   const lines: string[] = [];
   for (let i = 0; i < 4000; i++) {
     const contact = (i * 7919) % 1000;
     const version = 1 + ((i * 31) % 5);
     if (i % 97 === 0) lines.push('{"sourceId": broken');
-    else if (i % 53 === 0)
+    else if (contact % 53 === 0)
       lines.push(JSON.stringify({ sourceId: `f${contact}`, version, eventId: `f${contact}-${version}`, deleted: true }));
     else
       lines.push(
@@ -47,9 +50,9 @@ function csv(): string {
   for (let i = 0; i < 4000; i++) {
     const contact = (i * 7919) % 1000;
     const version = 1 + ((i * 31) % 5);
-    const notes = i % 5 === 0 || i % 500 === 499 ? `"line one of ${i}\nsaid ""hi"", then\nleft"` : `seen ${i}`;
+    const notes = i % 5 === 0 || i % 500 === 499 ? `"line one of ${contact}\nsaid ""hi"", then\nleft"` : `seen ${contact}`;
     if (i % 97 === 0) rows.push(`f${contact},${version},f${contact}-${version},,F ${contact}`);
-    else if (i % 53 === 0) rows.push(`f${contact},${version},f${contact}-${version},true,,`);
+    else if (contact % 53 === 0) rows.push(`f${contact},${version},f${contact}-${version},true,,`);
     else rows.push(`f${contact},${version},f${contact}-${version},,F ${contact},${notes}`);
   }
   return rows.join('\n') + '\n';

@@ -3,11 +3,14 @@
  * readline builds each line as one string, and a 600 MiB line threw `Invalid string length` (a 300 MiB
  * one peaked at 1.7 GB). A line past the bound is counted and its bytes dropped until its line break;
  * it comes out as `tooLong` and the file goes on. Lines end as readline ends them (\n, \r\n or \r), so
- * the line numbers runs recorded with readline resume from stay the same.
+ * the line numbers runs recorded with readline resume from stay the same. A line whose bytes are not
+ * valid UTF-8 comes out as `notUtf8`, without its text: decoded as Node decodes, its bad bytes became
+ * U+FFFD and the record was imported changed.
  */
 import type { Readable } from 'node:stream';
+import { decodeUtf8 } from '../../../src/errors/utf8-text';
 
-export type NdjsonLine = { line: number; text: string } | { line: number; tooLong: true };
+export type NdjsonLine = { line: number; text: string } | { line: number; tooLong: true } | { line: number; notUtf8: true };
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -20,7 +23,7 @@ export async function* ndjsonLines(input: Readable, maxLineBytes: number): Async
   let afterCr = false;
   const end = (): NdjsonLine => {
     line++;
-    const ended: NdjsonLine = tooLong ? { line, tooLong: true } : { line, text: Buffer.concat(pieces, held).toString('utf8') };
+    const ended = tooLong ? { line, tooLong: true as const } : textOf(line, Buffer.concat(pieces, held));
     pieces = [];
     held = 0;
     tooLong = false;
@@ -53,4 +56,9 @@ export async function* ndjsonLines(input: Readable, maxLineBytes: number): Async
     keep(chunk.subarray(start));
   }
   if (held > 0 || tooLong) yield end();
+}
+
+function textOf(line: number, bytes: Buffer): NdjsonLine {
+  const text = decodeUtf8(bytes);
+  return text === undefined ? { line, notUtf8: true } : { line, text };
 }

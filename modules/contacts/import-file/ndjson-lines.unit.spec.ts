@@ -2,8 +2,8 @@ import { Readable } from 'node:stream';
 import { ndjsonLines, type NdjsonLine } from './ndjson-lines';
 
 /** The file handed over in chunks of `chunkBytes` (a line break or a multi-byte character may straddle two reads). */
-async function lines(text: string, maxLineBytes: number, chunkBytes = Infinity): Promise<NdjsonLine[]> {
-  const bytes = Buffer.from(text);
+async function lines(file: string | Buffer, maxLineBytes: number, chunkBytes = Infinity): Promise<NdjsonLine[]> {
+  const bytes = Buffer.from(file);
   const chunks: Buffer[] = [];
   for (let at = 0; at < bytes.length; at += Math.min(chunkBytes, bytes.length)) chunks.push(bytes.subarray(at, at + chunkBytes));
   const read: NdjsonLine[] = [];
@@ -32,6 +32,25 @@ describe('ndjsonLines', () => {
         { line: 2, tooLong: true },
         { line: 3, text: 'y'.repeat(10) },
         { line: 4, tooLong: true },
+      ]);
+    });
+
+    it('hands a line that is not valid UTF-8 (0xFF, 0xFE, a cut 0xC3) over as such, without its text, and reads on', async () => {
+      const bytes = Buffer.concat([
+        Buffer.from('{"n":"a'),
+        Buffer.from([0xff]),
+        Buffer.from('b"}\n{"n":"a'),
+        Buffer.from([0xfe]),
+        Buffer.from('b"}\n{"n":"é"}\n{"n":"a'),
+        Buffer.from([0xc3]),
+        Buffer.from('"}\n{"n":"\uFFFD"}'),
+      ]);
+      expect(await lines(bytes, 100, chunkBytes)).toEqual([
+        { line: 1, notUtf8: true },
+        { line: 2, notUtf8: true },
+        { line: 3, text: '{"n":"é"}' },
+        { line: 4, notUtf8: true },
+        { line: 5, text: '{"n":"\uFFFD"}' },
       ]);
     });
   });

@@ -7,12 +7,12 @@
  * rebuild, indefinitely while none runs. A run started or ended within that lag is missing from the
  * list or listed with its previous status and counts; its own GET already shows it. The list is paged
  * (`limit`, and `cursor` = the previous page's `next`); an unknown query parameter is a 400 naming it
- * (as the support job search refuses one), not silently ignored.
+ * (as the support job search refuses one), not silently ignored, and so is a cursor that names no listed run.
  */
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiQuery } from '@nestjs/swagger';
 import type { Pool } from 'pg';
-import { listRuns } from '../../../projections/sync-runs/sync-runs.queries';
+import { isListedRun, listRuns } from '../../../projections/sync-runs/sync-runs.queries';
 import { CommandMetadata } from '../../../src/auth/caller.decorator';
 import { Roles } from '../../../src/auth/roles';
 import { DATABASE_POOL } from '../../../src/database/database-pool';
@@ -84,11 +84,17 @@ export class SyncRunsController {
   @ApiQuery({ name: 'cursor', required: false, schema: { type: 'string' }, description: 'The `next` of the previous page.' })
   async list(@Query() query: Record<string, unknown>): Promise<{ runs: RunView[]; next: string | null }> {
     const { status, limit, cursor } = parseListQuery(query);
+    if (cursor !== undefined && !(await isListedRun(this.pool, cursor))) throw invalidQuery([cursorError]);
     const runs = await listRuns(this.pool, { status, limit, after: cursor });
     // A full page may have more after it; a short one is the end for now.
     return { runs, next: runs.length === limit ? runs.at(-1)!.runId : null };
   }
 }
+
+const cursorError = { field: 'cursor', message: 'cursor must be the next of an earlier page' };
+
+const invalidQuery = (errors: Array<{ field: string; message: string }>) =>
+  new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', { errors });
 
 function parseListQuery(query: Record<string, unknown>): { status?: RunStatus; limit: number; cursor?: string } {
   const { status, limit, cursor } = query;
@@ -99,9 +105,8 @@ function parseListQuery(query: Record<string, unknown>): { status?: RunStatus; l
     errors.push({ field: 'status', message: `status must be one of ${RUN_STATUSES.join(', ')}` });
   if (limit !== undefined && !(typeof limit === 'string' && /^\d{1,4}$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_LISTED))
     errors.push({ field: 'limit', message: `limit must be an integer from 1 to ${MAX_LISTED}` });
-  if (cursor !== undefined && !(typeof cursor === 'string' && RUN_ID.test(cursor)))
-    errors.push({ field: 'cursor', message: 'cursor must be the next of an earlier page' });
-  if (errors.length) throw new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', { errors });
+  if (cursor !== undefined && !(typeof cursor === 'string' && RUN_ID.test(cursor))) errors.push(cursorError);
+  if (errors.length) throw invalidQuery(errors);
   return {
     status: status as RunStatus | undefined,
     limit: limit === undefined ? DEFAULT_LISTED : Number(limit),

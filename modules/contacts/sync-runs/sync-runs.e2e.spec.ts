@@ -121,6 +121,21 @@ describe('POST /v1/sync/runs', () => {
     }
   });
 
+  it('refuses a cursor that names no listed run (made up, or a push batch) with 400 naming cursor, not an empty last page', async () => {
+    const push = await app.inject({
+      method: 'POST',
+      url: '/v1/contacts/import',
+      headers: auth('sync'),
+      payload: { source: 'crm', records: [{ sourceId: 'cursor-push', version: 1, fields: {} }] },
+    });
+    expect(push.statusCode).toBe(200);
+    for (const cursor of ['zzz', 'run.nope', push.json().runId as string]) {
+      const response = await get(`/v1/sync/runs?limit=2&cursor=${encodeURIComponent(cursor)}`, 'sync');
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'REQUEST.INVALID', errors: [expect.objectContaining({ field: 'cursor' })] });
+    }
+  });
+
   it('answers 404 for an unknown run and 400 for an unknown status', async () => {
     expect((await get('/v1/sync/runs/run.nope')).statusCode).toBe(404);
     expect((await get('/v1/sync/runs?status=lost')).statusCode).toBe(400);
