@@ -6,14 +6,14 @@
  * projections/; the kernel receives features as data (src/features/feature.ts).
  */
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { BearerTokenGuard, TOKEN_ROLES } from './auth/bearer-token.guard';
 import type { ReadModels } from './bootstrap/read-models';
 import type { Runtime } from './bootstrap/runtime';
 import { IDEM_CONFIG } from './config/config';
 import { DATABASE_POOL } from './database/database-pool';
 import { READ_MODEL_DATA_SOURCE } from './database/data-source';
-import { KnownQueryParametersInterceptor } from './errors/known-query-parameters.interceptor';
+import { KnownQueryParametersGuard } from './errors/known-query-parameters.guard';
 import { ProblemJsonFilter } from './errors/problem-json.filter';
 import { EVENT_STORE } from './event-store/event-store.port';
 import type { Feature } from './features/feature';
@@ -61,8 +61,9 @@ export class AppModule {
         { provide: READ_MODEL_DATA_SOURCE, useValue: readModels.dataSource },
         { provide: TOKEN_ROLES, useValue: runtime.config.tokens },
         { provide: APP_GUARD, useClass: BearerTokenGuard },
+        // After the bearer token's guard: 401/403 come before a 400 for the query.
+        { provide: APP_GUARD, useClass: KnownQueryParametersGuard },
         { provide: APP_FILTER, useClass: ProblemJsonFilter },
-        { provide: APP_INTERCEPTOR, useClass: KnownQueryParametersInterceptor },
       ],
       exports: [IDEM_CONFIG, DATABASE_POOL, EVENT_STORE, READ_MODEL_DATA_SOURCE],
     };
