@@ -6,6 +6,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type AppErrorKind } from './app-error';
 import { ClientLeft } from './client-left';
+import { isStoreUnavailable } from '../event-store/store-unavailable';
 
 const STATUS: Record<AppErrorKind, number> = {
   validation: 400,
@@ -26,6 +27,13 @@ const FRAMEWORK_CODES: Record<number, string> = {
   413: 'REQUEST.TOO_LARGE',
   415: 'REQUEST.UNSUPPORTED_MEDIA_TYPE',
 };
+
+/**
+ * How long a caller should wait before it asks again when the database or the event store cannot be
+ * reached: about what a restart of PostgreSQL takes, and long enough that every client retrying at once
+ * does not add to the trouble.
+ */
+export const STORE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * The api takes JSON bodies only: a 415 says so in the same words whether Fastify refused the media type (one it
@@ -81,6 +89,17 @@ export class ProblemJsonFilter implements ExceptionFilter {
       const code = FRAMEWORK_CODES[status] ?? `HTTP.${status}`;
       const message = FRAMEWORK_TITLES[status] ?? (exception instanceof Error ? exception.message : 'Bad request');
       return { type: `https://idem.dev/problems/${code}`, title: message, status, code };
+    }
+    if (isStoreUnavailable(exception)) {
+      // Expected while the database is down; the stack says nothing the message does not.
+      this.logger.warn(`answered 503: the store cannot be reached (${exception instanceof Error ? exception.message : String(exception)})`);
+      return {
+        type: 'https://idem.dev/problems/STORE.UNAVAILABLE',
+        title: 'The database or event store cannot be reached right now; send the same request again later',
+        status: 503,
+        code: 'STORE.UNAVAILABLE',
+        retryAfterSeconds: STORE_UNAVAILABLE_RETRY_AFTER_SECONDS,
+      };
     }
     this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     return { type: 'https://idem.dev/problems/INTERNAL', title: 'Internal error', status: 500, code: 'INTERNAL' };

@@ -22,6 +22,28 @@ describe('ProblemJsonFilter', () => {
     expect(error).toHaveBeenCalledTimes(1);
   });
 
+  it('answers a store that cannot be reached with 503 STORE.UNAVAILABLE and Retry-After, logged as a warning', () => {
+    const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const sent: { status?: number; headers: Record<string, string>; body?: unknown } = { headers: {} };
+    const reply = {
+      header: (name: string, value: string) => ((sent.headers[name] = value), reply),
+      status: (status: number) => ((sent.status = status), reply),
+      send: (body: unknown) => ((sent.body = body), reply),
+    };
+    const host = { switchToHttp: () => ({ getRequest: () => ({ url: '/v1/orders/481' }), getResponse: () => reply }) };
+    new ProblemJsonFilter().catch(refused, host as never);
+    expect(sent).toMatchObject({
+      status: 503,
+      headers: { 'retry-after': '5' },
+      body: { status: 503, code: 'STORE.UNAVAILABLE', retryAfterSeconds: 5, instance: '/v1/orders/481' },
+    });
+    expect(JSON.stringify(sent.body)).not.toContain('127.0.0.1');
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(error).not.toHaveBeenCalled();
+  });
+
   it('names the path of the request as the instance, without its query string', () => {
     jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     const sent: { status?: number; body?: { instance?: string } } = {};
