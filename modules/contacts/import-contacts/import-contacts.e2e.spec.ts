@@ -220,6 +220,25 @@ describe('POST /v1/contacts/import', () => {
   });
 });
 
+describe('GET /v1/contacts/{source}/{sourceId}, /events and /imports', () => {
+  // Issue 14's read side: the contact to sync, support and auditors; its history to support and auditors.
+  const allowed: Array<[label: string, suffix: string, permitted: string[]]> = [
+    ['the contact', '', ['sync', 'support', 'auditor']],
+    ['its events', '/events', ['support', 'auditor']],
+    ['its import trail', '/imports', ['sync', 'support', 'auditor']],
+  ];
+  const roles = ['storefront', 'sync', 'support', 'auditor'] as const;
+
+  it.each(allowed)('shows %s to its roles only', async (_label, suffix, permitted) => {
+    const [record] = batchOf(`roles-${randomUUID().slice(0, 8)}-`, 1);
+    await push([record]);
+    for (const role of roles) {
+      const answer = await harness.app.inject({ method: 'GET', url: `/v1/contacts/crm/${record.sourceId}${suffix}`, headers: auth(role) });
+      expect([role, answer.statusCode]).toEqual([role, permitted.includes(role) ? 200 : 403]);
+    }
+  });
+});
+
 describe('GET /v1/contacts/{source}/{sourceId}/events', () => {
   it('shows the history to support and auditors only', async () => {
     const [record] = batchOf(`ev-${randomUUID().slice(0, 8)}-`, 1);
