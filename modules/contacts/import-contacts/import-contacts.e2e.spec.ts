@@ -77,6 +77,35 @@ describe('POST /v1/contacts/import', () => {
     });
   });
 
+  describe('when a batch holding two versions of each contact is posted three times, then by four clients at once', () => {
+    it('gives each contact one revision per distinct version: each version applied once, every other delivery a duplicate', async () => {
+      const prefix = `two-${randomUUID().slice(0, 8)}-`;
+      const twoVersions = (from: number) => [...batchOf(prefix, 100, from), ...batchOf(prefix, 100, from + 1)];
+      const outcomesOf = (answers: Array<{ results: Array<{ outcome: string }> }>, i: number) =>
+        answers.map((a) => a.results[i].outcome).sort();
+
+      const sequential = [];
+      for (let i = 0; i < 3; i++) sequential.push((await push(twoVersions(1))).json());
+      expect(sequential.map((a) => a.counts)).toEqual([{ imported: 100, updated: 100 }, { duplicate: 200 }, { duplicate: 200 }]);
+
+      const records = twoVersions(3);
+      const concurrent = (await Promise.all([push(records), push(records), push(records), push(records)])).map((r) => r.json());
+      for (let i = 0; i < records.length; i++)
+        expect(outcomesOf(concurrent, i)).toEqual(['duplicate', 'duplicate', 'duplicate', 'updated']);
+
+      const streams = await streamsLike(prefix);
+      expect(streams).toHaveLength(100);
+      expect(streams.every((s) => s.events === 4)).toBe(true);
+      const versions = await harness.runtime.eventStore.readStream(`contact-crm.${prefix}7`);
+      expect(versions.map((e) => [e.revision, e.data.sourceVersion])).toEqual([
+        [0, 1],
+        [1, 2],
+        [2, 3],
+        [3, 4],
+      ]);
+    });
+  });
+
   describe('with an Idempotency-Key', () => {
     it('replays the original per-record answers, and refuses the key with another body', async () => {
       const records = batchOf(`key-${randomUUID().slice(0, 8)}-`, 10);
@@ -188,6 +217,25 @@ describe('POST /v1/contacts/import', () => {
       expect(audit.map((d) => d.outcome)).toEqual(['imported', 'skipped_stale', 'conflict', 'deleted', 'skipped_stale', 'updated']);
       expect(audit[1].reason).toContain('lost to version 3');
     });
+  });
+});
+
+describe('GET /v1/contacts/{source}/{sourceId}, /events and /imports', () => {
+  // Issue 14's read side: the contact to sync, support and auditors; its history to support and auditors.
+  const allowed: Array<[label: string, suffix: string, permitted: string[]]> = [
+    ['the contact', '', ['sync', 'support', 'auditor']],
+    ['its events', '/events', ['support', 'auditor']],
+    ['its import trail', '/imports', ['sync', 'support', 'auditor']],
+  ];
+  const roles = ['storefront', 'sync', 'support', 'auditor'] as const;
+
+  it.each(allowed)('shows %s to its roles only', async (_label, suffix, permitted) => {
+    const [record] = batchOf(`roles-${randomUUID().slice(0, 8)}-`, 1);
+    await push([record]);
+    for (const role of roles) {
+      const answer = await harness.app.inject({ method: 'GET', url: `/v1/contacts/crm/${record.sourceId}${suffix}`, headers: auth(role) });
+      expect([role, answer.statusCode]).toEqual([role, permitted.includes(role) ? 200 : 403]);
+    }
   });
 });
 

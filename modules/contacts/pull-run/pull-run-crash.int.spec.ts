@@ -1,8 +1,9 @@
 /**
  * A pull run of 20,000 contacts whose driver process is SIGKILLed five times — at random moments and
  * right between a page's contact appends and the append of its outcomes and cursor — and then
- * resumed: exactly 20,000 contacts, none with a second revision, and the run's counts equal the
- * `import_events` rows the projection folds from it.
+ * resumed: exactly 20,000 contacts, none with a second revision, every record counted once as
+ * `imported` (as an uninterrupted run counts them), and the run's counts equal the `import_events` rows
+ * the projection folds from it.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -90,7 +91,9 @@ it('ends with exactly 20,000 contacts, none revised twice, and run counts equal 
 
   const run = await loadRun(store, runId);
   expect(run).toMatchObject({ status: 'completed', processed: SIZE, pages: SIZE / 500 });
-  expect(Object.values(run.counts).reduce((a, b) => a + b, 0)).toBe(SIZE);
+  // As an uninterrupted run over a fresh store: a record met again after a kill answers what its own
+  // append was (imported), not unchanged or duplicate — no record is processed twice.
+  expect(run.counts).toEqual({ imported: SIZE });
   const running = await startProjections({ store, pool, readModels: [importEventsReadModel], reactors: [] });
   try {
     await waitUntilCaughtUp(store, pool, [readModelProjection(importEventsReadModel)], 120_000);

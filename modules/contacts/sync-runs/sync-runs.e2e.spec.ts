@@ -54,7 +54,10 @@ describe('POST /v1/sync/runs', () => {
       const view = (await get(`/v1/sync/runs/${runId}`)).json();
       return view.status === 'completed' && view;
     });
-    expect(done).toMatchObject({ processed: 600, counts: { imported: 600, updated: 0, rejected: 0, conflict: 0 } });
+    expect(done).toMatchObject({ processed: 600 });
+    // Every outcome of issue 14 is counted, the ones that did not happen as 0.
+    const none = { updated: 0, unchanged: 0, skipped_stale: 0, duplicate: 0, deleted: 0, rejected: 0, conflict: 0 };
+    expect(done.counts).toEqual({ imported: 600, ...none });
     // The list reads the sync_runs read model: wait for the projection to show the completion.
     const listed = (status: string) =>
       get(`/v1/sync/runs?status=${status}`, 'sync').then((r) => r.json().runs.map((run: { runId: string }) => run.runId) as string[]);
@@ -73,10 +76,15 @@ describe('POST /v1/sync/runs', () => {
     ['a since with an impossible offset', { source: 'crm', since: '2026-01-01T00:00:00+25:00' }, 'sync', 400, 'REQUEST.INVALID'],
     ['an unknown field', { source: 'crm', pages: 3 }, 'sync', 400, 'REQUEST.INVALID'],
     ['the support role', { source: 'crm' }, 'support', 403, 'AUTH.ROLE_FORBIDDEN'],
-  ])('refuses %s with a problem+json 4xx', async (_label, payload, role, status, code) => {
+  ])('refuses %s with a problem+json 4xx and starts no run', async (_label, payload, role, status, code) => {
+    const runs = async () =>
+      (await harness.runtime.pool.query(`SELECT count(*)::int AS n FROM idem_events WHERE stream_name LIKE 'import-%'`)).rows[0].n;
+    const before = await runs();
     const response = await post(payload, role);
     expect(response.statusCode).toBe(status);
+    expect(response.headers['content-type']).toContain('application/problem+json');
     expect(response.json()).toMatchObject({ status, code });
+    expect(await runs()).toBe(before);
   });
 
   it('names a missing source with the sources there are, and only that', async () => {
