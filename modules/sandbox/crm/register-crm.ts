@@ -1,15 +1,19 @@
 /**
  * The sandbox CRM on the sandbox's port (our own fake CRM, see crm-data.ts):
- * - `GET /crm/contacts?cursor=&limit=&since=` pages through the contacts in index order; `nextCursor`
- *   is null after the last page. With `since` (ISO-8601) a page holds only contacts whose `updatedAt`
- *   is at or after it: up to `limit` of them, found from the cursor on. On demand a page repeats the
- *   previous page's last contact (`duplicates`) or carries an older version of an earlier contact
- *   (`outOfOrder`).
- * - `/crm/_control/…` arms faults per page, mutates contacts, resets the CRM and counts requests.
+ * - `GET /crm/contacts?cursor=&limit=&since=` pages through the contacts in index order, or in a seeded
+ *   order of blocks (`outOfOrderPages`, crm-pages.ts); `nextCursor` is null after the last page. With
+ *   `since` (ISO-8601) a page holds only contacts whose `updatedAt` is at or after it: in order, up to
+ *   `limit` of them, found from the cursor on; out of order, those of its block. On demand (crm-behaviour.ts)
+ *   a page repeats the contact before it, carries an older version of that contact, or is preceded by
+ *   edits and deletes of seeded contacts.
+ * - `/crm/_control/…` arms faults per page, mutates contacts, sets the behaviour, resets the CRM and
+ *   counts requests.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { CrmData, type CrmContact } from './crm-data';
+import { CALM_CRM, parseCrmBehaviour } from './crm-behaviour';
 import { CrmFaults, parseCrmFault } from './crm-faults';
+import { locatePage } from './crm-pages';
 
 export interface CrmOptions {
   seed?: number;
@@ -23,7 +27,7 @@ const DEFAULT_TIMEOUT_HOLD_MS = 60_000;
 export function registerSandboxCrm(app: FastifyInstance, options: CrmOptions = {}): void {
   let data = new CrmData(options.seed ?? 1, options.size ?? 100_000);
   const faults = new CrmFaults();
-  const behaviour = { duplicates: false, outOfOrder: false };
+  let behaviour = { ...CALM_CRM };
   const requestsByPage = new Map<number, number>();
   const held = new Set<FastifyReply>();
   app.addHook('onClose', async () => {
@@ -34,11 +38,11 @@ export function registerSandboxCrm(app: FastifyInstance, options: CrmOptions = {
     const limit = Number(request.query.limit ?? 100);
     const since = request.query.since === undefined ? undefined : Date.parse(request.query.since);
     if (since !== undefined && Number.isNaN(since)) return reply.code(400).send({ error: 'since must be an ISO-8601 date-time' });
-    const offset = request.query.cursor ? Number(/^o(\d{1,9})$/.exec(request.query.cursor)?.[1] ?? NaN) : 0;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
       return reply.code(400).send({ error: `limit must be an integer in 1..${MAX_LIMIT}` });
-    if (!Number.isInteger(offset)) return reply.code(400).send({ error: 'unknown cursor' });
-    const page = Math.floor(offset / limit) + 1;
+    const located = locatePage(request.query.cursor, limit, data.size, data.seed, behaviour.outOfOrderPages);
+    if (typeof located === 'string') return reply.code(400).send({ error: located });
+    const page = located.number;
     requestsByPage.set(page, (requestsByPage.get(page) ?? 0) + 1);
 
     const fault = faults.strike(page);
@@ -56,18 +60,21 @@ export function registerSandboxCrm(app: FastifyInstance, options: CrmOptions = {
     }
     if (fault?.kind === 'latency') await new Promise((resolve) => setTimeout(resolve, fault.ms ?? 1000).unref());
 
+    // A page that is served (not failed by a fault) comes after the edits made since the one before.
+    if (behaviour.mutatePerPage + behaviour.deletesPerPage > 0) data.mutate(behaviour.mutatePerPage, behaviour.deletesPerPage);
     const contacts: CrmContact[] = [];
-    let end = offset;
-    for (; end < data.size && contacts.length < limit; end++) {
+    const { from, to } = located;
+    let end = from;
+    for (; end < (to ?? data.size) && (to !== undefined || contacts.length < limit); end++) {
       const contact = data.contact(end);
       if (since === undefined || Date.parse(contact.updatedAt) >= since) contacts.push(contact);
     }
     if (fault?.kind === 'contradictory')
       for (const c of contacts) if (c.fields) c.fields = { ...c.fields, name: `${String(c.fields.name)} (contradicted)` };
-    if (behaviour.duplicates && offset > 0) contacts.unshift(data.contact(offset - 1));
-    if (behaviour.outOfOrder && offset > 0 && data.versionOf(offset - 1) > 1)
-      contacts.push(data.contact(offset - 1, data.versionOf(offset - 1) - 1));
-    return { contacts, nextCursor: end < data.size ? `o${end}` : null };
+    if (behaviour.duplicates && from > 0) contacts.unshift(data.contact(from - 1));
+    if (behaviour.outOfOrder && from > 0 && data.versionOf(from - 1) > 1)
+      contacts.push(data.contact(from - 1, data.versionOf(from - 1) - 1));
+    return { contacts, nextCursor: located.next(end) };
   });
 
   app.post('/crm/_control/faults', async (request, reply) => {
@@ -83,8 +90,10 @@ export function registerSandboxCrm(app: FastifyInstance, options: CrmOptions = {
   app.post<{ Body: { count?: number; deletes?: number } }>('/crm/_control/mutate', async (request) => ({
     touched: data.mutate(request.body?.count ?? 1, request.body?.deletes ?? 0),
   }));
-  app.post<{ Body: { duplicates?: boolean; outOfOrder?: boolean } }>('/crm/_control/behaviour', async (request) => {
-    Object.assign(behaviour, { duplicates: request.body?.duplicates === true, outOfOrder: request.body?.outOfOrder === true });
+  app.post('/crm/_control/behaviour', async (request, reply) => {
+    const parsed = parseCrmBehaviour(request.body);
+    if (typeof parsed === 'string') return reply.code(400).send({ error: parsed });
+    behaviour = parsed;
     return behaviour;
   });
   app.post<{ Body: { seed?: number; size?: number } }>('/crm/_control/reset', async (request) => {
