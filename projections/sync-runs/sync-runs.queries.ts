@@ -7,12 +7,25 @@ import { tableSpecOf } from '../../src/subscriptions/read-models/table-spec';
 import { SyncRunRow } from './sync-runs.entity';
 import { runViewOf, syncRunsReadModel } from './sync-runs.projector';
 
+/** Where a run stands in the list: the list's order, newest start first (a run without a start time first). */
+export interface RunKey {
+  /** ISO 8601 (as RunView.startedAt), or null. */
+  startedAt: string | null;
+  runId: string;
+}
+
 export interface RunListQuery {
   status?: RunView['status'];
   limit: number;
-  /** A page's `next`: the runs listed after this one (keyset: no run is skipped or repeated as new ones start). */
-  after?: string;
+  /**
+   * The last run of the page before: the runs listed after its key (keyset: no run is skipped or repeated
+   * as new ones start, and the page goes on whether or not that run is still in the read model).
+   */
+  after?: RunKey;
 }
+
+/** A listed run's key, for the page after it. */
+export const runKeyOf = (run: RunView): RunKey => ({ startedAt: run.startedAt ?? null, runId: run.runId });
 
 /**
  * GET /v1/sync/runs?status= and `idem sync list`: pull and file runs (push batches are requests, not
@@ -23,22 +36,15 @@ export async function listRuns(pool: Pool, { status, limit, after }: RunListQuer
   const params: unknown[] = [limit];
   const where = ["kind <> 'push'"];
   if (status) where.push(`status = $${params.push(status)}`);
-  if (after) where.push(`(started_at, run_id) < (SELECT started_at, run_id FROM sync_runs WHERE run_id = $${params.push(after)})`);
+  // Descending order puts a null start first: after such a key come the other null starts, then every start.
+  if (after?.startedAt === null) where.push(`(started_at IS NOT NULL OR run_id < $${params.push(after.runId)})`);
+  else if (after) where.push(`(started_at, run_id) < ($${params.push(after.startedAt)}::timestamptz, $${params.push(after.runId)})`);
   const { rows } = await pool.query(
     `SELECT * FROM sync_runs WHERE ${where.join(' AND ')} ORDER BY started_at DESC, run_id DESC LIMIT $1`,
     params,
   );
   const spec = tableSpecOf(SyncRunRow);
   return rows.map((raw: Record<string, unknown>) => runViewOf(decodeRow(spec, raw) as unknown as SyncRunRow));
-}
-
-/**
- * Whether `runId` is a run the list shows (any status), so a page can start after it: a cursor that names
- * no such run (made up, a push batch's, or not yet projected) would list nothing, which reads as the last page.
- */
-export async function isListedRun(pool: Pool, runId: string): Promise<boolean> {
-  const { rowCount } = await pool.query(`SELECT 1 FROM sync_runs WHERE run_id = $1 AND kind <> 'push'`, [runId]);
-  return rowCount === 1;
 }
 
 /** Pull runs the read model shows running (a worker's orphan sweep confirms each on its stream). */

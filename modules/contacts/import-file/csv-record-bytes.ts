@@ -12,6 +12,10 @@
  * the numbers of the records around it. A quote csv-parse refuses (one inside an unquoted field, text
  * after a closing quote) makes the rest of the file unreadable to both: from there on the bytes go to
  * csv-parse unsplit, and it names the error.
+ *
+ * A header row past the bound, or a record past it whose end cannot be told, leaves nothing more to
+ * read: the splitter stops there and the file is read no further (a 1 GB file with a header that never
+ * ends costs one bound of bytes, not a read to its end).
  */
 import type { Readable } from 'node:stream';
 
@@ -25,7 +29,10 @@ export interface OversizeRecord {
   lineBreak: string;
   /** The file's first record, the header row csv-parse would have named the columns from. */
   header: boolean;
-  /** Where it ends cannot be told: its quote is still open at the end of the file, or a malformed quote is in it. */
+  /**
+   * Where it ends is not told: its quote is still open at the end of the file, a malformed quote is in
+   * it, or it is the header, read no further than the bound (its `lastLine` is its `firstLine`).
+   */
   endless: boolean;
 }
 
@@ -60,6 +67,8 @@ export class CsvRecordSplitter {
   private line = 1;
   private recordLine = 1;
   private recordHasBytes = false;
+  /** The last byte read was a CR or LF: a record the file's end ends after it ends on the line before (csv-parse's number). */
+  private endsOnLineBreak = false;
   private recordsSeen = 0;
   private out: CsvRecordPart[] = [];
   /** Records finished in the chunk being split, handed over together. */
@@ -70,6 +79,11 @@ export class CsvRecordSplitter {
   /** What is held of the record being read: never more than the bound. */
   get heldBytes(): number {
     return this.held;
+  }
+
+  /** Nothing more can come out: the rest of the file need not be read. */
+  get stopped(): boolean {
+    return this.mode === 'stopped';
   }
 
   push(chunk: Buffer): CsvRecordPart[] {
@@ -94,7 +108,8 @@ export class CsvRecordSplitter {
     for (let at = start; at < chunk.length; at++) {
       const byte = chunk[at];
       if (this.bomLeft > 0 && this.isBom(byte)) continue;
-      if (byte !== LF && byte !== CR) this.recordHasBytes = true;
+      this.endsOnLineBreak = byte === LF || byte === CR;
+      if (!this.endsOnLineBreak) this.recordHasBytes = true;
       let afterClosingQuote = false;
       if (this.quoteInQuotes) {
         this.quoteInQuotes = false;
@@ -182,23 +197,37 @@ export class CsvRecordSplitter {
       this.tooLong = true;
       this.pending = [];
       this.held = 0;
+      // No record can be read without the header: known to be past the bound, it need not be read to its end.
+      if (this.recordsSeen === 0 && this.recordHasBytes) this.stopAtHeader();
     } else this.pending.push(bytes);
+  }
+
+  /**
+   * The header is past the bound. Told the same way wherever the chunks end (whether its end was read or
+   * not), from its first line on; csv-parse gets no stand-in for it, as no record comes after it.
+   */
+  private stopAtHeader(): void {
+    this.handOverReady();
+    const lineBreak = LINE_BREAKS[this.delimiter ?? 'lf'];
+    this.out.push({ firstLine: this.recordLine, lastLine: this.recordLine, lineBreaks: 0, lineBreak, header: true, endless: true });
+    this.mode = 'stopped';
   }
 
   /** The record ends with `last`, the rest of its bytes in this chunk; false once nothing more can be read. */
   private finish(last: Buffer, { atEnd = false } = {}): boolean {
     this.keep(last);
+    if (this.mode === 'stopped') return false;
     if (this.recordHasBytes) this.recordsSeen++;
-    const header = this.recordsSeen === 1;
-    if (this.tooLong) {
+    if (this.tooLong && this.recordsSeen === 1 && this.recordHasBytes) this.stopAtHeader();
+    else if (this.tooLong) {
       this.handOverReady();
-      // A record ended by its line break ends on the line before the one that break starts.
-      const lastLine = atEnd && !this.crAtEnd ? this.line : this.line - 1;
+      // A record ended by a line break ends on the line before the one that break starts: its own
+      // delimiter's, or, at the file's end, a line break that is not the file's (a bare LF in a CRLF
+      // file), which csv-parse counts only after it has numbered the last record.
+      const lastLine = atEnd && !this.endsOnLineBreak ? this.line : this.line - 1;
       const lineBreak = LINE_BREAKS[this.delimiter ?? 'lf'];
       const endless = atEnd && this.quoted && !this.quoteInQuotes;
-      this.out.push({ firstLine: this.recordLine, lastLine, lineBreaks: this.line - this.recordLine, lineBreak, header, endless });
-      // Without its header no record can be read.
-      if (header) this.mode = 'stopped';
+      this.out.push({ firstLine: this.recordLine, lastLine, lineBreaks: this.line - this.recordLine, lineBreak, header: false, endless });
     } else this.ready = this.ready.concat(this.pending);
     this.pending = [];
     this.held = 0;
@@ -217,17 +246,10 @@ export class CsvRecordSplitter {
     const tooLong = this.tooLong || this.held + (at - start) > this.maxRecordBytes;
     this.mode = tooLong ? 'stopped' : 'unsplit';
     if (tooLong) {
+      if (this.recordsSeen === 0 && this.recordHasBytes) return this.stopAtHeader();
       this.handOverReady();
-      const recordsSeen = this.recordsSeen + (this.recordHasBytes ? 1 : 0);
       const lineBreak = LINE_BREAKS[this.delimiter ?? 'lf'];
-      this.out.push({
-        firstLine: this.recordLine,
-        lastLine: this.line,
-        lineBreaks: 0,
-        lineBreak,
-        header: recordsSeen === 1,
-        endless: true,
-      });
+      this.out.push({ firstLine: this.recordLine, lastLine: this.line, lineBreaks: 0, lineBreak, header: false, endless: true });
       return;
     }
     this.ready = this.ready.concat(this.pending, [chunk.subarray(start)]);
@@ -250,6 +272,10 @@ export class CsvRecordSplitter {
 
 export async function* csvRecordParts(input: Readable, maxRecordBytes: number): AsyncGenerator<CsvRecordPart> {
   const splitter = new CsvRecordSplitter(maxRecordBytes);
-  for await (const chunk of input as AsyncIterable<Buffer>) yield* splitter.push(chunk);
+  for await (const chunk of input as AsyncIterable<Buffer>) {
+    yield* splitter.push(chunk);
+    // Leaving the loop ends the input's reading (its iterator destroys it).
+    if (splitter.stopped) return;
+  }
   yield* splitter.end();
 }

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { csvRecordParts, CsvRecordSplitter, type OversizeRecord } from './csv-record-bytes';
+import { csvRecordParts, CsvRecordSplitter, type CsvRecordPart, type OversizeRecord } from './csv-record-bytes';
 
 type Part = string | OversizeRecord;
 
@@ -65,15 +65,44 @@ describe('csvRecordParts', () => {
     });
   });
 
+  describe.each([
+    ['ends with a bare LF in a CRLF file', 'id\r\na\r\n0123456789012\n', oversize(3, 3, 1, { lineBreak: '\r\n' })],
+    ['ends with a bare CR in an LF file', 'id\na\n0123456789012\r', oversize(3, 3, 1)],
+    ['ends with a bare LF in a CR file', 'id\ra\r0123456789012\n', oversize(3, 3, 1, { lineBreak: '\r' })],
+    ['ends with two bare LFs in a CRLF file', 'id\r\na\r\n0123456789012\n\n', oversize(3, 4, 2, { lineBreak: '\r\n' })],
+  ])("with the last record past the bound, which %s (a line break that is not the file's)", (_, file, record) => {
+    it.each([1, 3, Infinity])(
+      'ends it on the line before the last line break, as csv-parse numbers the last record (chunks of %d)',
+      async (chunkBytes) => {
+        expect((await split(file, 12, chunkBytes)).filter((part) => typeof part !== 'string')).toEqual([record]);
+      },
+    );
+  });
+
   describe('with the header row past the bound', () => {
-    it('marks it as the header (no column can be named) and reads no further, blank lines before it no records', async () => {
-      expect(await split('\n0123456789012\na\n', 12)).toEqual(['\n', oversize(2, 2, 1, { header: true })]);
+    it('marks it as the header (no column can be named), from its first line on, blank lines before it no records', async () => {
+      const header = oversize(2, 2, 0, { header: true, endless: true });
+      expect(await split('\n0123456789012\na\n', 12)).toEqual(['\n', header]);
+      expect(await split('\n0123456789012\na\n', 12, 1)).toEqual(['\n', header]);
+    });
+
+    it('reads no further than the chunk that takes it past the bound, even if the header never ends', async () => {
+      let chunksRead = 0;
+      async function* file() {
+        yield Buffer.from('sourceId,');
+        for (; chunksRead < 10_000; chunksRead++) yield Buffer.from('x'.repeat(100));
+      }
+      const parts: CsvRecordPart[] = [];
+      for await (const part of csvRecordParts(Readable.from(file()), 1000)) parts.push(part);
+      expect(parts).toEqual([oversize(1, 1, 0, { header: true, endless: true })]);
+      // 10 chunks take it past the bound; the stream reads a few ahead of the splitter.
+      expect(chunksRead).toBeLessThan(100);
     });
   });
 
   describe('with a quote opened past the bound and never closed', () => {
-    it('says no end can be told', async () => {
-      expect(await split('id\n"never closed\na\nb\n', 12, 4)).toEqual(['id\n', oversize(2, 5, 3, { endless: true })]);
+    it('says no end can be told (its last line is csv-parse\'s "Quote Not Closed" line)', async () => {
+      expect(await split('id\n"never closed\na\nb\n', 12, 4)).toEqual(['id\n', oversize(2, 4, 3, { endless: true })]);
     });
   });
 

@@ -20,7 +20,7 @@
  *   closed) makes the rest of the file `unreadable`: after it csv-parse no longer knows where records
  *   end (it stays in the quoted field and swallows the lines after it), so going on would merge or drop
  *   records without a trace. The run stops there for a human; everything before it stays recorded. A
- *   header row past the bound stops the file too (no column has a name).
+ *   header row past the bound stops the file too (no column has a name), read no further than the bound.
  *
  * A record with a cell that is not valid UTF-8 is that record's `problem` (csv-cell-text.ts), a header
  * with one makes the file `unreadable`.
@@ -78,7 +78,9 @@ export async function* csvRecords(input: Readable, maxRecordBytes = MAX_RECORD_C
     },
   });
   const records = Readable.from(oversize.standIn(csvRecordParts(Readable.from(withoutUtf8Bom(input)), maxRecordBytes)));
-  input.once('error', (error) => parser.destroy(error));
+  // A read error of the file comes through `records` (the splitter reads the file). The file itself is
+  // not listened to: a splitter that stops early (a header past the bound) ends its reading with an
+  // AbortError, while csv-parse still has the records before the stop to hand over.
   records.once('error', (error) => parser.destroy(error));
   try {
     for await (const record of records.pipe(parser) as AsyncIterable<FileRecord>) {

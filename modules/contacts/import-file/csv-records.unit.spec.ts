@@ -159,11 +159,42 @@ describe('csvRecords', () => {
     });
   });
 
+  describe.each([
+    ['a bare LF in a CRLF file', 'sourceId,name\r\nc1,A\r\nc2,0123456789012345678901\n'],
+    ['a bare CR in an LF file', 'sourceId,name\nc1,A\nc2,0123456789012345678901\r'],
+    ['a bare LF in a CR file', 'sourceId,name\rc1,A\rc2,0123456789012345678901\n'],
+  ])('with the last record past the bound ending, at the end of the file, in %s', (_, file) => {
+    it.each([1, Infinity])(
+      'rejects it on the line csv-parse numbers it below the bound, not the line after (chunks of %d)',
+      async (chunkBytes) => {
+        const records = await read(file, chunkBytes, 20);
+        expect(records).toEqual([
+          { line: 2, raw: { sourceId: 'c1', fields: { name: 'A' } } },
+          { line: 3, problem: 'line 3 is longer than 20 bytes' },
+        ]);
+        expect(records.map((r) => r.line)).toEqual((await read(file, chunkBytes)).map((r) => r.line));
+      },
+    );
+  });
+
   describe('with a header row past the bound', () => {
     it('refuses the file at its header', async () => {
       expect(await read('sourceId,name0123456789012345678901\nc1,A\n', Infinity, 20)).toEqual([
-        { line: 1, unreadable: 'the header row (line 1) is longer than 20 bytes' },
+        { line: 1, unreadable: 'the header row (from line 1 on) is longer than 20 bytes' },
       ]);
+    });
+
+    it("stops reading the file once the header is past the bound, without waiting for its end (or the file's)", async () => {
+      let chunksRead = 0;
+      async function* file() {
+        yield Buffer.from('sourceId,name');
+        for (; chunksRead < 10_000; chunksRead++) yield Buffer.from('x'.repeat(100));
+        yield Buffer.from('\nc1,A\n');
+      }
+      const records: FileRecord[] = [];
+      for await (const record of csvRecords(Readable.from(file()), 1000)) records.push(record);
+      expect(records).toEqual([{ line: 1, unreadable: 'the header row (from line 1 on) is longer than 1000 bytes' }]);
+      expect(chunksRead).toBeLessThan(100);
     });
   });
 

@@ -42,7 +42,8 @@ function oversizeRow({ firstLine, lastLine, header, endless }: OversizeRecord, m
   const tooLong = `is longer than ${maxRecordBytes} bytes`;
   // csv-parse's name for it, as before the splitter: an unclosed quote reads as one record to the end of the file.
   const endlessReason = `the record from line ${firstLine} on ${tooLong} and has no end (a quote never closed or malformed)`;
+  // The header is read no further than the bound: where it ends is not known, and it need not be.
+  if (header) return { line: firstLine, unreadable: `the header row (from line ${firstLine} on) ${tooLong}` };
   if (endless) return { line: firstLine, unreadable: `Max Record Size: ${endlessReason}` };
-  if (header) return { line: firstLine, unreadable: `the header row (${where}) ${tooLong}` };
   return { line: lastLine, problem: `${where} ${tooLong}` };
 }

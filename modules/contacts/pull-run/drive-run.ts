@@ -16,7 +16,7 @@ import { evolveImportRun, initialImportRunState, type ImportRunState } from '../
 import { importItems, throwIfNotStored } from '../import-contacts/import-records';
 import { checkItems } from '../import-contacts/import-request';
 import { keepRun, knownRun } from './run-folds';
-import { decideFetchGaveUp, decidePage, MAX_FETCH_ATTEMPTS, pageStart } from './record-page.decision';
+import { decideFetchGaveUp, decidePage, decideSourceMissing, MAX_FETCH_ATTEMPTS, pageStart } from './record-page.decision';
 
 export interface RunDriverDeps {
   store: EventStore;
@@ -85,14 +85,16 @@ async function drivePages(deps: RunDriverDeps, runId: string, signal: AbortSigna
     if (!run.exists || run.status !== 'running' || run.kind !== 'pull' || signal.aborted) return run;
     const fetched = await (fetching ?? fetchFrom(run.cursor));
     // A fetch cut short by a shutdown is no failure of the source: the run stays running.
-    if ('error' in fetched && signal.aborted) return run;
+    if (!('page' in fetched) && signal.aborted) return run;
     // The next page is fetched while this one is imported and recorded: fetching has no effect, and
     // the next page still counts only once its own records and cursor are recorded. If this page
     // ends the run (or the driver), the fetched page is simply dropped.
     const nextCursor = 'page' in fetched ? fetched.page.nextCursor : null;
     fetching = nextCursor !== null ? fetchFrom(nextCursor) : undefined;
     const events =
-      'page' in fetched ? await importPage(deps, run, fetched.page) : [decideFetchGaveUp(run, MAX_FETCH_ATTEMPTS, fetched.error)];
+      'page' in fetched
+        ? await importPage(deps, run, fetched.page)
+        : ['unconfigured' in fetched ? decideSourceMissing(run) : decideFetchGaveUp(run, MAX_FETCH_ATTEMPTS, fetched.error)];
     await deps.beforeRecordingPage?.(run);
     const recorded = await appendRunEvents(deps, run, events);
     if (!recorded) return loadRun(deps.store, runId);
@@ -109,15 +111,16 @@ async function importPage(deps: RunDriverDeps, run: ImportRunState, page: Contac
   return decidePage(run, { cursor: run.cursor, nextCursor: page.nextCursor, results });
 }
 
-type Fetched = { page: ContactPage } | { error: string };
+type Fetched = { page: ContactPage } | { error: string } | { unconfigured: true };
 
 /**
- * Never rejects: a page the source keeps failing is answered with its last error. A run started with
+ * Never rejects: a page the source keeps failing is answered with its last error, a source not
+ * configured here (the run's, configured when it started) with `unconfigured`. A run started with
  * `since` asks for the records changed since then on every page, resumed or not.
  */
 async function fetchWithRetries(deps: RunDriverDeps, run: ImportRunState, cursor: string | null, signal: AbortSignal): Promise<Fetched> {
   const source = deps.sources(run.source);
-  if (!source) return { error: `no contact source is configured under the name ${run.source}` };
+  if (!source) return { unconfigured: true };
   const request = { cursor, limit: deps.pageSize ?? DEFAULT_PAGE_SIZE, since: run.started?.since, signal };
   let error = 'the driver stopped';
   for (let attempt = 1; attempt <= MAX_FETCH_ATTEMPTS && !signal.aborted; attempt++) {

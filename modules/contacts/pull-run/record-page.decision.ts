@@ -5,12 +5,14 @@
  * revision). The events go in appends that each fit the store's limit (appendRunEvents); a run killed
  * between them records only the page's records that have no outcome yet (pageStart). The last page also completes the run. Stop rules → ImportRunNeedsReview, and the page
  * that hit one is not recorded (nothing partial counts as done):
- * - a page the source fails to serve MAX_FETCH_ATTEMPTS times in a row (with backoff);
+ * - a page the source fails to serve MAX_FETCH_ATTEMPTS times in a row (with backoff), or at all: a
+ *   run whose source is not configured here (any more);
  * - a source that keeps contradicting itself: MAX_CONFLICT_PAGES_IN_A_ROW pages in a row with
- *   records whose version it already gave with other content.
+ *   records whose version it already gave with other content;
+ * - an error that driving the run again cannot fix (a background driver's: run-drivers.ts).
  */
 import type { ImportEvent } from '../contact.events';
-import { countOutcomes, recordProcessed } from '../import-run.audit';
+import { boundedReason, countOutcomes, recordProcessed } from '../import-run.audit';
 import type { ImportRunState } from '../import-run.state';
 import type { RecordResult } from '../import-contacts/import-records';
 
@@ -51,3 +53,17 @@ export function decideFetchGaveUp(run: ImportRunState, attempts: number, lastErr
     data: { runId: run.runId, reason: `page at cursor ${run.cursor ?? '(start)'} failed ${attempts} times in a row: ${lastError}` },
   };
 }
+
+/** No attempt was made: a source the run names that is not configured here has no address to ask. */
+export function decideSourceMissing(run: ImportRunState): ImportEvent {
+  const reason = `no contact source is configured here under the name ${run.source}, so the page at cursor ${cursorText(run)} cannot be pulled; configure it and resume the run`;
+  return { type: 'ImportRunNeedsReview', data: { runId: run.runId, reason } };
+}
+
+/** The error is the store's or a broken rule's, not the source's: driving the run again would meet it again. */
+export function decideDriverGaveUp(run: ImportRunState, error: string): ImportEvent {
+  const reason = boundedReason(`the page at cursor ${cursorText(run)} stopped on an error that driving the run again cannot fix: ${error}`);
+  return { type: 'ImportRunNeedsReview', data: { runId: run.runId, reason } };
+}
+
+const cursorText = (run: ImportRunState) => run.cursor ?? '(start)';

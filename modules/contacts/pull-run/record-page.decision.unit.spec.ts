@@ -1,6 +1,13 @@
 import { initialImportRunState, type ImportRunState } from '../import-run.state';
 import type { RecordResult } from '../import-contacts/import-records';
-import { decideFetchGaveUp, decidePage, MAX_CONFLICT_PAGES_IN_A_ROW, MAX_FETCH_ATTEMPTS } from './record-page.decision';
+import {
+  decideDriverGaveUp,
+  decideFetchGaveUp,
+  decidePage,
+  decideSourceMissing,
+  MAX_CONFLICT_PAGES_IN_A_ROW,
+  MAX_FETCH_ATTEMPTS,
+} from './record-page.decision';
 
 const run = (overrides: Partial<ImportRunState> = {}): ImportRunState => ({
   ...initialImportRunState(),
@@ -88,5 +95,36 @@ describe('decideFetchGaveUp', () => {
     expect(decideFetchGaveUp(run(), 5, 'timeout')).toMatchObject({
       data: { reason: 'page at cursor c1 failed 5 times in a row: timeout' },
     });
+  });
+});
+
+describe('decideSourceMissing', () => {
+  it('stops the run for review, naming the source and the page, and no attempts (none was made)', () => {
+    expect(decideSourceMissing(run())).toStrictEqual({
+      type: 'ImportRunNeedsReview',
+      data: {
+        runId: 'r1',
+        reason:
+          'no contact source is configured here under the name crm, so the page at cursor c1 cannot be pulled; configure it and resume the run',
+      },
+    });
+  });
+});
+
+describe('decideDriverGaveUp', () => {
+  it('stops the run for review, naming the page and the error', () => {
+    expect(decideDriverGaveUp(run({ cursor: null }), 'Stream contact-crm.7 was deleted')).toStrictEqual({
+      type: 'ImportRunNeedsReview',
+      data: {
+        runId: 'r1',
+        reason: 'the page at cursor (start) stopped on an error that driving the run again cannot fix: Stream contact-crm.7 was deleted',
+      },
+    });
+  });
+
+  it('bounds a long error as record reasons are bounded', () => {
+    const { data } = decideDriverGaveUp(run(), 'x'.repeat(100_000)) as { data: { reason: string } };
+    expect(data.reason.length).toBeLessThan(10_000);
+    expect(data.reason).toMatch(/more characters\)$/);
   });
 });

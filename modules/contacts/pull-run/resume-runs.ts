@@ -9,11 +9,11 @@
  * Drivers of other processes lose their next append and stop, so a run is never driven by two
  * workers at once for longer than one page; the silence rule only keeps that overlap rare.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import { importStream } from '../contact.events';
-import { driveRun, isDrivenHere, type RunDriverDeps } from './drive-run';
+import { isDrivenHere, type RunDriverDeps } from './drive-run';
+import { isDrivenInBackground, RunDrivers } from './run-drivers';
 import { unfinishedRuns } from './start-run';
 import type { RunsKnownAt } from '../import-run.view';
 
@@ -48,48 +48,6 @@ export interface OrphanSweep {
 }
 
 export const DEFAULT_ORPHAN_SWEEP: OrphanSweep = { everyMs: 30_000, silentForMs: 180_000 };
-
-/**
- * The runs one process drives without anyone awaiting them (a worker's resumed runs, the api's runs
- * started over HTTP). `stop()` ends them after the pages in flight, before the process closes its
- * database pool: a driver still appending into a closed pool failed with an error in the log.
- */
-/**
- * Runs with a background driver in this process, whichever RunDrivers holds it (the api's and a worker's
- * share a process under `npm start`), retries included: a run is never driven twice by one process,
- * and the orphan sweep leaves a run alone while its driver waits to try again.
- */
-const drivenInBackground = new Set<string>();
-
-export class RunDrivers {
-  private readonly shutdown = new AbortController();
-  private readonly drivers = new Set<Promise<void>>();
-
-  constructor(private readonly deps: Omit<RunDriverDeps, 'signal' | 'metadata'>) {}
-
-  /** `metadata`: who drives it, for the events the driver appends. A run this process drives already is left to its driver. */
-  drive(runId: string, metadata: RunDriverDeps['metadata']): void {
-    if (this.shutdown.signal.aborted || drivenInBackground.has(runId)) return;
-    drivenInBackground.add(runId);
-    const driver = driveInBackground({ ...this.deps, metadata, signal: this.shutdown.signal }, runId);
-    this.drivers.add(driver);
-    void driver.finally(() => {
-      this.drivers.delete(driver);
-      drivenInBackground.delete(runId);
-    });
-  }
-
-  /** How many runs are being driven right now. */
-  get driving(): number {
-    return this.drivers.size;
-  }
-
-  /** The runs stay `running` for the next worker. */
-  async stop(): Promise<void> {
-    this.shutdown.abort();
-    await Promise.all(this.drivers);
-  }
-}
 
 export async function resumeUnfinishedRuns(
   deps: Omit<RunDriverDeps, 'signal'>,
@@ -131,7 +89,7 @@ export async function orphanedRuns(
   now: number,
   running: () => Promise<string[]> = () => unfinishedRuns(store),
 ): Promise<string[]> {
-  const candidates = (await running()).filter((runId) => !isDrivenHere(runId) && !drivenInBackground.has(runId));
+  const candidates = (await running()).filter((runId) => !isDrivenHere(runId) && !isDrivenInBackground(runId));
   const silent = await Promise.all(
     candidates.map(async (runId) => {
       const [last] = await store.readStream(importStream(runId), { direction: 'backwards', maxCount: 1 });
@@ -139,36 +97,4 @@ export async function orphanedRuns(
     }),
   );
   return candidates.filter((_, i) => silent[i]);
-}
-
-/** A background driver that failed drives its run again after this (doubling), as projections retry. */
-const RETRY_DELAY_MS = { initial: 500, max: 30_000 };
-
-/**
- * A run driven without anyone awaiting it: its end is logged, never thrown away. A driver that fails
- * (the database dropped its connections, the event store did not answer) drives the run again after a
- * backoff, from the run's last recorded page, until it ends or the process stops; before, the run sat
- * `running` until a worker started or found it silent for minutes. A run another driver took over
- * ends this one without an error (its append loses: drive-run.ts).
- */
-function driveInBackground(deps: RunDriverDeps, runId: string): Promise<void> {
-  return (async () => {
-    for (let failures = 0; ; failures++) {
-      try {
-        const run = await driveRun(deps, runId);
-        logger.log(`import run ${runId}: ${run.status} after ${run.processed} records${run.reason ? ` (${run.reason})` : ''}`);
-        return;
-      } catch (error) {
-        const message = (error as Error).message;
-        if (deps.signal?.aborted) {
-          logger.error(`import run ${runId} stopped on an error while this process stops; the next worker takes it over: ${message}`);
-          return;
-        }
-        const delay = Math.min(RETRY_DELAY_MS.initial * 2 ** failures, RETRY_DELAY_MS.max);
-        logger.error(`import run ${runId} stopped on an error; driving it again in ${delay} ms: ${message}`);
-        await sleep(delay, undefined, { signal: deps.signal }).catch(() => undefined);
-        if (deps.signal?.aborted) return;
-      }
-    }
-  })();
 }

@@ -6,20 +6,20 @@
  * runner's delay — milliseconds while a worker runs, longer while one catches up after a start or a
  * rebuild, indefinitely while none runs. A run started or ended within that lag is missing from the
  * list or listed with its previous status and counts; its own GET already shows it. The list is paged
- * (`limit`, and `cursor` = the previous page's `next`); an unknown query parameter is a 400 naming it
- * (as the support job search refuses one), not silently ignored, and so is a cursor that names no listed run.
+ * (`limit`, and `cursor` = the previous page's `next`, the sort key of its last run: run-cursor.ts); an
+ * unknown query parameter is a 400 naming it (as the support job search refuses one), not silently
+ * ignored, and so is a cursor this service did not write.
  */
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiQuery } from '@nestjs/swagger';
 import type { Pool } from 'pg';
-import { isListedRun, listRuns } from '../../../projections/sync-runs/sync-runs.queries';
+import { listRuns, runKeyOf, type RunKey } from '../../../projections/sync-runs/sync-runs.queries';
 import { CommandMetadata } from '../../../src/auth/caller.decorator';
 import { Roles } from '../../../src/auth/roles';
 import { DATABASE_POOL } from '../../../src/database/database-pool';
 import { EVENT_STORE } from '../../../src/event-store/event-store.port';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
 import { AppError } from '../../../src/errors/app-error';
-import { idPattern } from '../../../src/errors/business-key';
 import { assertJsonObjectBody } from '../../../src/errors/json-object-body';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import { RUN_STATUSES, type RunStatus } from '../import-run.state';
@@ -27,6 +27,7 @@ import { assertPullableSource, sourceNotAString } from '../contact-sources';
 import { CONTACT_SOURCES_PORT, type ContactSources } from '../contact-source/contact-source.port';
 import { loadRun } from '../pull-run/drive-run';
 import { ApiRunDrivers } from './api-run-drivers';
+import { decodeRunCursor, encodeRunCursor, RUN_ID } from './run-cursor';
 import { startRun } from '../pull-run/start-run';
 import { toRunView, type RunView } from '../import-run.view';
 import { isIsoDateTime } from '../import-contact/iso-date-time';
@@ -34,8 +35,6 @@ import { isIsoDateTime } from '../import-contact/iso-date-time';
 const DEFAULT_LISTED = 100;
 const MAX_LISTED = 1000;
 const LIST_PARAMETERS = new Set(['status', 'limit', 'cursor']);
-
-const RUN_ID = idPattern(80);
 
 @Controller('v1/sync/runs')
 export class SyncRunsController {
@@ -83,11 +82,10 @@ export class SyncRunsController {
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_LISTED, default: DEFAULT_LISTED } })
   @ApiQuery({ name: 'cursor', required: false, schema: { type: 'string' }, description: 'The `next` of the previous page.' })
   async list(@Query() query: Record<string, unknown>): Promise<{ runs: RunView[]; next: string | null }> {
-    const { status, limit, cursor } = parseListQuery(query);
-    if (cursor !== undefined && !(await isListedRun(this.pool, cursor))) throw invalidQuery([cursorError]);
-    const runs = await listRuns(this.pool, { status, limit, after: cursor });
+    const { status, limit, after } = parseListQuery(query);
+    const runs = await listRuns(this.pool, { status, limit, after });
     // A full page may have more after it; a short one is the end for now.
-    return { runs, next: runs.length === limit ? runs.at(-1)!.runId : null };
+    return { runs, next: runs.length === limit ? encodeRunCursor(runKeyOf(runs.at(-1)!)) : null };
   }
 }
 
@@ -96,7 +94,7 @@ const cursorError = { field: 'cursor', message: 'cursor must be the next of an e
 const invalidQuery = (errors: Array<{ field: string; message: string }>) =>
   new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', { errors });
 
-function parseListQuery(query: Record<string, unknown>): { status?: RunStatus; limit: number; cursor?: string } {
+function parseListQuery(query: Record<string, unknown>): { status?: RunStatus; limit: number; after?: RunKey } {
   const { status, limit, cursor } = query;
   const errors = Object.keys(query)
     .filter((name) => !LIST_PARAMETERS.has(name))
@@ -105,13 +103,10 @@ function parseListQuery(query: Record<string, unknown>): { status?: RunStatus; l
     errors.push({ field: 'status', message: `status must be one of ${RUN_STATUSES.join(', ')}` });
   if (limit !== undefined && !(typeof limit === 'string' && /^\d{1,4}$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_LISTED))
     errors.push({ field: 'limit', message: `limit must be an integer from 1 to ${MAX_LISTED}` });
-  if (cursor !== undefined && !(typeof cursor === 'string' && RUN_ID.test(cursor))) errors.push(cursorError);
+  const after = typeof cursor === 'string' ? decodeRunCursor(cursor) : undefined;
+  if (cursor !== undefined && !after) errors.push(cursorError);
   if (errors.length) throw invalidQuery(errors);
-  return {
-    status: status as RunStatus | undefined,
-    limit: limit === undefined ? DEFAULT_LISTED : Number(limit),
-    cursor: cursor as string | undefined,
-  };
+  return { status: status as RunStatus | undefined, limit: limit === undefined ? DEFAULT_LISTED : Number(limit), after };
 }
 
 function parseStart(body: unknown): { source: string; since?: string } {

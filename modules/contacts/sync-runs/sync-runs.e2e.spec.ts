@@ -129,7 +129,30 @@ describe('POST /v1/sync/runs', () => {
     }
   });
 
-  it('refuses a cursor that names no listed run (made up, or a push batch) with 400 naming cursor, not an empty last page', async () => {
+  it("pages on after a page whose last run left the read model before the next page was asked for (a rebuild's switch)", async () => {
+    const metadata = { correlationId: 't', causationId: 't', actor: { role: 'sync', tokenId: 't' } };
+    const started: string[] = [];
+    for (let i = 0; i < 4; i++)
+      started.push(await startRun(harness.runtime.eventStore, { source: 'crm', startedBy: 'test', kind: 'pull' }, metadata));
+    const whole = await waitFor('the runs to be projected', async () => {
+      const runs = (await get('/v1/sync/runs', 'sync')).json().runs.map((run: { runId: string }) => run.runId) as string[];
+      return started.every((runId) => runs.includes(runId)) && runs;
+    });
+    const first = (await get('/v1/sync/runs?limit=2', 'sync')).json() as { runs: Array<{ runId: string }>; next: string };
+    expect(first.runs.map((run) => run.runId)).toEqual(whole.slice(0, 2));
+    const { pool } = harness.runtime;
+    const { rows } = await pool.query('DELETE FROM sync_runs WHERE run_id = $1 RETURNING *', [whole[1]]);
+    try {
+      const second = await get(`/v1/sync/runs?limit=2&cursor=${first.next}`, 'sync');
+
+      expect(second.statusCode).toBe(200);
+      expect(second.json().runs.map((run: { runId: string }) => run.runId)).toEqual(whole.slice(2, 4));
+    } finally {
+      await pool.query('INSERT INTO sync_runs SELECT * FROM json_populate_record(NULL::sync_runs, $1::json)', [JSON.stringify(rows[0])]);
+    }
+  });
+
+  it('refuses a cursor this service did not write (a run id, made up, a push batch) with 400 naming cursor, not an empty last page', async () => {
     const push = await app.inject({
       method: 'POST',
       url: '/v1/contacts/import',

@@ -10,7 +10,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Pool } from 'pg';
-import { listRuns } from '../../../projections/sync-runs/sync-runs.queries';
+import { listRuns, runKeyOf, type RunKey } from '../../../projections/sync-runs/sync-runs.queries';
 import { EXIT_CHECK_FAILED, println, type CliCommand, type CliContext } from '../../../src/cli/cli-context';
 import { configuredContactSources } from '../contact-source/configured-sources';
 import { assertKnownSource, assertPullableSource } from '../contact-sources';
@@ -36,17 +36,18 @@ function limitArgument(value: string): number {
 }
 
 /**
- * Every run the read model lists, newest first, a page at a time after the last one printed (the
- * keyset `next` of GET /v1/sync/runs): runs starting meanwhile come before the first page, so none is
- * skipped or repeated.
+ * Every run the read model lists, newest first, a page at a time after the key of the last one printed
+ * (the keyset `next` of GET /v1/sync/runs): runs starting meanwhile come before the first page, so none
+ * is skipped or repeated, and a printed run that leaves the read model before the next page is read (a
+ * rebuild's switch) does not end the listing there.
  */
 async function* allRuns(pool: Pool, status: RunStatus | undefined): AsyncGenerator<RunView> {
-  let after: string | undefined;
+  let after: RunKey | undefined;
   for (;;) {
     const page = await listRuns(pool, { status, limit: LIST_PAGE, after });
     yield* page;
     if (page.length < LIST_PAGE) return;
-    after = page.at(-1)!.runId;
+    after = runKeyOf(page.at(-1)!);
   }
 }
 

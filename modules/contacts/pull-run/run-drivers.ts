@@ -1,0 +1,122 @@
+/**
+ * The runs one process drives without anyone awaiting them (a worker's resumed runs, the api's runs
+ * started over HTTP). `stop()` ends them after the pages in flight, before the process closes its
+ * database pool: a driver still appending into a closed pool failed with an error in the log.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Logger } from '@nestjs/common';
+import { AppError, type AppErrorKind } from '../../../src/errors/app-error';
+import { StreamDeleted } from '../../../src/event-store/errors';
+import { appendRunEvents, driveRun, loadRun, type RunDriverDeps } from './drive-run';
+import { decideDriverGaveUp } from './record-page.decision';
+
+const logger = new Logger('ContactSync');
+
+/**
+ * Runs with a background driver in this process, whichever RunDrivers holds it (the api's and a worker's
+ * share a process under `npm start`), retries included: a run is never driven twice by one process,
+ * and the orphan sweep leaves a run alone while its driver waits to try again.
+ */
+const drivenInBackground = new Set<string>();
+
+/** Whether a background driver of this process holds the run (driving it, or waiting to try again). */
+export const isDrivenInBackground = (runId: string): boolean => drivenInBackground.has(runId);
+
+export class RunDrivers {
+  private readonly shutdown = new AbortController();
+  private readonly drivers = new Set<Promise<void>>();
+
+  constructor(private readonly deps: Omit<RunDriverDeps, 'signal' | 'metadata'>) {}
+
+  /** `metadata`: who drives it, for the events the driver appends. A run this process drives already is left to its driver. */
+  drive(runId: string, metadata: RunDriverDeps['metadata']): void {
+    if (this.shutdown.signal.aborted || drivenInBackground.has(runId)) return;
+    drivenInBackground.add(runId);
+    const driver = driveInBackground({ ...this.deps, metadata, signal: this.shutdown.signal }, runId);
+    this.drivers.add(driver);
+    void driver.finally(() => {
+      this.drivers.delete(driver);
+      drivenInBackground.delete(runId);
+    });
+  }
+
+  /** How many runs are being driven right now. */
+  get driving(): number {
+    return this.drivers.size;
+  }
+
+  /** The runs stay `running` for the next worker. */
+  async stop(): Promise<void> {
+    this.shutdown.abort();
+    await Promise.all(this.drivers);
+  }
+}
+
+/** A background driver that failed drives its run again after this (doubling), as projections retry. */
+const RETRY_DELAY_MS = { initial: 500, max: 30_000 };
+
+/**
+ * A run driven without anyone awaiting it: its end is logged, never thrown away. A driver that fails
+ * (the database dropped its connections, the event store did not answer) drives the run again after a
+ * backoff, from the run's last recorded page, until it ends or the process stops; before, the run sat
+ * `running` until a worker started or found it silent for minutes. A run another driver took over
+ * ends this one without an error (its append loses: drive-run.ts). An error that driving again cannot
+ * fix (isPermanent) stops the run as `needs_review` with that error as its reason, as the stop rules
+ * do, and logs it at error level: retried every 30 s, it kept the run `running` forever, logging the
+ * same error, and no one was asked to look.
+ */
+function driveInBackground(deps: RunDriverDeps, runId: string): Promise<void> {
+  return (async () => {
+    for (let failures = 0; ; failures++) {
+      try {
+        const run = await driveRun(deps, runId);
+        logger.log(`import run ${runId}: ${run.status} after ${run.processed} records${run.reason ? ` (${run.reason})` : ''}`);
+        return;
+      } catch (error) {
+        const message = (error as Error).message;
+        if (deps.signal?.aborted) {
+          logger.error(`import run ${runId} stopped on an error while this process stops; the next worker takes it over: ${message}`);
+          return;
+        }
+        if (isPermanent(error) && (await stopForReview(deps, runId, message))) return;
+        const delay = Math.min(RETRY_DELAY_MS.initial * 2 ** failures, RETRY_DELAY_MS.max);
+        logger.error(`import run ${runId} stopped on an error; driving it again in ${delay} ms: ${message}`);
+        await sleep(delay, undefined, { signal: deps.signal }).catch(() => undefined);
+        if (deps.signal?.aborted) return;
+      }
+    }
+  })();
+}
+
+/**
+ * Records the run's `needs_review` for an error driving it again cannot fix. True when the driver is
+ * done with the run (recorded, or the run had ended or moved on meanwhile, or even this append is
+ * refused for good); false when recording failed for now (a lost connection): the driver tries again.
+ */
+async function stopForReview(deps: RunDriverDeps, runId: string, message: string): Promise<boolean> {
+  const cannotFix = `import run ${runId} stopped on an error that driving it again cannot fix`;
+  try {
+    const run = await loadRun(deps.store, runId);
+    if (run.status === 'running' && (await appendRunEvents(deps, run, [decideDriverGaveUp(run, message)])))
+      logger.error(`${cannotFix}; it needs review: ${message}`);
+    return true;
+  } catch (recordError) {
+    if (!isPermanent(recordError)) return false;
+    logger.error(`${cannotFix}, and its needs_review cannot be recorded (${(recordError as Error).message}): ${message}`);
+    return true;
+  }
+}
+
+/** AppError kinds that name the input, not the moment: the same page breaks the same rule again. */
+const PERMANENT_KINDS = new Set<AppErrorKind>(['validation', 'unprocessable', 'payload_too_large']);
+
+/**
+ * An error that driving the run again cannot fix: the store refuses the append for good (an event it
+ * never takes, InvalidAppend; a stream deleted outside Idem, StreamDeleted, e.g. a contact's), or a
+ * rule the page breaks. Anything else (a lost connection, a store that did not answer, an error not
+ * known here) may pass, and is retried: a run stopped for nothing would wait for a human.
+ */
+export function isPermanent(error: unknown): boolean {
+  if (error instanceof StreamDeleted) return true;
+  return error instanceof AppError && PERMANENT_KINDS.has(error.kind);
+}
