@@ -1,13 +1,11 @@
 /**
  * The one place where errors become HTTP: `application/problem+json` (RFC 9457) with a stable `code`.
- * Unknown errors are logged and answered with a generic 500 that leaks nothing; a database that cannot be
- * reached is a 503 to retry (database-unavailable.ts).
+ * Unknown errors are logged and answered with a generic 500 that leaks nothing.
  */
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type AppErrorKind } from './app-error';
 import { ClientLeft } from './client-left';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './database-unavailable';
 
 const STATUS: Record<AppErrorKind, number> = {
   validation: 400,
@@ -83,17 +81,6 @@ export class ProblemJsonFilter implements ExceptionFilter {
       const code = FRAMEWORK_CODES[status] ?? `HTTP.${status}`;
       const message = FRAMEWORK_TITLES[status] ?? (exception instanceof Error ? exception.message : 'Bad request');
       return { type: `https://idem.dev/problems/${code}`, title: message, status, code };
-    }
-    if (isDatabaseUnavailable(exception)) {
-      // An outage, not a defect: one line, no stack, and an answer that says to send the request again.
-      this.logger.warn(`database unavailable: ${(exception as Error).message}`);
-      return {
-        type: 'https://idem.dev/problems/SERVICE.DATABASE_UNAVAILABLE',
-        title: 'The database is unavailable; send the request again',
-        status: 503,
-        code: 'SERVICE.DATABASE_UNAVAILABLE',
-        retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
-      };
     }
     this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     return { type: 'https://idem.dev/problems/INTERNAL', title: 'Internal error', status: 500, code: 'INTERNAL' };
