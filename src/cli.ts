@@ -17,6 +17,7 @@ import { EXIT_ERROR, type CliCommand, type CliContext, type CliRuntime } from '.
 import { watchInterrupts } from './cli/interrupts';
 import { projectionsCommand } from './cli/projections.command';
 import { loadConfig, type IdemConfig } from './config/config';
+import { applyLogLevel } from './bootstrap/log-levels';
 import { reactorsOf, readModelsOf } from './features/feature';
 import { prepareDatabase } from './bootstrap/read-models';
 
@@ -49,7 +50,13 @@ export async function runCli(args: string[], context: CliContext): Promise<numbe
 
 async function main(): Promise<void> {
   let config: IdemConfig | undefined;
-  const configured = () => (config ??= loadConfig());
+  // Read once a command needs it (`idem --help` works anywhere); the log level applies from then on.
+  const configured = (): IdemConfig => {
+    if (config) return config;
+    config = loadConfig();
+    applyLogLevel(config.logLevel);
+    return config;
+  };
   let opened: Promise<Runtime> | undefined;
   const open = async (): Promise<Runtime> => {
     const runtime = await startRuntime(configured(), { poolSize: 8 });

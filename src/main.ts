@@ -5,6 +5,7 @@
  */
 import 'reflect-metadata';
 import { loadConfig } from './config/config';
+import { applyLogLevel } from './bootstrap/log-levels';
 import { startupBanner } from './bootstrap/banner';
 import { createHttpApp } from './bootstrap/http-app';
 import { startSandboxIfEnabled } from './bootstrap/in-process-sandbox';
@@ -16,8 +17,10 @@ import { idemFeatures } from './app.module';
 import { createSandbox } from '../modules/sandbox';
 
 async function main(): Promise<void> {
+  const loaded = loadConfig();
+  applyLogLevel(loaded.logLevel);
   // The sandbox first: the features find the provider through the configuration it returns.
-  const { config, sandbox } = await startSandboxIfEnabled(loadConfig(), createSandbox);
+  const { config, sandbox } = await startSandboxIfEnabled(loaded, createSandbox);
   // The banner comes once everything is up, which can take a while (a first embedded start creates
   // the cluster; a restart after a crash replaces the orphaned server first): say what is happening.
   process.stdout.write(`Idem starting: ${startingWhat(config.databaseUrl, config.dataDir)}…\n`);

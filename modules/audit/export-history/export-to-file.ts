@@ -14,6 +14,10 @@ import { ExportProgressBar } from './export-progress';
 export async function exportToFile(context: CliContext, file: string): Promise<void> {
   const { store, pool } = await context.runtime();
   const out = createWriteStream(file, { flags: 'wx' });
+  // The stream's errors reach the export through its writes (export-history.ts) and `finished`. Without a
+  // listener, an error emitted after the catch below had destroyed the stream — the write still in flight
+  // when Ctrl+C stopped the export — crashed the process before the partial file was removed.
+  out.on('error', () => undefined);
   // Only a file this export created is ours to remove ('wx' refuses an existing one before that).
   let created = false;
   out.once('open', () => (created = true));
@@ -37,6 +41,8 @@ export async function exportToFile(context: CliContext, file: string): Promise<v
   } catch (error) {
     bar.stop();
     out.destroy();
+    // Closed before it is removed: a write still in flight must not land after the removal.
+    await finished(out).catch(() => undefined);
     if (created) await rm(file, { force: true });
     throw error;
   }

@@ -3,7 +3,8 @@
  * - `import <file> --source <name>`: an NDJSON or CSV export, streamed, as a run; the same file again
  *   goes on from its last recorded line (the run is named by the file's content hash).
  * - `run --source <name>`: a pull run from a configured source (the sandbox CRM in development), driven
- *   here with a progress bar; `--no-wait` leaves it to the workers.
+ *   here with a progress bar; `--no-wait` leaves it to the workers, which take up a run only once it has
+ *   been silent for three minutes (resume-runs.ts), so it starts that late.
  * - `status <runId>` (folded from the run's stream), `list [--status …] [--limit N]` (every pull and
  *   file run, newest first, page after page of the sync_runs read model — as current as the workers'
  *   projections — or the newest N), `resume <runId>` (a stopped or orphaned pull run).
@@ -112,7 +113,7 @@ export const syncCommand: CliCommand = (context) => {
     .description('start a pull run from a configured source and follow it')
     .requiredOption('--source <name>', 'e.g. crm')
     .option('--since <iso>', 'only records changed since then, where the source supports it', sinceArgument)
-    .option('--no-wait', 'start it and leave the driving to the workers')
+    .option('--no-wait', 'record the run and leave it to the workers: a running worker starts it once it has been silent for 3 minutes')
     .action(async (options: { source: string; since?: string; wait: boolean }) => {
       assertPullableSource(options.source, configuredContactSources(context.config()));
       const { store } = await context.runtime();
