@@ -34,10 +34,8 @@ async function main(): Promise<void> {
   sandbox?.configureWebhook({ url: `${url}/v1/webhooks/payments`, secret: config.payments.webhookSecret });
   const featureLines = features.flatMap((feature) => feature.bannerLines?.(url) ?? []);
   const cliEnvironment = Object.assign({}, ...features.map((feature) => feature.cliEnvironment?.(config) ?? {})) as Record<string, string>;
-  process.stdout.write(
-    startupBanner({ config, url, runtime, sandboxUrl: sandbox?.url, worker: background?.workerId, featureLines, cliEnvironment }),
-  );
-
+  // Before the banner: whoever waits for it (an operator, a supervisor, a test) may signal at once, and a
+  // SIGTERM that came before the handler would end the process without the graceful stop.
   stopOnSignals('stopping (finishing requests and jobs, then closing the database)…', [
     ['http api (requests in flight answered)', () => app.close()],
     ['worker (running jobs finished, projections stopped)', async () => background?.stop()],
@@ -45,6 +43,9 @@ async function main(): Promise<void> {
     ['sandbox', async () => sandbox?.close()],
     ['database', () => runtime.close()],
   ]);
+  process.stdout.write(
+    startupBanner({ config, url, runtime, sandboxUrl: sandbox?.url, worker: background?.workerId, featureLines, cliEnvironment }),
+  );
 }
 
 const startingWhat = (databaseUrl: string | undefined, dataDir: string) =>

@@ -19,15 +19,15 @@ async function main(): Promise<void> {
   const { config, sandbox } = await startSandboxIfEnabled(loaded, createSandbox);
   const runtime = await startRuntime(config);
   const background = await startBackground(runtime, idemFeatures());
-  process.stdout.write(
-    `Idem worker ${background.workerId} running (projections, charge jobs, recovery every ${config.worker.recoveryIntervalMs / 1000}s)\n`,
-  );
-
+  // Before the banner, which is what a supervisor or a test waits for before it may signal (main.ts).
   stopOnSignals('finishing running jobs, then stopping', [
     ['worker (running jobs finished, projections stopped)', () => background.stop()],
     ['sandbox', async () => sandbox?.close()],
     ['database', () => runtime.close()],
   ]);
+  process.stdout.write(
+    `Idem worker ${background.workerId} running (projections, charge jobs, recovery every ${config.worker.recoveryIntervalMs / 1000}s)\n`,
+  );
 }
 
 main().catch(exitOnStartupFailure('Idem worker'));
