@@ -5,8 +5,8 @@
  * `ConvertCheckpoint` (none → `HeadOfTf`, `End` → the last indexed position) and a start at or after the
  * last indexed position goes live at once, with no checkpoint; otherwise `CatchUp` (see
  * `catch-up-checkpoints.ts`), then `GoLive`: `caught_up`, live events after the checkpoint, a live
- * checkpoint every `window × multiplier` considered events (`SubscriptionsService.ProcessEventCommited`,
- * at the event's position). More than `MaxLiveEventBufferCount` (32) events behind, it falls behind: a
+ * checkpoint every `window × multiplier` events committed since the subscription registered, counted
+ * through catch-up too (`SubscriptionsService.ProcessEventCommited`, at the event's position). More than `MaxLiveEventBufferCount` (32) events behind, it falls behind: a
  * checkpoint, catch-up again, `caught_up` again (`fell_behind` itself is not sent:
  * `Grpc/Streams.Read.cs`, "currently not sent to clients"). Events and checkpoints never go backwards
  * (`MoveNextAsync`). Unfiltered `$all` and stream subscriptions send no checkpoints.
@@ -64,7 +64,14 @@ class Subscription implements SubscriptionState {
   private checkpoint: TfPos;
   /** Index in `log.all` of the next event to consider live. */
   private next = 0;
-  private liveConsidered = 0;
+  /**
+   * Events in `log.all` when the subscription registered for live events, before confirmation and
+   * catch-up (`MainLoop` calls `SubscribeToLive` first). `SubscriptionsService.ProcessEventCommited`
+   * counts every event committed after that, during catch-up too, and emits a live checkpoint at each
+   * `interval`-th (KurrentDB v24.10.5, `Services/SubscriptionsService.cs`); an interval of 0 (a
+   * `max` window of 0) makes every event one.
+   */
+  private registered = 0;
   private readonly checkpoints: WireCheckpoints;
 
   constructor(
@@ -80,10 +87,11 @@ class Subscription implements SubscriptionState {
   async run(): Promise<void> {
     const unsubscribe = this.log.onAppend(() => this.wake?.());
     try {
+      this.registered = this.log.all.length;
+      const lastIndexed = this.registered ? eventPos(this.log.all[this.registered - 1].position) : HEAD_OF_TF;
       const confirmation = new streamsPb.ReadResp.SubscriptionConfirmation().setSubscriptionId(randomUUID());
       if (!(await send(this.call, new streamsPb.ReadResp().setConfirmation(confirmation)))) return;
-      const lastIndexed = this.log.all.length ? eventPos(this.log.all.at(-1)!.position) : HEAD_OF_TF;
-      if (compareTfPos(this.checkpoint, lastIndexed) >= 0) this.next = this.log.all.length;
+      if (compareTfPos(this.checkpoint, lastIndexed) >= 0) this.next = this.registered;
       else if (!(await this.catchUp())) return;
       while (!this.closed) {
         if (!(await send(this.call, new streamsPb.ReadResp().setCaughtUp(new streamsPb.ReadResp.CaughtUp())))) return;
@@ -142,14 +150,14 @@ class Subscription implements SubscriptionState {
         this.wake = undefined;
         continue;
       }
+      const counted = this.next - this.registered + 1;
       const event = this.log.all[this.next++];
       const position = eventPos(event.position);
       if (compareTfPos(position, this.checkpoint) > 0 && this.target.matches(event)) {
         if (!(await this.sendEvent(event))) return false;
       }
-      const filter = this.target.filter;
-      if (filter && ++this.liveConsidered >= filter.checkpointInterval) {
-        this.liveConsidered = 0;
+      const interval = this.target.filter?.checkpointInterval;
+      if (interval !== undefined && (interval === 0 || counted % interval === 0)) {
         if (compareTfPos(position, this.checkpoint) >= 0) {
           this.checkpoint = position;
           if (!(await this.checkpoints.send(position))) return false;
