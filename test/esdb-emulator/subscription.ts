@@ -13,7 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ServerWritableStream } from '@grpc/grpc-js';
-import { runCatchUp, WireCheckpoints } from './catch-up-checkpoints';
+import { CatchUpFailed, runCatchUp, WireCheckpoints } from './catch-up-checkpoints';
 import type { DropKind, EmulatorContext, SubscriptionState } from './context';
 import { LONG_MAX, type EventLog, type StoredEvent } from './event-log';
 import { filterOf, hiddenFromAll, type EventFilter } from './filters';
@@ -48,7 +48,16 @@ interface Target {
 }
 
 export function startSubscription(ctx: EmulatorContext, call: Call, options: StreamsPb.ReadReq.Options): void {
-  const subscription = new Subscription(ctx.log, call, targetOf(ctx.log, options), hasEndCheckpointQuirk(ctx.settings.serverVersion));
+  let target: Target;
+  try {
+    target = targetOf(ctx.log, options);
+  } catch (error) {
+    return void call.emit('error', error);
+  }
+  // `AllSubscriptionFiltered`'s constructor: `ArgumentOutOfRangeException.ThrowIfZero(checkpointIntervalMultiplier)`
+  // (KurrentDB v24.10.5), thrown before the confirmation and escaping the handler: UNKNOWN.
+  if (target.filter?.multiplier === 0) return void call.emit('error', rpcErrors.handlerException());
+  const subscription = new Subscription(ctx.log, call, target, hasEndCheckpointQuirk(ctx.settings.serverVersion));
   ctx.subscriptions.add(subscription);
   ctx.stats.subscriptionsOpened++;
   call.on('cancelled', () => subscription.stop());
@@ -101,6 +110,10 @@ class Subscription implements SubscriptionState {
         if (this.target.filter && !(await this.checkpoints.send(this.checkpoint))) return;
         if (!(await this.catchUp())) return;
       }
+    } catch (error) {
+      // An exception in the enumerator ends the call once what it queued is sent: UNKNOWN.
+      if (!(error instanceof CatchUpFailed)) throw error;
+      if (!this.closed) this.call.emit('error', rpcErrors.handlerException());
     } finally {
       unsubscribe();
     }
