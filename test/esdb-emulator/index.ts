@@ -14,6 +14,7 @@ import type { GossipMember } from './gossip.rpc';
 import type { GrpcJs } from './proto';
 import type { NodeState } from './node-state';
 import { PreIndex } from './pre-index';
+import { EFFECTIVE_MAX_LOG_RECORD_SIZE } from './proposed-events';
 import { bind, createServer, shutdown } from './server';
 import { writeStartupEvents } from './system-events';
 import { generateTlsMaterial, type TlsMaterial } from './tls';
@@ -102,6 +103,9 @@ export async function startEsdbEmulator(
   options: EsdbEmulatorOptions = {},
   cluster?: { shared: SharedLog; gossip: () => GossipMember[] },
 ): Promise<EsdbEmulator> {
+  // `ClusterVNodeOptionsValidator`: a node does not start with a MaxAppendSize its log records cannot hold.
+  if ((options.maxAppendSize ?? 0) > EFFECTIVE_MAX_LOG_RECORD_SIZE)
+    throw new RangeError(`MaxAppendSize exceeded ${EFFECTIVE_MAX_LOG_RECORD_SIZE} bytes.`);
   const tls = options.tls === true ? generateTlsMaterial() : options.tls || undefined;
   const ctx: EmulatorContext = {
     ...(cluster?.shared ?? newSharedLog(options)),
