@@ -1,9 +1,12 @@
 /**
  * One append, as both `Append` and `BatchAppend` run it once the gRPC layer's checks have passed
- * (`proposed-events.ts`): the write under the server's commit timeout, then `CheckCommit`.
+ * (`proposed-events.ts`). Server source (kurrent-io/KurrentDB v24.10.5): the writer takes requests one
+ * at a time (`StorageWriterService.Handle(WritePrepares)`): `CheckCommit` against everything written so
+ * far, indexed or only pre-committed (pre-index.ts); on Ok the prepares and `PreCommit`; the answer
+ * comes once the index has the write (`RequestManagerBase`), or Timeout after `WriteTimeoutMs`.
  */
 import { checkCommit } from './check-commit';
-import { pause, type EmulatorContext } from './context';
+import type { EmulatorContext } from './context';
 import type { ProposedEvent } from './event-log';
 import { contentTypeOf } from './proposed-events';
 
@@ -22,47 +25,73 @@ export type AppendOutcome =
   | { kind: 'stream-deleted' }
   | { kind: 'timeout' };
 
+const TIMEOUT: AppendOutcome = { kind: 'timeout' };
+
 export async function appendToLog(ctx: EmulatorContext, request: AppendRequest): Promise<AppendOutcome> {
   const budget = Math.min(request.budgetMs ?? Infinity, ctx.settings.writeTimeoutMs);
-  if (budget <= 0) return { kind: 'timeout' };
-  const ids = request.events.map((e) => e.id.toLowerCase());
-  if (ids.some((id) => ctx.inFlight.get(id) === request.stream)) {
-    // `CommitDecision.IdempotentNotReady`: the original is still on its way; the duplicate gets no answer.
-    await pause(budget);
-    ctx.stats.timedOut++;
-    return { kind: 'timeout' };
-  }
-  for (const id of ids) ctx.inFlight.set(id, request.stream);
-  const events = request.events.map((e) => ({ ...e, type: e.type!, contentType: contentTypeOf(e.contentType) }));
-  const written = (async () => {
-    await pause(ctx.delayMs);
-    await ctx.writes.pass();
-    return commit(ctx, request.stream, request.expected, events);
-  })().finally(() => ids.forEach((id) => ctx.inFlight.delete(id)));
-  if (ctx.delayMs < budget) return written;
-  // Prepare/commit timeout: the client hears Timeout, and the write still lands when it is done.
-  await pause(budget);
-  ctx.stats.timedOut++;
-  return { kind: 'timeout' };
+  if (budget <= 0) return TIMEOUT;
+  const events = request.events.map((e) => ({ ...e, id: e.id.toLowerCase(), type: e.type!, contentType: contentTypeOf(e.contentType) }));
+  ctx.inFlight.ids += events.length;
+  // The writer's queue: `holdWrites` keeps requests here, before any decision.
+  await ctx.writes.pass();
+  const decided = write(ctx, request.stream, request.expected, events);
+  // A write that times out still lands when the index takes it in; until then it is in flight.
+  const settled = () => (ctx.inFlight.ids -= events.length);
+  if (decided) decided.then(settled, settled);
+  else settled();
+  // `IdempotentNotReady`: dropped without an answer; the request manager's timeout is all the client hears.
+  const outcome = await within(decided ?? new Promise<never>(() => undefined), budget);
+  if (outcome === TIMEOUT) ctx.stats.timedOut++;
+  return outcome;
 }
 
-/** Synchronous from decision to write: nothing else can run in between, as with the server's single writer. */
-function commit(ctx: EmulatorContext, stream: string, expected: bigint, events: ProposedEvent[]): AppendOutcome {
-  const ids = events.map((e) => e.id.toLowerCase());
-  const decision = checkCommit(ctx.log, ctx.cache, stream, expected, ids);
+/**
+ * The writer's turn, synchronous from decision to pre-commit as with the server's single writer:
+ * undefined for a duplicate it drops, else the answer once the write is indexed.
+ */
+function write(ctx: EmulatorContext, stream: string, expected: bigint, events: ProposedEvent[]): Promise<AppendOutcome> | undefined {
+  const ids = events.map((e) => e.id);
+  const preCommitted = (s: string) => ctx.preIndex.lastRevision(s);
+  const decision = checkCommit(ctx.log, ctx.cache, stream, expected, ids, preCommitted);
   switch (decision.kind) {
     case 'wrong-expected-version':
     case 'stream-deleted':
-      return decision;
+      return Promise.resolve(decision);
+    case 'idempotent-not-ready':
+      return undefined;
     case 'idempotent':
-      return { kind: 'success', revision: decision.revision, position: decision.position };
+      return Promise.resolve({ kind: 'success', revision: decision.revision, position: decision.position });
     case 'ok': {
+      const current = preCommitted(stream) ?? ctx.log.lastRevision(stream);
       if (events.length === 0)
-        return { kind: 'success', revision: ctx.log.lastRevision(stream), position: ctx.log.writeEmptyTransaction() };
-      const written = ctx.log.append(stream, events);
-      for (const event of written) ctx.cache.put(event.id, { stream: event.stream, revision: event.revision });
-      const last = written.filter((e) => e.stream === stream).at(-1)!;
-      return { kind: 'success', revision: last.revision, position: last.position };
+        return ctx.preIndex.schedule(ctx.delayMs, () => ({
+          kind: 'success',
+          revision: current,
+          position: ctx.log.writeEmptyTransaction(),
+        }));
+      // `IndexWriter.PreCommit`: the ids are in the cache from now on, at the numbers they are written at.
+      events.forEach((event, i) => ctx.cache.put(event.id, { stream, revision: current + 1n + BigInt(i) }));
+      const last = current + BigInt(events.length);
+      return ctx.preIndex.schedule(ctx.delayMs, () => index(ctx, stream, events), { stream, last });
     }
+  }
+}
+
+/** The index takes the write in: readers and subscriptions see it, and the client gets its answer. */
+function index(ctx: EmulatorContext, stream: string, events: ProposedEvent[]): AppendOutcome {
+  const written = ctx.log.append(stream, events);
+  // A soft-deleted stream's re-creation writes `$metadata` after the events (event-log.ts).
+  for (const event of written.slice(events.length)) ctx.cache.put(event.id, { stream: event.stream, revision: event.revision });
+  const last = written[events.length - 1];
+  return { kind: 'success', revision: last.revision, position: last.position };
+}
+
+async function within(outcome: Promise<AppendOutcome>, ms: number): Promise<AppendOutcome> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<AppendOutcome>((resolve) => (timer = setTimeout(() => resolve(TIMEOUT), ms)));
+  try {
+    return await Promise.race([outcome, expired]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -46,6 +46,13 @@ export class WireCheckpoints {
   }
 }
 
+/**
+ * `CatchUp` with a checkpoint interval of 0 (a `max` window of 0): a page considers nothing, the
+ * interval is "reached" and `checkpointIntervalCounter %= _checkpointInterval` divides by zero; the
+ * exception ends the subscription (`MainLoop`: `_channel.Writer.TryComplete(ex)`).
+ */
+export class CatchUpFailed extends Error {}
+
 export interface CatchUpEnd {
   checkpoint: TfPos;
   nextIndex: number;
@@ -91,6 +98,7 @@ export async function runCatchUp(
       return { checkpoint, nextIndex: page.nextIndex };
     }
     if (counter >= filter.checkpointInterval) {
+      if (filter.checkpointInterval === 0) throw new CatchUpFailed('Attempted to divide by zero.');
       counter %= filter.checkpointInterval;
       if (quirk && compareTfPos(checkpoint, page.current) < 0) checkpoint = page.current;
       if (!(await checkpoints.send(checkpoint))) return undefined;

@@ -17,14 +17,32 @@ export type CommitDecision =
    * undefined, which the gRPC layer sends as `no_position`.
    */
   | { kind: 'idempotent'; revision: bigint; position: bigint | undefined }
+  /**
+   * Every id matched, but the matched events are pre-committed and not yet indexed
+   * (`_indexReader.GetStreamLastEventNumber(streamId) < endEventNumber`, both dedupe paths):
+   * `StorageWriterService.ActOnCommitCheckFailure` drops the write without a reply.
+   */
+  | { kind: 'idempotent-not-ready' }
   | { kind: 'stream-deleted' };
+
+/** A stream's last pre-committed event number while it is ahead of the index (pre-index.ts). */
+export type PreCommitted = (stream: string) => bigint | undefined;
 
 const OK: CommitDecision = { kind: 'ok' };
 
-export function checkCommit(log: EventLog, cache: CommittedEventIdCache, stream: string, expected: bigint, ids: string[]): CommitDecision {
+export function checkCommit(
+  log: EventLog,
+  cache: CommittedEventIdCache,
+  stream: string,
+  expected: bigint,
+  ids: string[],
+  preCommitted: PreCommitted = () => undefined,
+): CommitDecision {
+  // `IndexWriter.GetStreamLastEventNumber`: `_streamVersions` (pre-committed writes) before the index.
+  const pending = preCommitted(stream);
   // `CheckCommitForNewStream`: a name the stream index has never seen; only `any` and `no_stream` hold.
-  if (!log.known(stream)) return expected === ANY || expected === NO_STREAM ? OK : wrong(-1n);
-  const current = log.lastRevision(stream);
+  if (!log.known(stream) && pending === undefined) return expected === ANY || expected === NO_STREAM ? OK : wrong(-1n);
+  const current = pending ?? log.lastRevision(stream);
   if (current === LONG_MAX) return { kind: 'stream-deleted' };
   const softDeleted = log.isSoftDeleted(stream);
   // stream_exists: a soft-deleted stream does not exist; a stream with only metadata does.
@@ -43,7 +61,9 @@ function wrong(current: bigint): CommitDecision {
   return { kind: 'wrong-expected-version', current };
 }
 
+/** All ids matched up to `revision`: answered only once the index holds it (`isReplicated`). */
 function idempotent(log: EventLog, stream: string, revision: bigint): CommitDecision {
+  if (log.lastRevision(stream) < revision) return { kind: 'idempotent-not-ready' };
   return { kind: 'idempotent', revision, position: log.readableEvent(stream, revision)?.position };
 }
 

@@ -3,6 +3,7 @@ import type { CommittedEventIdCache } from './id-cache';
 import type { EventLog } from './event-log';
 import type { GossipMember } from './gossip.rpc';
 import type { NodeState } from './node-state';
+import type { PreIndex } from './pre-index';
 import type { WriteGate } from './write-gate';
 
 export interface EmulatorSettings {
@@ -54,7 +55,7 @@ export interface EmulatorContext {
   stats: EmulatorStats;
   /** Added before every append and read answer; see `setDelay`. */
   delayMs: number;
-  /** Holds writes between their checks and their commit while a test needs them in flight. */
+  /** The writer's queue: holds writes after the gRPC checks, before `CheckCommit`, while a test needs them in flight. */
   writes: WriteGate;
   batchCalls: Set<DroppableCall>;
   /** Unary Append calls not answered yet; `stop()` cuts their connection. */
@@ -63,8 +64,10 @@ export interface EmulatorContext {
   nodeState: NodeState;
   /** Set on a cluster node: the members its gossip reports. */
   gossip?: () => GossipMember[];
-  /** Event id → stream, for writes decided but not yet committed: a duplicate of one is dropped (`IdempotentNotReady`). */
-  inFlight: Map<string, string>;
+  /** Event ids of appends between their arrival and the index (or their refusal); see `writesInFlight`. */
+  inFlight: { ids: number };
+  /** Writes decided and pre-committed, waiting for the index (pre-index.ts). */
+  preIndex: PreIndex;
   subscriptions: Set<SubscriptionState>;
   /** Serves TLS: callers are authenticated (credentials.ts). */
   secure: boolean;

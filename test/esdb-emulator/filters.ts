@@ -5,6 +5,7 @@
  */
 import type { StoredEvent } from './event-log';
 import { streamsPb, type StreamsPb } from './proto';
+import { rpcErrors } from './rpc-errors';
 
 const Options = streamsPb.ReadReq.Options;
 /** `ReadBatchSize`: the default search window, and the catch-up page size. */
@@ -14,8 +15,24 @@ export interface EventFilter {
   matches(event: StoredEvent): boolean;
   /** `maxSearchWindow`: events one catch-up page considers at most (`ReadBatchSize` unless the client sets `max`). */
   window: number;
-  /** Checkpoint every `window × multiplier` considered events (matched or not). */
+  /** `checkpointIntervalMultiplier` as sent; a subscription refuses 0 (subscription.ts). */
+  multiplier: number;
+  /** Checkpoint every `window × multiplier` considered events (matched or not); 0 when the window is. */
   checkpointInterval: number;
+}
+
+/**
+ * Server source (kurrent-io/KurrentDB v24.10.5), `Grpc/Streams.Read.cs`, `CreateEnumerator`: `count`
+ * is `ReadBatchSize`, `max` is taken as sent (0 included), and no window at all is
+ * `RpcExceptions.InvalidArgument(WindowCase)`: INVALID_ARGUMENT "'None' is not a valid <enum type>".
+ */
+function windowOf(filter: StreamsPb.ReadReq.Options.FilterOptions): number {
+  const Case = Options.FilterOptions.WindowCase;
+  if (filter.getWindowCase() === Case.MAX) return filter.getMax();
+  if (filter.getWindowCase() === Case.COUNT) return READ_BATCH_SIZE;
+  throw rpcErrors.invalidArgument(
+    "'None' is not a valid EventStore.Client.Streams.ReadReq+Types+Options+Types+FilterOptions+WindowOneofCase",
+  );
 }
 
 export function hiddenFromAll(event: StoredEvent): boolean {
@@ -30,14 +47,15 @@ export function filterOf(options: StreamsPb.ReadReq.Options): EventFilter | unde
   const expression = onType ? filter.getEventType()! : filter.getStreamIdentifier()!;
   const regex = expression.getRegex() ? new RegExp(expression.getRegex()) : undefined;
   const prefixes = expression.getPrefixList();
-  const window = filter.getWindowCase() === Options.FilterOptions.WindowCase.MAX ? filter.getMax() : READ_BATCH_SIZE;
+  const window = windowOf(filter);
   return {
     matches: (event) => {
       const subject = onType ? event.type : event.stream;
       return regex ? regex.test(subject) : prefixes.some((prefix) => subject.startsWith(prefix));
     },
-    window: Math.max(1, window),
-    checkpointInterval: Math.max(1, window * Math.max(1, filter.getCheckpointintervalmultiplier())),
+    window,
+    multiplier: filter.getCheckpointintervalmultiplier(),
+    checkpointInterval: window * filter.getCheckpointintervalmultiplier(),
   };
 }
 

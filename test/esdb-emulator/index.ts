@@ -13,6 +13,8 @@ import { CommittedEventIdCache, SERVER_CACHE_BYTES } from './id-cache';
 import type { GossipMember } from './gossip.rpc';
 import type { GrpcJs } from './proto';
 import type { NodeState } from './node-state';
+import { PreIndex } from './pre-index';
+import { EFFECTIVE_MAX_LOG_RECORD_SIZE } from './proposed-events';
 import { bind, createServer, shutdown } from './server';
 import { writeStartupEvents } from './system-events';
 import { generateTlsMaterial, type TlsMaterial } from './tls';
@@ -63,17 +65,18 @@ export interface EsdbEmulator {
   start(): Promise<void>;
   restart(): Promise<SubscriptionSnapshot[]>;
   /**
-   * Adds `ms` before every append and read answer. At or above the write budget an append answers
-   * Timeout and still commits when the delay is over, as a server's may; a retry of it that arrives
-   * before then is dropped and times out too (`IdempotentNotReady`).
+   * Adds `ms` before every read answer, and between an append's decision and its indexing (pre-index.ts),
+   * in log order. At or above the write budget an append answers Timeout and still commits when the
+   * delay is over, as a server's may; a retry of it with the same ids that arrives before then matches
+   * the pre-committed events and is dropped, timing out too (`IdempotentNotReady`).
    */
   setDelay(ms: number): void;
   /** Not ready, too busy, a follower of `leader`, or the leader again (see node-state.ts). */
   setNodeState(state: NodeState): void;
-  /** Holds every append just before its commit until `releaseWrites()`. */
+  /** Holds every append in the writer's queue, before its commit check, until `releaseWrites()`. */
   holdWrites(): void;
   releaseWrites(): void;
-  /** Event ids of appends on their way to the log, not yet committed (e.g. slowed by `setDelay`). */
+  /** Event ids of appends on their way to the log, not yet indexed (held, or slowed by `setDelay`). */
   writesInFlight(): number;
   /** Resolves once `count` appends are held. */
   writesHeld(count: number): Promise<void>;
@@ -81,7 +84,7 @@ export interface EsdbEmulator {
 }
 
 /** What the nodes of one emulated cluster share: one log, one writer. */
-export type SharedLog = Pick<EmulatorContext, 'log' | 'cache' | 'inFlight' | 'writes'>;
+export type SharedLog = Pick<EmulatorContext, 'log' | 'cache' | 'inFlight' | 'preIndex' | 'writes'>;
 
 export function newSharedLog(options: EsdbEmulatorOptions = {}): SharedLog {
   const log = new EventLog();
@@ -89,7 +92,8 @@ export function newSharedLog(options: EsdbEmulatorOptions = {}): SharedLog {
   return {
     log,
     cache: new CommittedEventIdCache(options.idCacheBytes ?? SERVER_CACHE_BYTES),
-    inFlight: new Map(),
+    inFlight: { ids: 0 },
+    preIndex: new PreIndex(),
     writes: new WriteGate(),
   };
 }
@@ -99,6 +103,9 @@ export async function startEsdbEmulator(
   options: EsdbEmulatorOptions = {},
   cluster?: { shared: SharedLog; gossip: () => GossipMember[] },
 ): Promise<EsdbEmulator> {
+  // `ClusterVNodeOptionsValidator`: a node does not start with a MaxAppendSize its log records cannot hold.
+  if ((options.maxAppendSize ?? 0) > EFFECTIVE_MAX_LOG_RECORD_SIZE)
+    throw new RangeError(`MaxAppendSize exceeded ${EFFECTIVE_MAX_LOG_RECORD_SIZE} bytes.`);
   const tls = options.tls === true ? generateTlsMaterial() : options.tls || undefined;
   const ctx: EmulatorContext = {
     ...(cluster?.shared ?? newSharedLog(options)),
@@ -171,7 +178,7 @@ export async function startEsdbEmulator(
     setNodeState(state) {
       ctx.nodeState = state;
     },
-    writesInFlight: () => ctx.inFlight.size,
+    writesInFlight: () => ctx.inFlight.ids,
     holdWrites: () => ctx.writes.hold(),
     releaseWrites: () => ctx.writes.release(),
     writesHeld: (count) => ctx.writes.whenWaiting(count),

@@ -5,8 +5,8 @@
  * - `Grpc/Streams.Append.cs`, `Append`: per event, a missing `type` then `content-type` property is
  *   RequiredMetadataPropertyMissing; `Event.SizeOnDisk` (data + metadata + 2 × type length) above
  *   `MaxAppendEventSize` is MaximumAppendEventSizeExceeded; the running total above `MaxAppendSize` is
- *   MaximumAppendSizeExceeded; then `new Event(…)` throws on an empty id or type (`Data/Event.cs`),
- *   which escapes the handler: gRPC UNKNOWN.
+ *   MaximumAppendSizeExceeded; then `new Event(…)` throws on an empty id or type, or a record too big
+ *   (`Data/Event.cs`), which escapes the handler: gRPC UNKNOWN.
  * - `Grpc/Streams.BatchAppend.cs`, `Receive`: per event, `FromProposedMessage` (a missing property
  *   throws `KeyNotFoundException`; `Uuid.FromDto` and `new Event` throw as above) then
  *   `ClientWriteRequest.AddEvents`' per-event size check; after each chunk the total. A thrown
@@ -35,11 +35,21 @@ export const sizeOnDisk = (e: Proposed) => e.data.length + e.metadata.length + 2
 export const contentTypeOf = (contentType: string | undefined) =>
   contentType === 'application/json' ? 'application/json' : 'application/octet-stream';
 
+/**
+ * `TFConsts.EffectiveMaxLogRecordSize` (16 MiB − 10 000): `new Event` refuses a larger `SizeOnDisk`. It is
+ * also the Streams service's `MaxReceiveMessageSize` (`ClusterVNodeStartup`), and the options validator
+ * refuses a larger `MaxAppendSize` (`ClusterVNodeOptionsValidator`), so the check is reached only on
+ * BatchAppend, which builds each event before any size check, by an event whose type (counted twice on
+ * disk, once in the message) pushes it over while its message still fits.
+ */
+export const EFFECTIVE_MAX_LOG_RECORD_SIZE = 16 * 1024 * 1024 - 10_000;
+
 /** `new Event(…)` and `Uuid.FromDto`: what they throw, or undefined. */
 function constructionError(e: Proposed): string | undefined {
   if (!GUID.test(e.id)) return 'Unrecognized Guid format.';
   if (e.id === EMPTY_GUID) return "Empty eventId provided. (Parameter 'eventId')";
   if (!e.type) return "Empty eventType provided. (Parameter 'eventType')";
+  if (sizeOnDisk(e) > EFFECTIVE_MAX_LOG_RECORD_SIZE) return "Record is too big. (Parameter 'data')";
   return undefined;
 }
 

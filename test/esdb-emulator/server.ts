@@ -6,12 +6,14 @@ import { guarded } from './credentials';
 import { deleteRpc, tombstoneRpc } from './delete.rpc';
 import { gossipReadRpc } from './gossip.rpc';
 import { GossipService, ServerFeaturesService, StreamsService, grpc, type GrpcJs } from './proto';
+import { EFFECTIVE_MAX_LOG_RECORD_SIZE } from './proposed-events';
 import { readRpc } from './read.rpc';
 import { getSupportedMethodsRpc } from './server-features.rpc';
 import type { TlsMaterial } from './tls';
 
 export function createServer(ctx: EmulatorContext): GrpcJs.Server {
-  const server = new grpc.Server();
+  // `ClusterVNodeStartup`: the Streams service takes messages up to `EffectiveMaxLogRecordSize` (grpc-js: 4 MiB).
+  const server = new grpc.Server({ 'grpc.max_receive_message_length': EFFECTIVE_MAX_LOG_RECORD_SIZE });
   const unimplemented = (call: { emit(event: 'error', error: unknown): void }) =>
     call.emit('error', { code: grpc.status.UNIMPLEMENTED, details: 'BatchAppend is switched off' });
   const secure = () => ctx.secure;

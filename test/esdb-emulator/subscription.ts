@@ -5,15 +5,15 @@
  * `ConvertCheckpoint` (none → `HeadOfTf`, `End` → the last indexed position) and a start at or after the
  * last indexed position goes live at once, with no checkpoint; otherwise `CatchUp` (see
  * `catch-up-checkpoints.ts`), then `GoLive`: `caught_up`, live events after the checkpoint, a live
- * checkpoint every `window × multiplier` considered events (`SubscriptionsService.ProcessEventCommited`,
- * at the event's position). More than `MaxLiveEventBufferCount` (32) events behind, it falls behind: a
+ * checkpoint every `window × multiplier` events committed since the subscription registered, counted
+ * through catch-up too (`SubscriptionsService.ProcessEventCommited`, at the event's position). More than `MaxLiveEventBufferCount` (32) events behind, it falls behind: a
  * checkpoint, catch-up again, `caught_up` again (`fell_behind` itself is not sent:
  * `Grpc/Streams.Read.cs`, "currently not sent to clients"). Events and checkpoints never go backwards
  * (`MoveNextAsync`). Unfiltered `$all` and stream subscriptions send no checkpoints.
  */
 import { randomUUID } from 'node:crypto';
 import type { ServerWritableStream } from '@grpc/grpc-js';
-import { runCatchUp, WireCheckpoints } from './catch-up-checkpoints';
+import { CatchUpFailed, runCatchUp, WireCheckpoints } from './catch-up-checkpoints';
 import type { DropKind, EmulatorContext, SubscriptionState } from './context';
 import { LONG_MAX, type EventLog, type StoredEvent } from './event-log';
 import { filterOf, hiddenFromAll, type EventFilter } from './filters';
@@ -48,7 +48,16 @@ interface Target {
 }
 
 export function startSubscription(ctx: EmulatorContext, call: Call, options: StreamsPb.ReadReq.Options): void {
-  const subscription = new Subscription(ctx.log, call, targetOf(ctx.log, options), hasEndCheckpointQuirk(ctx.settings.serverVersion));
+  let target: Target;
+  try {
+    target = targetOf(ctx.log, options);
+  } catch (error) {
+    return void call.emit('error', error);
+  }
+  // `AllSubscriptionFiltered`'s constructor: `ArgumentOutOfRangeException.ThrowIfZero(checkpointIntervalMultiplier)`
+  // (KurrentDB v24.10.5), thrown before the confirmation and escaping the handler: UNKNOWN.
+  if (target.filter?.multiplier === 0) return void call.emit('error', rpcErrors.handlerException());
+  const subscription = new Subscription(ctx.log, call, target, hasEndCheckpointQuirk(ctx.settings.serverVersion));
   ctx.subscriptions.add(subscription);
   ctx.stats.subscriptionsOpened++;
   call.on('cancelled', () => subscription.stop());
@@ -64,7 +73,14 @@ class Subscription implements SubscriptionState {
   private checkpoint: TfPos;
   /** Index in `log.all` of the next event to consider live. */
   private next = 0;
-  private liveConsidered = 0;
+  /**
+   * Events in `log.all` when the subscription registered for live events, before confirmation and
+   * catch-up (`MainLoop` calls `SubscribeToLive` first). `SubscriptionsService.ProcessEventCommited`
+   * counts every event committed after that, during catch-up too, and emits a live checkpoint at each
+   * `interval`-th (KurrentDB v24.10.5, `Services/SubscriptionsService.cs`); an interval of 0 (a
+   * `max` window of 0) makes every event one.
+   */
+  private registered = 0;
   private readonly checkpoints: WireCheckpoints;
 
   constructor(
@@ -80,10 +96,11 @@ class Subscription implements SubscriptionState {
   async run(): Promise<void> {
     const unsubscribe = this.log.onAppend(() => this.wake?.());
     try {
+      this.registered = this.log.all.length;
+      const lastIndexed = this.registered ? eventPos(this.log.all[this.registered - 1].position) : HEAD_OF_TF;
       const confirmation = new streamsPb.ReadResp.SubscriptionConfirmation().setSubscriptionId(randomUUID());
       if (!(await send(this.call, new streamsPb.ReadResp().setConfirmation(confirmation)))) return;
-      const lastIndexed = this.log.all.length ? eventPos(this.log.all.at(-1)!.position) : HEAD_OF_TF;
-      if (compareTfPos(this.checkpoint, lastIndexed) >= 0) this.next = this.log.all.length;
+      if (compareTfPos(this.checkpoint, lastIndexed) >= 0) this.next = this.registered;
       else if (!(await this.catchUp())) return;
       while (!this.closed) {
         if (!(await send(this.call, new streamsPb.ReadResp().setCaughtUp(new streamsPb.ReadResp.CaughtUp())))) return;
@@ -93,6 +110,10 @@ class Subscription implements SubscriptionState {
         if (this.target.filter && !(await this.checkpoints.send(this.checkpoint))) return;
         if (!(await this.catchUp())) return;
       }
+    } catch (error) {
+      // An exception in the enumerator ends the call once what it queued is sent: UNKNOWN.
+      if (!(error instanceof CatchUpFailed)) throw error;
+      if (!this.closed) this.call.emit('error', rpcErrors.handlerException());
     } finally {
       unsubscribe();
     }
@@ -142,14 +163,14 @@ class Subscription implements SubscriptionState {
         this.wake = undefined;
         continue;
       }
+      const counted = this.next - this.registered + 1;
       const event = this.log.all[this.next++];
       const position = eventPos(event.position);
       if (compareTfPos(position, this.checkpoint) > 0 && this.target.matches(event)) {
         if (!(await this.sendEvent(event))) return false;
       }
-      const filter = this.target.filter;
-      if (filter && ++this.liveConsidered >= filter.checkpointInterval) {
-        this.liveConsidered = 0;
+      const interval = this.target.filter?.checkpointInterval;
+      if (interval !== undefined && (interval === 0 || counted % interval === 0)) {
         if (compareTfPos(position, this.checkpoint) >= 0) {
           this.checkpoint = position;
           if (!(await this.checkpoints.send(position))) return false;

@@ -8,8 +8,18 @@ import { StreamsClient, grpc, sharedPb, streamsPb, type StreamsPb } from './prot
 
 export type WireStart = 'start' | 'end' | Position;
 
-/** Messages as `confirmation`, `event@<commit>`, `checkpoint@<commit>/<prepare>`, `caught_up`, until `until` says stop. */
-export async function wireMessages(port: number, prefix: string, from: WireStart, until: (kinds: string[]) => boolean): Promise<string[]> {
+/**
+ * Messages as `confirmation`, `event@<commit>`, `checkpoint@<commit>/<prepare>`, `caught_up`, until
+ * `until` says stop. `onMessage` runs after each one and is awaited: the call is not read meanwhile, so
+ * a server sending a long catch-up waits for it (back-pressure).
+ */
+export async function wireMessages(
+  port: number,
+  prefix: string,
+  from: WireStart,
+  until: (kinds: string[]) => boolean,
+  onMessage?: (kinds: string[]) => Promise<void>,
+): Promise<string[]> {
   const client = new StreamsClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   const all = new streamsPb.ReadReq.Options.AllOptions();
   if (from === 'start') all.setStart(new sharedPb.Empty());
@@ -33,6 +43,7 @@ export async function wireMessages(port: number, prefix: string, from: WireStart
       if (checkpoint) kinds.push(`checkpoint@${checkpoint.getCommitPosition()}/${checkpoint.getPreparePosition()}`);
       if (response.hasCaughtUp()) kinds.push('caught_up');
       if (response.hasEvent()) kinds.push(`event@${response.getEvent()!.getEvent()!.getCommitPosition()}`);
+      await onMessage?.(kinds);
       if (until(kinds)) break;
     }
   } finally {
