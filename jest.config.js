@@ -23,6 +23,8 @@ module.exports = {
   transformIgnorePatterns: [
     '/node_modules/(?!(@nestjs|file-type|strtok3|token-types|uint8array-extras|@tokenizer|load-esm|light-my-request|cookie|content-disposition)/)',
   ],
+  // The slowest files first, also without jest's cache (a clean CI checkout): see the file.
+  testSequencer: '<rootDir>/test/harness/slow-first-sequencer.js',
   globalSetup: '<rootDir>/test/harness/global-setup.ts',
   globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
   testTimeout: 60_000,

@@ -26,6 +26,8 @@ export interface StartEmbeddedOptions {
   /** Extra `postgres -c` settings, e.g. `{ fsync: 'off' }` for throw-away test clusters. */
   settings?: Record<string, string>;
   persistent?: boolean;
+  /** Extra `initdb` flags, e.g. `--no-sync` for a throw-away cluster that no crash needs to survive. */
+  initdbFlags?: string[];
   onLog?: (line: string) => void;
 }
 
@@ -54,6 +56,7 @@ export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Prom
     password: PASSWORD,
     port,
     persistent: options.persistent ?? true,
+    initdbFlags: options.initdbFlags ?? [],
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: Object.entries(settings).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
     onLog: (line: string) => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
@@ -9,9 +9,17 @@ import { runServiceToExit, startService } from '../harness/service-process';
 
 const embeddedUrl = (port: number) => `postgres://postgres:idem-embedded@127.0.0.1:${port}/idem`;
 
+/** A new data directory under the system's temp directory, removed after the file (each holds a cluster of some 50 MB). */
+const dataDirs: string[] = [];
+const newDataDir = (prefix: string) => {
+  dataDirs.push(mkdtempSync(join(tmpdir(), prefix)));
+  return dataDirs[dataDirs.length - 1];
+};
+afterAll(() => dataDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
 describe('the service on embedded defaults', () => {
   it('starts its own PostgreSQL, is ready, and keeps the data across a restart', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'idem-e2e-'));
+    const dataDir = newDataDir('idem-e2e-');
     const first = await startService({ IDEM_DATA_DIR: dataDir });
     const stream = `order-${randomUUID()}`;
     try {
@@ -46,7 +54,7 @@ describe('the service on embedded defaults', () => {
   });
 
   it('survives a SIGKILL of the previous run (stale pid file), starts again on the same data, and stops gracefully on SIGHUP', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'idem-e2e-kill-'));
+    const dataDir = newDataDir('idem-e2e-kill-');
     const first = await startService({ IDEM_DATA_DIR: dataDir });
     await first.stop('SIGKILL');
     const second = await startService({ IDEM_DATA_DIR: dataDir });
@@ -70,7 +78,7 @@ describe('the service on embedded defaults', () => {
   });
 
   it('charges an order through its own sandbox, takes its signed webhook, and stops cleanly on SIGINT', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'idem-e2e-charge-'));
+    const dataDir = newDataDir('idem-e2e-charge-');
     const service = await startService({ IDEM_DATA_DIR: dataDir, IDEM_SANDBOX_PORT: '0' });
     const orderId = `e2e-${randomUUID()}`;
     let code: number | null;
@@ -125,7 +133,7 @@ describe('the service on embedded defaults', () => {
   });
 
   it('answers unknown routes with problem+json', async () => {
-    const service = await startService({ IDEM_DATA_DIR: mkdtempSync(join(tmpdir(), 'idem-e2e-404-')) });
+    const service = await startService({ IDEM_DATA_DIR: newDataDir('idem-e2e-404-') });
     try {
       const response = await fetch(`${service.apiUrl}/v1/nothing-here`);
       expect(response.status).toBe(404);

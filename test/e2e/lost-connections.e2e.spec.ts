@@ -5,7 +5,7 @@
  * out of its pool at that moment had no 'error' listener and the whole process exited
  * (src/database/lost-connections.ts has the deterministic case).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -17,10 +17,14 @@ const CONTACTS = 4000;
 jest.setTimeout(300_000);
 describe('the service when PostgreSQL drops its connections', () => {
   let service: ServiceProcess;
+  const dataDir = mkdtempSync(join(tmpdir(), 'idem-e2e-lost-'));
   beforeAll(async () => {
-    service = await startService({ IDEM_DATA_DIR: mkdtempSync(join(tmpdir(), 'idem-e2e-lost-')), IDEM_SANDBOX_PORT: '0' });
+    service = await startService({ IDEM_DATA_DIR: dataDir, IDEM_SANDBOX_PORT: '0' });
   });
-  afterAll(() => service.stop('SIGTERM'));
+  afterAll(async () => {
+    await service.stop('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true }); // the service's cluster, some 50 MB
+  });
 
   const api = async (path: string, init: RequestInit = {}) => {
     const response = await fetch(`${service.apiUrl}${path}`, {

@@ -6,12 +6,12 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { idemFeatures } from '../../src/app.module';
 import { loadConfig } from '../../src/config/config';
 import { createHttpApp } from '../../src/bootstrap/http-app';
-import { openReadModels } from '../../src/bootstrap/read-models';
+import { openReadModels, prepareDatabase } from '../../src/bootstrap/read-models';
 import { startRuntime, type Runtime } from '../../src/bootstrap/runtime';
 import type { Feature } from '../../src/features/feature';
 import { StripePaymentGateway, type PaymentGateway } from '../../modules/payments';
 import { createSandbox, type Sandbox } from '../../modules/sandbox';
-import { createTestDatabase } from './test-database';
+import { createPreparedTestDatabase, createTestDatabase, type TestTemplate } from './test-database';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -23,9 +23,30 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * What the api's start makes of an empty database (the event store's schema, the read-model and
+ * feature migrations, version 1 of every read model): built once per run and copied for each app.
+ */
+const APP_SCHEMA: TestTemplate = {
+  key: 'app',
+  async prepare(url) {
+    const runtime = await startRuntime(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'error' }));
+    try {
+      await prepareDatabase(runtime, idemFeatures());
+    } finally {
+      await runtime.close();
+    }
+  },
+};
+
 export async function startTestApp(label: string, env: Record<string, string> = {}): Promise<TestApp> {
+  // The app migrates its database at start all the same; an EventStoreDB app keeps no events in
+  // PostgreSQL, so it starts from an empty database as in production.
+  const database =
+    env.DATABASE_URL ??
+    (env.EVENT_STORE === 'esdb' ? await createTestDatabase(label) : await createPreparedTestDatabase(label, APP_SCHEMA));
   const config = loadConfig({
-    DATABASE_URL: await createTestDatabase(label),
+    DATABASE_URL: database,
     LOG_LEVEL: process.env.IDEM_TEST_LOG === '1' ? 'debug' : 'error',
     ...env,
   });

@@ -11,7 +11,7 @@ import type { Projection } from '../../src/subscriptions/projection';
 import { measureLag } from '../../src/subscriptions/projection-lag';
 import type { EventStore } from '../../src/event-store/event-store.port';
 import { waitUntilSettled } from '../harness/settled-history';
-import { createIsolatedTestDatabase } from '../harness/test-database';
+import { createPreparedTestDatabase, type TestTemplate } from '../harness/test-database';
 
 export interface ProjectionDatabase {
   url: string;
@@ -20,14 +20,27 @@ export interface ProjectionDatabase {
   close(): Promise<void>;
 }
 
+/** The event store, the projection registry and the job queue: migrated once per run, then copied. */
+const PROJECTION_SCHEMA: TestTemplate = {
+  key: 'projections',
+  async prepare(url) {
+    const pool = new Pool({ connectionString: url, max: 2 });
+    try {
+      await new PostgresEventStore(pool).migrate();
+      await runReadModelMigrations(url);
+      await installJobQueue(pool);
+    } finally {
+      await pool.end();
+    }
+  },
+};
+
 export async function createProjectionDatabase(label: string): Promise<ProjectionDatabase> {
   // Rebuild batches and killed runners hold transactions open: keep them off the shared cluster.
-  const { url, stop } = await createIsolatedTestDatabase(label);
+  const url = await createPreparedTestDatabase(label, PROJECTION_SCHEMA, 'quarantine');
   const pool = new Pool({ connectionString: url, max: 20 });
   const store = new PostgresEventStore(pool);
-  await store.migrate();
-  await runReadModelMigrations(url);
-  await installJobQueue(pool);
+  await store.migrate(); // nothing left to apply; it sizes the store's statement preparation as a start does
   return {
     url,
     pool,
@@ -35,7 +48,6 @@ export async function createProjectionDatabase(label: string): Promise<Projectio
     close: async () => {
       await store.close();
       await pool.end();
-      await stop();
     },
   };
 }

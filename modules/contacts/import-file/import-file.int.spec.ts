@@ -5,7 +5,7 @@
  * fields may hold line breaks, a short row is rejected on its own, and a malformed quote stops the run.
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, closeSync, mkdtempSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
@@ -19,6 +19,7 @@ import { contentHash, importFile } from './import-file';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'idem-file-import-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true })); // some 30 MB of export files
 const metadata = { correlationId: 't', causationId: 't', actor: { role: 'sync', tokenId: 't' } };
 
 /**
