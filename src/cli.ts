@@ -12,20 +12,26 @@
 import 'reflect-metadata';
 import { Command, CommanderError } from 'commander';
 import { idemFeatures } from './app.module';
-import { startRuntime, type Runtime } from './bootstrap/runtime';
+import type { Runtime } from './bootstrap/runtime';
 import { EXIT_ERROR, type CliCommand, type CliContext, type CliRuntime } from './cli/cli-context';
 import { watchInterrupts } from './cli/interrupts';
+import { sendLogsToStderr } from './cli/logs-to-stderr';
+import { openCliRuntime } from './cli/open-runtime';
+import { packageVersion } from './cli/package-version';
 import { projectionsCommand } from './cli/projections.command';
 import { loadConfig, type IdemConfig } from './config/config';
 import { applyLogLevel } from './bootstrap/log-levels';
 import { reactorsOf, readModelsOf } from './features/feature';
-import { prepareDatabase } from './bootstrap/read-models';
 
 const FEATURES = idemFeatures();
 const COMMANDS: CliCommand[] = [projectionsCommand, ...FEATURES.flatMap((feature) => feature.commands ?? [])];
 
 export function buildCli(context: CliContext): Command {
-  const program = new Command('idem').description('Idem: operate the ledger (projections, audit, recovery)');
+  const program = new Command('idem')
+    .description('Idem: operate the ledger (projections, audit, recovery)')
+    .version(packageVersion(), '-V, --version', 'print the version of Idem')
+    // Only before a command: `projections verify --version <n>` is verify's own option, not this one.
+    .enablePositionalOptions();
   for (const command of COMMANDS) program.addCommand(command(context));
   // Commander exits the process on usage errors; report them as exit code 2 instead, to every level.
   const configure = (command: Command) => {
@@ -49,6 +55,7 @@ export async function runCli(args: string[], context: CliContext): Promise<numbe
 }
 
 async function main(): Promise<void> {
+  sendLogsToStderr();
   let config: IdemConfig | undefined;
   // Read once a command needs it (`idem --help` works anywhere); the log level applies from then on.
   const configured = (): IdemConfig => {
@@ -58,11 +65,7 @@ async function main(): Promise<void> {
     return config;
   };
   let opened: Promise<Runtime> | undefined;
-  const open = async (): Promise<Runtime> => {
-    const runtime = await startRuntime(configured(), { poolSize: 8 });
-    await prepareDatabase(runtime, FEATURES);
-    return runtime;
-  };
+  const open = () => openCliRuntime(configured(), FEATURES);
   // One handler for Ctrl+C: the command stops at its next safe point, then the database closes.
   const interrupts = watchInterrupts((code) => process.exit(code));
   const context: CliContext = {

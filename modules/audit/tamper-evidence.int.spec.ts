@@ -76,10 +76,15 @@ describe('the audit chain over an untouched history', () => {
       expect(exported.digest).toBe((await verifyHistory(db)).digest);
     });
 
-    it('is never written over an existing file', async () => {
+    it('is never written over an existing file, and says so with the way out', async () => {
       const before = await readFile(file, 'utf8');
       const again = await idem(db, 'audit', 'export', file);
-      expect(again).toMatchObject({ code: 2, err: expect.stringContaining('EEXIST') });
+      expect(again).toMatchObject({
+        code: 2,
+        err:
+          `idem: ${file} already exists, and idem audit export never writes over a file` +
+          ' (an earlier export must stay as it was): give a path that does not exist yet\n',
+      });
       expect(await readFile(file, 'utf8')).toBe(before);
     });
 

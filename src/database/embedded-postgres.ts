@@ -97,14 +97,28 @@ async function reclaimDataDirectory(clusterDir: string): Promise<void> {
     return;
   }
   if (parentOf(pid) !== 1) {
-    throw new Error(
-      `The data directory ${clusterDir} is in use by a running PostgreSQL (pid ${pid}) of another Idem instance; set IDEM_DATA_DIR to another directory`,
-    );
+    throw new DataDirectoryInUse(clusterDir, pid);
   }
   process.kill(pid, 'SIGINT'); // fast shutdown: rolls back open transactions, keeps committed data
   for (let waited = 0; isRunning(pid); waited += 50) {
     if (waited > 30_000) throw new Error(`The orphaned PostgreSQL (pid ${pid}) on ${clusterDir} did not stop within 30 s`);
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * The data directory's PostgreSQL belongs to a live Idem process. The advice fits a second service
+ * started beside it; the CLI gives its own (src/cli/open-runtime.ts): to reach that database, not another.
+ */
+export class DataDirectoryInUse extends Error {
+  constructor(
+    readonly clusterDir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `The data directory ${clusterDir} is in use by a running PostgreSQL (pid ${pid}) of another Idem instance; set IDEM_DATA_DIR to another directory`,
+    );
+    this.name = 'DataDirectoryInUse';
   }
 }
 

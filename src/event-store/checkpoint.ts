@@ -26,6 +26,24 @@ export function encodeCheckpoint(major: bigint | string, minor: bigint | string)
   return `${major}/${minor}` as Checkpoint;
 }
 
+/**
+ * A position past every event of `major` and before every later one: on PostgreSQL the settled
+ * horizon a filtered read moves on to, past the events it does not want (every transaction up to
+ * `major` read).
+ */
+export function checkpointThrough(major: bigint | string): Checkpoint {
+  return encodeCheckpoint(major, MAX_MINOR);
+}
+
+/**
+ * A checkpoint for people (`idem projections status`): as it is for an event's position, and
+ * `up to <major>` for a checkpointThrough, whose minor part (2^63 − 1) means "all of it".
+ */
+export function describeCheckpoint(checkpoint: Checkpoint): string {
+  const { major, minor } = decodeCheckpoint(checkpoint);
+  return minor === MAX_MINOR ? `up to ${major}` : checkpoint;
+}
+
 export function decodeCheckpoint(checkpoint: string): { major: bigint; minor: bigint } {
   const parts = partsOf(checkpoint);
   if (!parts) throw new InvalidCheckpoint(checkpoint);

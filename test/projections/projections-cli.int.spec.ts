@@ -9,6 +9,7 @@ import { PassThrough } from 'node:stream';
 import { runCli } from '../../src/cli';
 import type { CliContext } from '../../src/cli/cli-context';
 import { loadConfig } from '../../src/config/config';
+import { checkpointThrough } from '../../src/event-store/checkpoint';
 import { READ_MODELS, REACTORS } from '../harness/projection-catalogue';
 import { LiveWriter } from './live-writer';
 import { createProjectionDatabase, type ProjectionDatabase } from './projection-harness';
@@ -82,6 +83,16 @@ describe('idem projections', () => {
     expect(status.out).toMatch(/orders\s+read model\s+1\s+retired/);
     // No worker ever ran here, so the reactor is known to the code but not installed.
     expect(status.out).toMatch(/charge_order_reactor\s+reactor\s+-\s+not installed/);
+  });
+
+  it('shows the checkpoint of a filtered read that moved on past the events it does not want as the transaction it read up to', async () => {
+    // Where the store's settled horizon leaves such a read (retired orders@1 stands in for it).
+    await db.pool.query(`UPDATE projection_checkpoints SET checkpoint = $1 WHERE name = 'orders' AND version = 1`, [
+      checkpointThrough('5169'),
+    ]);
+    const status = await idem('projections', 'status');
+    expect(status.out).toMatch(/orders\s+read model\s+1\s+retired\s+up to 5169\s/);
+    expect(status.out).not.toContain('9223372036854775807');
   });
 
   it('drops the retired version only when asked', async () => {

@@ -44,6 +44,16 @@ export async function exportToFile(context: CliContext, file: string): Promise<v
     // Closed before it is removed: a write still in flight must not land after the removal.
     await finished(out).catch(() => undefined);
     if (created) await rm(file, { force: true });
-    throw error;
+    throw (error as NodeJS.ErrnoException).code === 'EEXIST' ? new ExportFileExists(file) : error;
+  }
+}
+
+/** A usage error (exit code 2): an earlier export, kept for its digest, must stay as it was written. */
+class ExportFileExists extends Error {
+  constructor(file: string) {
+    super(
+      `${file} already exists, and idem audit export never writes over a file (an earlier export must stay as it was): give a path that does not exist yet`,
+    );
+    this.name = 'ExportFileExists';
   }
 }

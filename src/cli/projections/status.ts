@@ -2,6 +2,7 @@
  * `idem projections status`: every version of every projection — live and building ones with their
  * lag, retired ones until drop-old — and projections the code has but the database has not yet.
  */
+import { describeCheckpoint } from '../../event-store/checkpoint';
 import type { Checkpoint } from '../../event-store/event-store.port';
 import { readVersions } from '../../subscriptions/checkpoint-store';
 import { measureLag, type ProjectionLag } from '../../subscriptions/projection-lag';
@@ -49,7 +50,7 @@ export async function projectionsStatus(context: CliContext, options: { json?: b
       kind,
       installed ? String(version) : '-',
       state,
-      installed ? (checkpoint ?? '(start)') : '-',
+      installed ? (checkpoint ? describeCheckpoint(checkpoint) : '(start)') : '-',
       installed ? String(eventsProcessed) : '-',
       lag ? `${lag.lagEventsAtLeast ? '≥' : ''}${lag.lagEvents}` : '-',
       lag ? lag.lagSeconds.toFixed(1) : '-',

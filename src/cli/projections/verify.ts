@@ -1,4 +1,5 @@
 /** `idem projections verify [<name…>]`: every difference between the read models and a fold of the log. */
+import { describeCheckpoint } from '../../event-store/checkpoint';
 import type { RowDifference } from '../../subscriptions/read-models/verify';
 import { verifyReadModel } from '../../subscriptions/read-models/verify';
 import { EXIT_CHECK_FAILED, println, type CliContext } from '../cli-context';
@@ -21,7 +22,7 @@ export async function projectionsVerify(
     const verdict = report.differences.length ? `${report.differences.length} difference(s)` : 'no differences';
     println(
       context.stdout,
-      `${report.name}@${report.version}: ${report.rowsStored} rows stored, ${report.rowsExpected} expected from the log up to ${report.checkpoint ?? '(start)'}: ${verdict}`,
+      `${report.name}@${report.version}: ${report.rowsStored} rows stored, ${report.rowsExpected} expected from the log (checkpoint: ${report.checkpoint ? describeCheckpoint(report.checkpoint) : 'start'}): ${verdict}`,
     );
     for (const difference of report.differences) println(context.stdout, `  ${describe(difference)}`);
   }

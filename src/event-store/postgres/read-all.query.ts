@@ -3,7 +3,7 @@
  * still in flight are read, so the (transaction id, sequence) order never changes after a read.
  */
 import type { QueryConfig } from 'pg';
-import { decodeCheckpoint, encodeCheckpoint } from '../checkpoint';
+import { checkpointThrough, decodeCheckpoint, encodeCheckpoint } from '../checkpoint';
 import type { EventFilter, ReadAllOptions, RecordedEvent } from '../event-store.port';
 
 /**
@@ -149,10 +149,8 @@ function filterClauses(filter: EventFilter | undefined, values: unknown[]): stri
 /** The point below which everything has settled: a filtered subscriber may move its checkpoint there. */
 export const SETTLED_HORIZON_QUERY = `SELECT (pg_snapshot_xmin(pg_current_snapshot())::text::numeric - 1)::text AS below`;
 
-const MAX_SEQUENCE = 9223372036854775807n;
-
 export function horizonCheckpoint(below: string) {
-  return encodeCheckpoint(below, MAX_SEQUENCE);
+  return checkpointThrough(below);
 }
 
 export function toRecordedEvent(row: EventRow): RecordedEvent {

@@ -1,0 +1,28 @@
+/**
+ * The database and event store a command works on, prepared as the api and worker prepare theirs.
+ * Without DATABASE_URL that is the embedded cluster's data directory, which one process at a time can
+ * run: while a service runs on it, the CLI reaches that service's database through the DATABASE_URL
+ * its start banner prints, not another directory (the service's own advice, embedded-postgres.ts).
+ */
+import { prepareDatabase } from '../bootstrap/read-models';
+import { startRuntime, type Runtime } from '../bootstrap/runtime';
+import type { IdemConfig } from '../config/config';
+import { DataDirectoryInUse } from '../database/embedded-postgres';
+import type { Feature } from '../features/feature';
+
+export async function openCliRuntime(config: IdemConfig, features: readonly Feature[]): Promise<Runtime> {
+  let runtime: Runtime;
+  try {
+    runtime = await startRuntime(config, { poolSize: 8 });
+  } catch (error) {
+    if (!(error instanceof DataDirectoryInUse)) throw error;
+    throw new Error(
+      `the embedded database in ${config.dataDir} is in use by a running Idem instance (PostgreSQL pid ${error.pid}); ` +
+        'to work on it, run idem with the variables that instance’s start banner prints on its "idem beside it:" line ' +
+        '(DATABASE_URL=…, and for recover and sync the provider and CRM addresses)',
+      { cause: error },
+    );
+  }
+  await prepareDatabase(runtime, features);
+  return runtime;
+}
