@@ -41,14 +41,21 @@ export class WrittenKeys {
 
 const pair: [number, number] = [0, 0];
 
+/**
+ * Held here, not looked up on `Math` per character: under jest every module runs in a vm context, where a
+ * global's lookup in a hot loop is an interceptor call, which made the spec of this file take 9 s instead
+ * of half a second. In the service it is the same code at the same speed.
+ */
+const imul = Math.imul;
+
 /** Two independent 32-bit hashes (FNV-1a and a multiplicative one) for double hashing. */
 function hashPair(key: string): [number, number] {
   let a = 0x811c9dc5;
   let b = 0x9747b28c;
   for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
+    a = imul(a ^ c, 0x01000193);
+    b = imul(b ^ c, 0x5bd1e995);
     b ^= b >>> 15;
   }
   pair[0] = a;
