@@ -266,7 +266,12 @@ describe('the audit chain over a tampered history', () => {
     const dir = await mkdtemp(join(tmpdir(), 'idem-audit-'));
     try {
       const file = join(dir, 'history.ndjson');
-      expect((await idem(db, 'audit', 'export', file)).code).toBe(0);
+      // The export says so itself (exit 1), and offers no digest that a verify-file of its own file would not print.
+      const run = await idem(db, 'audit', 'export', file);
+      expect(run.code).toBe(1);
+      expect(JSON.parse(run.out)).toMatchObject({ events: EVENT_COUNT, firstBreak: { kind: 'rewritten', stream: 'order-b', revision: 2 } });
+      expect(run.err).toContain('this export does not verify (rewritten at order-b@2');
+      expect(run.err).not.toContain('keep this digest');
       const verify = await idem(db, 'audit', 'verify-file', file);
       expect(verify.code).toBe(1);
       expect(JSON.parse(verify.out)).toMatchObject({ ...firstBreak('rewritten', 'order-b', 2), checked: 5 });

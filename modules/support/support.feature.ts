@@ -1,7 +1,8 @@
 /**
  * Everything support adds to Idem (see src/features/feature.ts): the support_jobs read model (one row
  * per charge job and import run, for finding a case), order_payment_ids (every payment id an order's
- * events name, so any of them finds the order) and the routes that read them — search, the
+ * events name, so any of them finds the order), order_request_keys (every customer and request that
+ * asked for an order, so an earlier request's customer finds it too) and the routes that read them — search, the
  * needs-review list, the overview (duplicates absorbed, projection lag); the reconcile and resolve
  * actions, which ask the provider through payments' gateway; the needs-review gauge on /metrics; the
  * optional alert webhook (IDEM_ALERT_WEBHOOK_URL: a reactor queues one job per needs-review event);
@@ -9,6 +10,7 @@
  * read models and reactor ride payments' projection lane.
  */
 import { orderPaymentIdsReadModel } from '../../projections/order-payment-ids/order-payment-ids.projector';
+import { orderRequestKeysReadModel } from '../../projections/order-request-keys/order-request-keys.projector';
 import { supportJobsReadModel } from '../../projections/support-jobs/support-jobs.projector';
 import type { Feature } from '../../src/features/feature';
 import { PAYMENTS_LANE } from '../payments';
@@ -21,7 +23,7 @@ export function supportFeature(): Feature {
   return {
     name: 'support',
     module: SupportModule,
-    readModels: [supportJobsReadModel, orderPaymentIdsReadModel],
+    readModels: [supportJobsReadModel, orderPaymentIdsReadModel, orderRequestKeysReadModel],
     reactors: (config) => [reviewAlertReactor(config.alerts)],
     // Its read models follow the payments' events (a charge job is findable as soon as it is queued) and
     // only the start and end of import runs, never their records: nothing here waits for a bulk import.

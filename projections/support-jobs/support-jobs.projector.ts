@@ -44,7 +44,7 @@ function jobIdOf(event: RecordedEvent): string | undefined {
  * correlate by the run id, so the request id is read from its own field (set on every command made
  * over HTTP); a job started without a request (CLI, worker) falls back to its correlation id.
  */
-function requestIdOf(event: RecordedEvent): string {
+export function requestIdOf(event: RecordedEvent): string {
   const { requestId, correlationId } = event.metadata;
   return typeof requestId === 'string' ? requestId : correlationId;
 }

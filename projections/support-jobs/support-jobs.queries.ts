@@ -58,6 +58,24 @@ export class SupportJobQueries {
     return named.map((row) => row.orderId);
   }
 
+  /**
+   * The orders a customer or a request asked for (order_request_keys) that the job columns do not
+   * show them on: an order declined for one customer, then requested again by another, whose job now
+   * names only the later request. Only those are listed (the rest `search` finds by its own columns),
+   * so a customer with thousands of orders adds no long list of ids. Asked apart from `search` for the
+   * same reason as {@link ordersNamingPayment}.
+   */
+  async ordersRequestedBy(customerOrRequestId: string): Promise<string[]> {
+    const rows: Array<{ order_id: string }> = await this.dataSource.query(
+      `SELECT k.order_id FROM order_request_keys k
+        WHERE k.key = $1
+          AND NOT EXISTS (SELECT 1 FROM support_jobs j WHERE j.order_id = k.order_id AND (j.customer_id = $1 OR j.request_id = $1))
+        LIMIT 1000`,
+      [customerOrRequestId],
+    );
+    return rows.map((row) => row.order_id);
+  }
+
   /** The cases in review, oldest first (then by job id), from after `after`. */
   needingReview({ after, limit }: JobsAfter = { limit: 100 }): Promise<SupportJobRow[]> {
     const query = this.dataSource

@@ -10,6 +10,7 @@ import { auditChainProjector } from '../../projections/audit-chain/audit-chain.p
 import { contactsReadModel } from '../../projections/contacts/contacts.projector';
 import { importEventsReadModel } from '../../projections/import-events/import-events.projector';
 import { orderPaymentIdsReadModel } from '../../projections/order-payment-ids/order-payment-ids.projector';
+import { orderRequestKeysReadModel } from '../../projections/order-request-keys/order-request-keys.projector';
 import { ordersReadModel } from '../../projections/orders/orders.projector';
 import { paymentLedgerReadModel } from '../../projections/payment-ledger/payment-ledger.projector';
 import { supportJobsReadModel } from '../../projections/support-jobs/support-jobs.projector';
@@ -23,14 +24,21 @@ export const READ_MODELS = [
   syncRunsReadModel,
   supportJobsReadModel,
   orderPaymentIdsReadModel,
+  orderRequestKeysReadModel,
 ];
 /** As configured with nothing set: the review alert reactor without a webhook URL enqueues nothing. */
 const reviewAlerts = reviewAlertReactor({ webhookUrl: undefined, webhookSecret: undefined });
 export const REACTORS = [chargeOrderReactor, reviewAlerts, auditChainProjector()];
 /** The lanes the features give them (Feature.projectionLane); the others ride the default lane. */
 export const PROJECTION_LANES: ReadonlyMap<string, string> = new Map(
-  [ordersReadModel, paymentLedgerReadModel, supportJobsReadModel, orderPaymentIdsReadModel, chargeOrderReactor, reviewAlerts].map(
-    ({ name }) => [name, 'payments'],
-  ),
+  [
+    ordersReadModel,
+    paymentLedgerReadModel,
+    supportJobsReadModel,
+    orderPaymentIdsReadModel,
+    orderRequestKeysReadModel,
+    chargeOrderReactor,
+    reviewAlerts,
+  ].map(({ name }) => [name, 'payments']),
 );
 export const READ_MODEL_ENTITIES = READ_MODELS.map((model) => model.entity);

@@ -2,14 +2,18 @@
  * `idem audit export`: the chained history as NDJSON (export-lines.ts) — every event as the store
  * holds it now, beside the hashes the chain recorded for it, and the seals. An event changed after
  * it was chained is exported as it is now, so the file fails `verify-file` exactly where the store
- * fails `verify`. Events the projector has not linked yet are left for the next export.
+ * fails `verify`; each line is checked as it is written (the same ExportChecker), so the export itself
+ * says so rather than offering a digest its own file does not reach. Events the projector has not
+ * linked yet are left for the next export.
  */
 import { once } from 'node:events';
 import { WriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { readEntries, readHead, readSeals } from '../../../projections/audit-chain/audit-chain.queries';
+import type { ChainBreak } from '../verify-history/chain-break';
 import { HistoryPages } from '../verify-history/history-pages';
 import type { VerifyDeps } from '../verify-history/verify-history';
+import { ExportChecker } from './export-checker';
 import { EXPORT_FORMAT, type EventLine, type ExportLine } from './export-lines';
 
 const PAGE = 1000;
@@ -21,6 +25,8 @@ export interface ExportSummary {
   chained: number;
   seals: number;
   digest: string;
+  /** The first break `verify-file` will find in the written file (an event changed after it was chained, one gone…). */
+  firstBreak?: ChainBreak;
 }
 
 /**
@@ -38,10 +44,13 @@ export async function exportHistory(
   const head = await readHead(pool);
   const seals = await readSeals(pool, head.eventsChained);
   const events = new HistoryPages(store, PAGE);
+  const checker = new ExportChecker();
   const write = async (line: ExportLine) => {
     // A stream that failed (a full disk) never drains again: stop with its error instead of waiting.
     if (out.errored) throw out.errored;
-    if (!out.write(`${JSON.stringify(line)}\n`)) await once(out, 'drain');
+    const text = JSON.stringify(line);
+    checker.line(text);
+    if (!out.write(`${text}\n`)) await once(out, 'drain');
   };
   await write({ kind: 'header', format: EXPORT_FORMAT, exportedAt: new Date().toISOString(), events: head.eventsChained });
   let written = 0;
@@ -79,5 +88,7 @@ export async function exportHistory(
     if (written < entries.at(-1)!.eventNumber) break;
   }
   await write({ kind: 'end', events: head.eventsChained, digest: head.digest });
-  return { events: written, chained: head.eventsChained, seals: sealsWritten, digest: head.digest };
+  const report = checker.report();
+  const summary = { events: written, chained: head.eventsChained, seals: sealsWritten, digest: head.digest };
+  return report.ok ? summary : { ...summary, firstBreak: report.firstBreak };
 }

@@ -1,8 +1,9 @@
 /**
  * `idem audit export <file>`: the export written to a new file (never over an existing one). A failed
  * or interrupted export removes what it wrote, so the same command can simply be run again. An export
- * that holds fewer events than the chain (events gone from the store) is kept for inspection, but its
- * digest is not one to keep: the command exits 1.
+ * that holds fewer events than the chain (events gone from the store), or whose lines do not verify (an
+ * event changed after it was chained), is kept for inspection, but its digest is not one to keep: the
+ * command exits 1.
  */
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -33,6 +34,16 @@ export async function exportToFile(context: CliContext, file: string): Promise<v
         context.stderr,
         `the store holds only ${summary.events} of the ${summary.chained} chained events: this export is cut short and its digest` +
           ' is not one to keep; run `idem audit verify` to find the first break',
+      );
+      context.exitCode = EXIT_CHECK_FAILED;
+      return;
+    }
+    if (summary.firstBreak) {
+      const { kind, stream, revision, detail } = summary.firstBreak;
+      println(
+        context.stderr,
+        `this export does not verify (${kind} at ${stream ?? 'the file'}${revision === null ? '' : `@${revision}`}: ${detail}): it is` +
+          ' kept for inspection, but its digest is not one to keep; run `idem audit verify` to see the break in the store',
       );
       context.exitCode = EXIT_CHECK_FAILED;
       return;

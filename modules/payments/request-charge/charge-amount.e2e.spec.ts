@@ -1,6 +1,7 @@
 /**
  * What the charge route says about an amount: below the provider's minimum charge for its currency it is refused
- * at the door (Stripe would refuse it with `amount_too_small`), and a bad amount gets one message, not three.
+ * at the door (Stripe would refuse it with `amount_too_small`), as is one Stripe refuses for its granularity (a
+ * fraction of a króna, a three-decimal amount not ending in 0), and a bad amount gets one message, not three.
  */
 import { randomUUID } from 'node:crypto';
 import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
@@ -8,7 +9,7 @@ import { orderStream } from '../order.events';
 
 let harness: TestApp;
 beforeAll(async () => {
-  harness = await startTestApp('charge_amount', { IDEM_CURRENCIES: 'EUR,JPY,GBP,ISK' });
+  harness = await startTestApp('charge_amount', { IDEM_CURRENCIES: 'EUR,JPY,GBP,ISK,KWD' });
 });
 afterAll(() => harness.close());
 
@@ -49,12 +50,33 @@ describe('POST /v1/orders/{orderId}/charge', () => {
     it.each([
       ['€0.50', { ...body, amount: 50 }],
       ['¥50', { ...body, currency: 'JPY', amount: 50 }],
-      ['1 minor unit of ISK (outside the table)', { ...body, currency: 'ISK', amount: 1 }],
+      ['1 króna (100: ISK is outside the table, two-decimal in the API)', { ...body, currency: 'ISK', amount: 100 }],
+      ['1.000 KWD (three-decimal, last digit 0)', { ...body, currency: 'KWD', amount: 1000 }],
     ])('accepts %s', async (_label, request) => {
       const response = await charge(`o-${randomUUID()}`, request);
 
       expect(response.statusCode).toBe(202);
       expect(response.json()).toMatchObject({ amount: request.amount, currency: request.currency });
+    });
+  });
+
+  describe('when Stripe would refuse the amount for its granularity', () => {
+    it.each([
+      [
+        '1.50 ISK (a fraction of a króna)',
+        { ...body, currency: 'ISK', amount: 150 },
+        'amount must be a multiple of 100 in ISK (whole krónur)',
+      ],
+      ['0.01 ISK', { ...body, currency: 'ISK', amount: 1 }, 'amount must be a multiple of 100 in ISK (whole krónur)'],
+      ['1.001 KWD (last of three decimals not 0)', { ...body, currency: 'KWD', amount: 1001 }, 'amount must be a multiple of 10 in KWD'],
+    ])('refuses %s with 400 naming the step, and writes nothing', async (_label, request, message) => {
+      const orderId = `o-${randomUUID()}`;
+      const response = await charge(orderId, request);
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'REQUEST.INVALID' });
+      expect(response.json().errors).toEqual([{ field: 'amount', message: expect.stringContaining(message) }]);
+      expect(await harness.runtime.eventStore.readStream(orderStream(orderId))).toEqual([]);
     });
   });
 

@@ -2,6 +2,7 @@ import { IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, 
 import { BUSINESS_KEY } from '../../../src/errors/business-key';
 import { PlainBody } from '../../../src/errors/plain-body';
 import { StorableText } from '../../../src/errors/storable-text';
+import { InStripeAmountSteps } from './amount-step';
 import { AtLeastMinimumCharge, minimumChargeMessage } from './minimum-charge';
 
 /** ISO-4217 codes the runtime knows (ICU's list). */
@@ -14,6 +15,7 @@ export class ChargeRequestBody {
   @IsInt({ message: "amount must be an integer (a JSON number) in the currency's minor unit, e.g. 1250 for 12.50 EUR" })
   @Min(1, { message: ({ object }) => minimumChargeMessage((object as Partial<ChargeRequestBody>).currency) })
   @AtLeastMinimumCharge()
+  @InStripeAmountSteps()
   @Max(99_999_999, { message: 'amount must be at most 99999999 minor units' })
   amount!: number;
 

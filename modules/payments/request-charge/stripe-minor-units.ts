@@ -11,3 +11,17 @@ export function stripeExponentOf(currency: string): number {
   if (ZERO_DECIMAL.has(currency)) return 0;
   return THREE_DECIMAL.has(currency) ? 3 : 2;
 }
+
+/**
+ * The step Stripe's `amount` must be a multiple of, where it takes fewer values than its minor unit allows:
+ * - ISK stays two-decimal in the API, but since 2023-04-14 Stripe refuses fractional krónur
+ *   (support.stripe.com/questions/deprecation-of-fractional-isk-charges-and-refunds: "all amounts in ISK are
+ *   stated in multiples of 100", else 400 `invalid_charge_amount_no_decimal_compatible`);
+ * - the three-decimal currencies need their last digit to be 0 (docs.stripe.com/currencies, "Three-decimal
+ *   currencies": "these API calls require the least-significant (last) digit to be 0").
+ * Every other currency takes any whole number of its minor unit (1).
+ */
+export function stripeAmountStepOf(currency: string): number {
+  if (currency === 'ISK') return 100;
+  return THREE_DECIMAL.has(currency) ? 10 : 1;
+}

@@ -24,7 +24,9 @@ export class SearchJobsController {
   @JobPageDocs('Jobs named by `q` (order, customer, provider reference, request, job or import run id), newest first', DEFAULT_PAGE)
   async search(@Query() query: SearchJobsQuery) {
     const page = jobPageRequest(query, DEFAULT_PAGE);
-    const alsoOrders = await this.jobs.ordersNamingPayment(query.q);
+    // The orders q names beyond the jobs' own columns: a payment id, or a customer or request of an earlier request.
+    const named = await Promise.all([this.jobs.ordersNamingPayment(query.q), this.jobs.ordersRequestedBy(query.q)]);
+    const alsoOrders = [...new Set(named.flat())];
     const [rows, total] = await Promise.all([
       this.jobs.search(query.q, alsoOrders, { after: page.after, limit: page.limit + 1 }),
       this.jobs.countMatching(query.q, alsoOrders),
