@@ -7,28 +7,22 @@
  */
 import type { RunKey } from '../../../projections/sync-runs/sync-runs.queries';
 import { idPattern } from '../../../src/errors/business-key';
+import { canonicalInstant, decodeKeysetCursor, encodeKeysetCursor } from '../../../src/errors/keyset-cursor';
 
 /** Run ids as the routes take them. */
 export const RUN_ID = idPattern(80);
 
 export function encodeRunCursor({ startedAt, runId }: RunKey): string {
-  return Buffer.from(JSON.stringify([startedAt, runId])).toString('base64url');
+  return encodeKeysetCursor([startedAt, runId]);
 }
 
 /** The key a cursor names, or undefined when it is not one this service wrote (a run id, made up, cut). */
 export function decodeRunCursor(cursor: string): RunKey | undefined {
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  if (!Array.isArray(decoded) || decoded.length !== 2) return undefined;
-  const [startedAt, runId] = decoded as unknown[];
+  const parts = decodeKeysetCursor(cursor, 2);
+  if (!parts) return undefined;
+  const [startedAt, runId] = parts;
   if (typeof runId !== 'string' || !RUN_ID.test(runId)) return undefined;
   // A run's start time as the list shows it (ISO, milliseconds), or null for a run without one (listed first).
   if (startedAt === null) return { startedAt, runId };
-  if (typeof startedAt !== 'string') return undefined;
-  const date = new Date(startedAt);
-  return Number.isNaN(date.getTime()) || date.toISOString() !== startedAt ? undefined : { startedAt, runId };
+  return canonicalInstant(startedAt) ? { startedAt: startedAt as string, runId } : undefined;
 }

@@ -4,22 +4,15 @@
  * offset to skip or repeat rows when jobs are added in front). Opaque to clients: base64url JSON.
  */
 import type { JobKey } from '../../../projections/support-jobs/support-jobs.queries';
+import { canonicalInstant, decodeKeysetCursor, encodeKeysetCursor } from '../../../src/errors/keyset-cursor';
 
 export function encodeJobCursor({ updatedAt, jobId }: JobKey): string {
-  return Buffer.from(JSON.stringify([updatedAt.toISOString(), jobId])).toString('base64url');
+  return encodeKeysetCursor([updatedAt.toISOString(), jobId]);
 }
 
 /** The key a cursor names, or undefined when it is not one this service wrote. */
 export function decodeJobCursor(cursor: string): JobKey | undefined {
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  if (!Array.isArray(decoded) || decoded.length !== 2) return undefined;
-  const [at, jobId] = decoded as unknown[];
-  if (typeof at !== 'string' || typeof jobId !== 'string' || !jobId) return undefined;
-  const updatedAt = new Date(at);
-  return Number.isNaN(updatedAt.getTime()) || updatedAt.toISOString() !== at ? undefined : { updatedAt, jobId };
+  const [at, jobId] = decodeKeysetCursor(cursor, 2) ?? [];
+  const updatedAt = canonicalInstant(at);
+  return updatedAt && typeof jobId === 'string' && jobId ? { updatedAt, jobId } : undefined;
 }
