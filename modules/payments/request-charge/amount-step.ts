@@ -4,10 +4,7 @@
  * (minimum-charge.ts): accepted, it would reach the worker and end in review as a request the provider rejects.
  */
 import { ValidateBy, type ValidationArguments } from 'class-validator';
-import { stripeAmountStepOf } from './stripe-minor-units';
-
-/** The body's own maximum (`@Max` in charge-request.body.ts): above it, that rule speaks. */
-const MAX_AMOUNT = 99_999_999;
+import { MAX_CHARGE_AMOUNT, stripeAmountStepOf } from './stripe-minor-units';
 
 const stepOf = (args: ValidationArguments | undefined): number => {
   const currency = (args?.object as { currency?: unknown } | undefined)?.currency;
@@ -20,13 +17,13 @@ export function amountStepMessage(currency: string, step: number): string {
   return `amount must be a multiple of ${step} in ${currency} (${unit}): Stripe refuses other amounts`;
 }
 
-/** The amount is a multiple of its currency's step; wrong types and amounts out of range are left to the other rules (one message each). */
+/** The amount is a multiple of its currency's step; wrong types and amounts out of range (`@Min`, `@Max` in charge-request.body.ts) are left to the other rules (one message each). */
 export const InStripeAmountSteps = (): PropertyDecorator =>
   ValidateBy({
     name: 'stripeAmountStep',
     validator: {
       validate: (value: unknown, args) =>
-        typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_AMOUNT || value % stepOf(args) === 0,
+        typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_CHARGE_AMOUNT || value % stepOf(args) === 0,
       defaultMessage: (args) => {
         const currency = (args?.object as { currency?: unknown } | undefined)?.currency;
         return amountStepMessage(String(currency), stepOf(args));

@@ -4,6 +4,7 @@ import { PlainBody } from '../../../src/errors/plain-body';
 import { StorableText } from '../../../src/errors/storable-text';
 import { InStripeAmountSteps } from './amount-step';
 import { AtLeastMinimumCharge, minimumChargeMessage } from './minimum-charge';
+import { MAX_CHARGE_AMOUNT } from './stripe-minor-units';
 
 /** ISO-4217 codes the runtime knows (ICU's list). */
 export const KNOWN_CURRENCIES: readonly string[] = Intl.supportedValuesOf('currency');
@@ -16,7 +17,7 @@ export class ChargeRequestBody {
   @Min(1, { message: ({ object }) => minimumChargeMessage((object as Partial<ChargeRequestBody>).currency) })
   @AtLeastMinimumCharge()
   @InStripeAmountSteps()
-  @Max(99_999_999, { message: 'amount must be at most 99999999 minor units' })
+  @Max(MAX_CHARGE_AMOUNT, { message: `amount must be at most ${MAX_CHARGE_AMOUNT} minor units` })
   amount!: number;
 
   @IsDefined({ message: 'currency is required' })

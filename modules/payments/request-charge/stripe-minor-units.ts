@@ -3,6 +3,9 @@
  * amounts"). This is Stripe's rule, not ISO 4217's nor Intl's: HUF, TWD and ISK have no minor unit in daily use
  * (Intl shows 0 fraction digits) yet Stripe takes their charges in two-decimal units, so 175.00 Ft is 17500.
  */
+/** The largest `amount` the charge route takes (Stripe's eight digits), in the currency's minor unit. */
+export const MAX_CHARGE_AMOUNT = 99_999_999;
+
 const ZERO_DECIMAL = new Set('BIF CLP DJF GNF JPY KMF KRW MGA PYG RWF UGX VND VUV XAF XOF XPF'.split(' '));
 const THREE_DECIMAL = new Set('BHD JOD KWD OMR TND'.split(' '));
 
