@@ -7,7 +7,7 @@
 import { prepareDatabase } from '../bootstrap/read-models';
 import { startRuntime, type Runtime } from '../bootstrap/runtime';
 import type { IdemConfig } from '../config/config';
-import { DataDirectoryInUse } from '../database/embedded-postgres';
+import { DataDirectoryInUse } from '../database/reclaim-data-directory';
 import type { Feature } from '../features/feature';
 
 export async function openCliRuntime(config: IdemConfig, features: readonly Feature[]): Promise<Runtime> {

@@ -159,7 +159,7 @@ export function loadConfig(env: Env = process.env): IdemConfig {
       // made here and wakes the subscription at once; the poll only covers a client connecting from
       // outside. A shared database has other writers (a separate worker sees every charge request
       // through this poll), so it keeps polling often.
-      subscriptionPollMs: read('IDEM_SUBSCRIPTION_POLL_INTERVAL', positiveDuration, !databaseUrl && inApiProcess ? 250 : 20),
+      subscriptionPollMs: read('IDEM_SUBSCRIPTION_POLL_INTERVAL', timerDuration, !databaseUrl && inApiProcess ? 250 : 20),
     },
     tokens: configuredTokens ?? devTokens(),
     devTokens: !configuredTokens,
@@ -179,13 +179,13 @@ export function loadConfig(env: Env = process.env): IdemConfig {
     worker: {
       inApiProcess,
       concurrency: read('IDEM_WORKER_CONCURRENCY', positiveInt, 8),
-      jobPollMs: read('IDEM_JOB_POLL_INTERVAL', positiveDuration, 2_000),
+      jobPollMs: read('IDEM_JOB_POLL_INTERVAL', timerDuration, 2_000),
       // A minute: a dead worker's jobs wait about that long (a lost machine adds up to the liveness
       // session's one-minute keepalive), for one scan of the jobs table per worker and minute.
-      deadWorkerSweepMs: read('IDEM_DEAD_WORKER_SWEEP_INTERVAL', positiveDuration, 60_000),
+      deadWorkerSweepMs: read('IDEM_DEAD_WORKER_SWEEP_INTERVAL', timerDuration, 60_000),
       // DESIGN.md §7.4: every 15 minutes by default. Zero is refused: a sweep scheduled every
       // millisecond would flood the job queue, and a zero window would silently recover nothing.
-      recoveryIntervalMs: read('IDEM_RECOVERY_INTERVAL', positiveDuration, 15 * 60_000),
+      recoveryIntervalMs: read('IDEM_RECOVERY_INTERVAL', timerDuration, 15 * 60_000),
       recoveryThresholdMs: read('IDEM_RECOVERY_THRESHOLD', parseDuration, 15 * 60_000),
       recoveryWindowMs: read('IDEM_RECOVERY_WINDOW', positiveDuration, 24 * 3_600_000),
     },
@@ -226,6 +226,20 @@ function currencyList(raw: string): string[] {
 function positiveDuration(raw: string): number {
   const ms = parseDuration(raw);
   if (ms <= 0) throw new Error(`must be a duration above zero, like 250ms or 2s, got "${raw}"`);
+  return ms;
+}
+
+/**
+ * Node keeps a timer of at most 2^31 − 1 ms (about 24.8 days); a longer setTimeout or setInterval
+ * fires after 1 ms instead, with only a TimeoutOverflowWarning: a sweep set to run every 30d would
+ * run every millisecond.
+ */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** A duration Idem waits with a timer (a poll, a sweep's period). */
+function timerDuration(raw: string): number {
+  const ms = positiveDuration(raw);
+  if (ms > MAX_TIMER_MS) throw new Error(`must be at most ${MAX_TIMER_MS} ms (about 24 days, the longest timer Node keeps), got "${raw}"`);
   return ms;
 }
 

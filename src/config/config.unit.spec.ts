@@ -43,6 +43,11 @@ describe('loadConfig', () => {
       expect(loadConfig({ IDEM_DB_POOL_SIZE: '48' }).databasePoolSize).toBe(48);
     });
 
+    it('takes a timer of up to 2^31 − 1 ms, the longest Node keeps', () => {
+      const config = loadConfig({ IDEM_RECOVERY_INTERVAL: '24d', IDEM_JOB_POLL_INTERVAL: '2147483647ms' });
+      expect(config.worker).toMatchObject({ recoveryIntervalMs: 24 * 86_400_000, jobPollMs: 2_147_483_647 });
+    });
+
     it('reads durations such as IDEM_RECOVERY_INTERVAL=2m', () => {
       expect(loadConfig({ IDEM_RECOVERY_INTERVAL: '2m', IDEM_RECOVERY_THRESHOLD: '90s' }).worker).toMatchObject({
         recoveryIntervalMs: 120_000,
@@ -75,6 +80,11 @@ describe('loadConfig', () => {
       ['IDEM_DEAD_WORKER_SWEEP_INTERVAL', '0s'],
       ['IDEM_DEAD_WORKER_SWEEP_INTERVAL', 'hourly'],
       ['IDEM_SUBSCRIPTION_POLL_INTERVAL', 'fast'],
+      // Beyond a Node timer's 2^31 − 1 ms, which would then fire every millisecond.
+      ['IDEM_RECOVERY_INTERVAL', '25d'],
+      ['IDEM_DEAD_WORKER_SWEEP_INTERVAL', '9999d'],
+      ['IDEM_JOB_POLL_INTERVAL', '2147483648ms'],
+      ['IDEM_SUBSCRIPTION_POLL_INTERVAL', '30d'],
       ['IDEM_ALERT_WEBHOOK_URL', 'alerts.example.com/idem'],
       ['IDEM_ALERT_WEBHOOK_URL', 'ftp://alerts.example.com/idem'],
     ])('names %s=%s in the error', (variable, value) => {

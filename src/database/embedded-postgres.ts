@@ -4,11 +4,12 @@
  * instances (or a test run beside `npm start`) never collide.
  */
 import type { SpawnOptions } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import { basename, join, resolve } from 'node:path';
 import { findFreePort } from './free-port';
+import { reclaimDataDirectory } from './reclaim-data-directory';
 
 export interface EmbeddedCluster {
   /** Connection string for the `postgres` superuser to the given database. */
@@ -81,64 +82,6 @@ export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Prom
     urlFor: (database) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
     stop: () => cluster.stop(),
   };
-}
-
-/**
- * An Idem process killed with SIGKILL cannot stop its PostgreSQL: the server lives on, orphaned
- * (re-parented to init), holding the data directory. Stop such an orphan; refuse if the server still
- * has a live parent, because then another Idem instance is using this data directory.
- */
-async function reclaimDataDirectory(clusterDir: string): Promise<void> {
-  const pidFile = join(clusterDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isRunning(pid)) {
-    await rm(pidFile, { force: true });
-    return;
-  }
-  if (parentOf(pid) !== 1) {
-    throw new DataDirectoryInUse(clusterDir, pid);
-  }
-  process.kill(pid, 'SIGINT'); // fast shutdown: rolls back open transactions, keeps committed data
-  for (let waited = 0; isRunning(pid); waited += 50) {
-    if (waited > 30_000) throw new Error(`The orphaned PostgreSQL (pid ${pid}) on ${clusterDir} did not stop within 30 s`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/**
- * The data directory's PostgreSQL belongs to a live Idem process. The advice fits a second service
- * started beside it; the CLI gives its own (src/cli/open-runtime.ts): to reach that database, not another.
- */
-export class DataDirectoryInUse extends Error {
-  constructor(
-    readonly clusterDir: string,
-    readonly pid: number,
-  ) {
-    super(
-      `The data directory ${clusterDir} is in use by a running PostgreSQL (pid ${pid}) of another Idem instance; set IDEM_DATA_DIR to another directory`,
-    );
-    this.name = 'DataDirectoryInUse';
-  }
-}
-
-function parentOf(pid: number): number | undefined {
-  try {
-    // /proc/<pid>/stat: "pid (comm) state ppid …"; comm may contain spaces, so split after the last ')'.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    return undefined;
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -64,6 +64,8 @@ export class ProblemJsonFilter implements ExceptionFilter {
     const problem = this.toProblem(exception);
     // The path, not the query string: an answer does not echo back whatever a caller put in it.
     problem.instance = request.url.split('?')[0];
+    // Nest's own 404 names the whole URL ("Cannot GET /path?query"): the title names the path only.
+    if (problem.code === 'ROUTE.NOT_FOUND') problem.title = `Cannot ${request.method} ${problem.instance}`;
     // A 503 that knows when to ask again says so the HTTP way too (RFC 9110 §10.2.3), in seconds.
     const retryAfter = problem.status === 503 ? problem.retryAfterSeconds : undefined;
     if (typeof retryAfter === 'number' && retryAfter > 0) void reply.header('retry-after', String(Math.ceil(retryAfter)));

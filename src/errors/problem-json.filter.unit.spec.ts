@@ -1,4 +1,4 @@
-import { Logger } from '@nestjs/common';
+import { Logger, NotFoundException } from '@nestjs/common';
 import { ClientLeft } from './client-left';
 import { ProblemJsonFilter } from './problem-json.filter';
 
@@ -57,5 +57,27 @@ describe('ProblemJsonFilter', () => {
     };
     new ProblemJsonFilter().catch(new Error('boom'), host as never);
     expect(sent).toMatchObject({ status: 500, body: { instance: '/v1/support/search' } });
+  });
+
+  it('names an unknown route by its path alone, not by the query string Nest puts in its message', () => {
+    const sent: { status?: number; body?: unknown } = {};
+    const reply = {
+      header: () => reply,
+      status: (status: number) => ((sent.status = status), reply),
+      send: (body: unknown) => ((sent.body = body), reply),
+    };
+    const url = '/v1/no-such-route?token=secret-value';
+    const host = { switchToHttp: () => ({ getRequest: () => ({ method: 'GET', url }), getResponse: () => reply }) };
+    new ProblemJsonFilter().catch(new NotFoundException(`Cannot GET ${url}`), host as never);
+    expect(sent).toEqual({
+      status: 404,
+      body: {
+        type: 'https://idem.dev/problems/ROUTE.NOT_FOUND',
+        title: 'Cannot GET /v1/no-such-route',
+        status: 404,
+        code: 'ROUTE.NOT_FOUND',
+        instance: '/v1/no-such-route',
+      },
+    });
   });
 });

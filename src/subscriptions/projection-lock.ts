@@ -38,6 +38,12 @@ export async function acquireLocks(
   await client.connect();
   options.signal?.addEventListener('abort', abort);
   try {
+    // Aborted before the listener was there (before the call, or while connecting): it will not fire,
+    // and a wait for a lock held elsewhere would then outlast the stop that aborted it.
+    if (options.signal?.aborted) {
+      await client.end().catch(() => undefined);
+      return undefined;
+    }
     for (const key of [...keys].sort()) {
       if (options.wait) {
         await client.query(`SELECT pg_advisory_lock(${NAMESPACE}, hashtext($1))`, [key]);

@@ -6,7 +6,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -64,9 +64,12 @@ describe('idem on an embedded data directory a running instance holds', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'idem-cli-data-'));
     await mkdir(join(dir, 'pg'));
-    // The instance's PostgreSQL as the CLI sees it: a live process, with a live parent (this one), in
-    // postmaster.pid. Not this test process itself: were its parent init, the CLI would stop it as an orphan.
-    holder = spawn(process.execPath, ['-e', 'setTimeout(() => undefined, 120000)'], { stdio: 'ignore' });
+    // The instance's PostgreSQL as the CLI sees it: a live process named postgres, working in the
+    // directory, with a live parent (this one), in postmaster.pid. Not this test process itself: were
+    // its parent init, the CLI would stop it as an orphan.
+    const postgres = join(dir, 'postgres');
+    await symlink(process.execPath, postgres);
+    holder = spawn(postgres, ['-e', 'setTimeout(() => undefined, 120000)'], { stdio: 'ignore', cwd: join(dir, 'pg') });
     await writeFile(join(dir, 'pg', 'postmaster.pid'), `${holder.pid}\n${join(dir, 'pg')}\n`);
   });
   afterAll(async () => {

@@ -3,7 +3,7 @@
  * EventStore-Client-NodeJS v6.2.1) with the same public surface, backed by the emulator: one node or an
  * emulated cluster, TLS with a generated CA unless insecure, admin/changeit accepted as a server does.
  */
-import { readFileSync as readFile } from 'node:fs';
+import { readFileSync as readFile, rmSync } from 'node:fs';
 import type { Certificate, EndPoint } from '@eventstore/db-client';
 import { startEsdbEmulator, type EsdbEmulator, type EsdbEmulatorOptions, type TlsMaterial } from '../esdb-emulator';
 import { startEsdbCluster, type EsdbCluster } from '../esdb-emulator/cluster';
@@ -73,6 +73,10 @@ export class Cluster {
   public down = async (): Promise<void> => {
     await this.single?.close();
     await this.cluster?.close();
+    // The certificates were made for this cluster alone (tls.ts writes them to a fresh temp folder):
+    // left behind, every TLS run of the suite would add a folder of keys to /tmp.
+    if (this.tls) rmSync(this.tls.dir, { recursive: true, force: true });
+    this.tls = undefined;
   };
 
   public killNode = async (endpoint: EndPoint): Promise<void> => {

@@ -16,23 +16,29 @@ const alert: ReviewAlert = {
 };
 const helpers = {} as JobHelpers;
 
-/** A receiver that answers `status`, or never answers when `status` is undefined. */
-async function receiver(status: number | undefined): Promise<{ url: string; server: Server }> {
+/** A receiver that keeps the bodies it is sent and answers `status`, or never answers when `status` is undefined. */
+async function receiver(status: number | undefined): Promise<{ url: string; server: Server; bodies: string[] }> {
+  const bodies: string[] = [];
   const server = createServer((request, response) => {
-    request.resume();
-    if (status !== undefined) request.on('end', () => response.writeHead(status).end());
+    let body = '';
+    request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => {
+      bodies.push(body);
+      if (status !== undefined) response.writeHead(status).end();
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, server };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, server, bodies };
 }
 
 const closed = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
 
 describe('the send-review-alert job', () => {
-  it('ends when the webhook answers 2xx', async () => {
-    const { url, server } = await receiver(202);
+  it('ends when the webhook answers 2xx, having sent it the alert', async () => {
+    const { url, server, bodies } = await receiver(202);
     try {
       await expect(sendReviewAlertTask({ alerts: { webhookUrl: url, webhookSecret: undefined } })(alert, helpers)).resolves.toBeUndefined();
+      expect(bodies.map((body) => JSON.parse(body))).toEqual([alert]);
     } finally {
       await closed(server);
     }
