@@ -61,6 +61,45 @@ describe.each(APPEND_PATHS)('the writer queue over $path', ({ batchAppend }) => 
     });
   });
 
+  describe('a write decided while a soft delete of its stream is pre-committed', () => {
+    const esdb = connectedEmulator({ batchAppend });
+    afterEach(() => esdb.emulator.setDelay(0));
+
+    it('refuses stream_exists as deleted: the pending soft delete counts (`IndexWriter.IsSoftDeleted` reads `_streamRawMetas`)', async () => {
+      const s = streamName();
+      await esdb.client.appendToStream(s, event(), { expectedRevision: 'no_stream' });
+      esdb.emulator.holdWrites();
+      const deleted = esdb.client.deleteStream(s);
+      await esdb.emulator.writesHeld(1);
+      const later = failureOf(esdb.client.appendToStream(s, event(), { expectedRevision: 'stream_exists' }));
+      await esdb.emulator.writesHeld(2);
+      // Released together: the delete is decided first and waits 300 ms for the index; the append is decided meanwhile.
+      esdb.emulator.setDelay(300);
+      esdb.emulator.releaseWrites();
+
+      expect(await later).toBeInstanceOf(StreamDeletedError);
+      await deleted;
+    });
+
+    it('takes stream_exists after a write that re-creates the stream, itself still pre-committed (`SoftUndeleteStream`)', async () => {
+      const s = streamName();
+      const [a, b] = [randomUUID(), randomUUID()];
+      await esdb.client.appendToStream(s, event(), { expectedRevision: 'no_stream' });
+      esdb.emulator.holdWrites();
+      const deleted = esdb.client.deleteStream(s);
+      await esdb.emulator.writesHeld(1);
+      const recreated = esdb.client.appendToStream(s, event(a), { expectedRevision: 'any' });
+      await esdb.emulator.writesHeld(2);
+      const later = esdb.client.appendToStream(s, event(b), { expectedRevision: 'stream_exists' });
+      await esdb.emulator.writesHeld(3);
+      esdb.emulator.setDelay(300);
+      esdb.emulator.releaseWrites();
+
+      await Promise.all([deleted, recreated, later]);
+      expect((await readStream(esdb.client, s)).map((r) => r.event!.id)).toEqual([a, b]);
+    });
+  });
+
   describe('a write held in the writer queue', () => {
     const esdb = connectedEmulator({ batchAppend, writeTimeoutMs: 500 });
     afterEach(() => esdb.emulator.releaseWrites());
