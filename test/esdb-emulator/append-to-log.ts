@@ -4,6 +4,13 @@
  * at a time (`StorageWriterService.Handle(WritePrepares)`): `CheckCommit` against everything written so
  * far, indexed or only pre-committed (pre-index.ts); on Ok the prepares and `PreCommit`; the answer
  * comes once the index has the write (`RequestManagerBase`), or Timeout after `WriteTimeoutMs`.
+ *
+ * The timeout runs from the request's arrival, not from the writer's turn: `RequestManagementService.Handle(
+ * ClientMessage.WriteEvents)` makes a `WriteEvents` manager with the commit timeout (`WriteTimeoutMs`) and starts it
+ * at once; `RequestManagerBase.Start` sets `NextTimeoutTime = DateTime.UtcNow + Timeout` and only then publishes
+ * `WritePrepares` to the writer's queue (`Services/RequestManager/Managers/RequestManagerBase.cs`, v24.10.5), so
+ * time spent in that queue counts. A write whose manager has answered Timeout is still written when the writer
+ * takes it (`StorageWriterService.Handle(WritePrepares)` skips only a request whose cancellation token fired).
  */
 import { checkCommit } from './check-commit';
 import type { EmulatorContext } from './context';
@@ -15,8 +22,6 @@ export interface AppendRequest {
   /** Server code: −1 no_stream, −2 any, −4 stream_exists, N exact. */
   expected: bigint;
   events: Array<Partial<ProposedEvent> & Pick<ProposedEvent, 'id' | 'data' | 'metadata'>>;
-  /** Time the client still allows (BatchAppend's deadline); the server caps it at WriteTimeoutMs. */
-  budgetMs?: number;
 }
 
 export type AppendOutcome =
@@ -28,19 +33,19 @@ export type AppendOutcome =
 const TIMEOUT: AppendOutcome = { kind: 'timeout' };
 
 export async function appendToLog(ctx: EmulatorContext, request: AppendRequest): Promise<AppendOutcome> {
-  const budget = Math.min(request.budgetMs ?? Infinity, ctx.settings.writeTimeoutMs);
-  if (budget <= 0) return TIMEOUT;
   const events = request.events.map((e) => ({ ...e, id: e.id.toLowerCase(), type: e.type!, contentType: contentTypeOf(e.contentType) }));
   ctx.inFlight.ids += events.length;
-  // The writer's queue: `holdWrites` keeps requests here, before any decision.
-  await ctx.writes.pass();
-  const decided = write(ctx, request.stream, request.expected, events);
-  // A write that times out still lands when the index takes it in; until then it is in flight.
   const settled = () => (ctx.inFlight.ids -= events.length);
-  if (decided) decided.then(settled, settled);
-  else settled();
-  // `IdempotentNotReady`: dropped without an answer; the request manager's timeout is all the client hears.
-  const outcome = await within(decided ?? new Promise<never>(() => undefined), budget);
+  // The writer's queue (`holdWrites` keeps requests here, before any decision); the timeout already runs.
+  const answer = ctx.writes.pass().then(() => {
+    const decided = write(ctx, request.stream, request.expected, events);
+    // A write that times out still lands when the index takes it in; until then it is in flight.
+    if (decided) decided.then(settled, settled);
+    else settled();
+    // `IdempotentNotReady`: dropped without an answer; the request manager's timeout is all the client hears.
+    return decided ?? new Promise<never>(() => undefined);
+  });
+  const outcome = await within(answer, ctx.settings.writeTimeoutMs, TIMEOUT);
   if (outcome === TIMEOUT) ctx.stats.timedOut++;
   return outcome;
 }
@@ -51,8 +56,7 @@ export async function appendToLog(ctx: EmulatorContext, request: AppendRequest):
  */
 function write(ctx: EmulatorContext, stream: string, expected: bigint, events: ProposedEvent[]): Promise<AppendOutcome> | undefined {
   const ids = events.map((e) => e.id);
-  const preCommitted = (s: string) => ctx.preIndex.lastRevision(s);
-  const decision = checkCommit(ctx.log, ctx.cache, stream, expected, ids, preCommitted);
+  const decision = checkCommit(ctx.log, ctx.cache, stream, expected, ids, ctx.preIndex);
   switch (decision.kind) {
     case 'wrong-expected-version':
     case 'stream-deleted':
@@ -62,7 +66,7 @@ function write(ctx: EmulatorContext, stream: string, expected: bigint, events: P
     case 'idempotent':
       return Promise.resolve({ kind: 'success', revision: decision.revision, position: decision.position });
     case 'ok': {
-      const current = preCommitted(stream) ?? ctx.log.lastRevision(stream);
+      const current = ctx.preIndex.lastRevision(stream) ?? ctx.log.lastRevision(stream);
       if (events.length === 0)
         return ctx.preIndex.schedule(ctx.delayMs, () => ({
           kind: 'success',
@@ -72,7 +76,9 @@ function write(ctx: EmulatorContext, stream: string, expected: bigint, events: P
       // `IndexWriter.PreCommit`: the ids are in the cache from now on, at the numbers they are written at.
       events.forEach((event, i) => ctx.cache.put(event.id, { stream, revision: current + 1n + BigInt(i) }));
       const last = current + BigInt(events.length);
-      return ctx.preIndex.schedule(ctx.delayMs, () => index(ctx, stream, events), { stream, last });
+      // `SoftUndeleteStream`: writing to a soft-deleted stream re-creates it, pre-committed at once.
+      const recreates = (ctx.preIndex.softDeleted(stream) ?? ctx.log.isSoftDeleted(stream)) && { stream, softDeleted: false };
+      return ctx.preIndex.schedule(ctx.delayMs, () => index(ctx, stream, events), { stream, last }, recreates || undefined);
     }
   }
 }
@@ -86,9 +92,10 @@ function index(ctx: EmulatorContext, stream: string, events: ProposedEvent[]): A
   return { kind: 'success', revision: last.revision, position: last.position };
 }
 
-async function within(outcome: Promise<AppendOutcome>, ms: number): Promise<AppendOutcome> {
+/** The request manager's answer: the outcome, or `timeout` once `ms` have passed since the call. */
+export async function within<T>(outcome: Promise<T>, ms: number, timeout: T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<AppendOutcome>((resolve) => (timer = setTimeout(() => resolve(TIMEOUT), ms)));
+  const expired = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(timeout), ms)));
   try {
     return await Promise.race([outcome, expired]);
   } finally {

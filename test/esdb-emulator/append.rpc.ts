@@ -1,7 +1,7 @@
 /**
  * `Streams.Append` (client streaming): options first, then one proposed message per event, one answer.
- * A version mismatch is answered in-band with status OK (esdb.md §1.3a); other refusals are gRPC errors
- * with the trailers the client expects (§3.8).
+ * A version mismatch is answered in-band with status OK (`Grpc/Streams.Append.cs`, `HandleWriteEventsCompleted`,
+ * kurrent-io/KurrentDB v24.10.5); other refusals are gRPC errors with the trailers the client expects (`RpcExceptions.cs`).
  */
 import type { ServerReadableStream, sendUnaryData } from '@grpc/grpc-js';
 import { appendToLog, type AppendRequest } from './append-to-log';
@@ -74,7 +74,7 @@ async function answer(
     case 'stream-deleted':
       throw rpcErrors.streamDeleted(stream);
     case 'timeout':
-      throw rpcErrors.writeTimeout(stream);
+      throw rpcErrors.writeTimeout();
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * The in-band answers of `Streams.BatchAppend` (`Grpc/Streams.BatchAppend.cs`, `ConvertMessage`, and
  * `Grpc/Status.cs` for the error shapes): `google.rpc.Status` values whose details pack one of the
- * client's shared messages (esdb.md §1.3b).
+ * client's shared messages (kurrent-io/KurrentDB v24.10.5).
  */
 import type { AppendOutcome } from './append-to-log';
 import type { EmulatorContext } from './context';
@@ -80,7 +80,7 @@ function maximumAppendEventSizeExceeded(eventId: string, size: number, max: numb
   };
 }
 
-/** `shared.proto` WrongExpectedVersion: the expected case mirrors the request (esdb.md §1.3b). */
+/** `shared.proto` WrongExpectedVersion: the expected case mirrors the request (`Status.WrongExpectedVersion`, `Grpc/Status.cs`). */
 function wrongExpectedVersion(expected: bigint, current: bigint): SharedPb.WrongExpectedVersion {
   const wev = new sharedPb.WrongExpectedVersion();
   if (current < 0n) wev.setCurrentNoStream(new emptyPb.Empty());

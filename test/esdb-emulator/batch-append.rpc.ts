@@ -1,8 +1,8 @@
 /**
  * `Streams.BatchAppend`: one long-lived bidi call per client carrying every concurrent append
- * (esdb.md §3.2). Requests accumulate by correlation id until `is_final`; each gets exactly one answer
+ * (`Grpc/Streams.BatchAppend.cs`, kurrent-io/KurrentDB v24.10.5). Requests accumulate by correlation id until `is_final`; each gets exactly one answer
  * echoing that id with `stream_identifier` always set; errors are in-band `google.rpc.Status` values
- * (§1.3b). The call ends only after the client half-closes and every answer is out: ending it earlier
+ * (`Grpc/Status.cs`). The call ends only after the client half-closes and every answer is out: ending it earlier
  * would leave the client's promises pending forever.
  */
 import type { ServerDuplexStream } from '@grpc/grpc-js';
@@ -128,6 +128,9 @@ async function answer(ctx: EmulatorContext, entry: Accumulating, leaderOnly: boo
       inBandStatus(3, 'BadRequest', 'BadRequest', new sharedPb.BadRequest().setMessage('Expected stream position is missing')),
     );
   }
-  const outcome = await appendToLog(ctx, { stream, expected, events: entry.events, budgetMs: deadlineOf(options) - Date.now() });
+  // From `is_final` on the client's deadline no longer counts: `ClientWriteRequest`'s timer only answers a request
+  // still in `pendingWrites`, which `is_final` left; the `WriteEvents` manager's `WriteTimeoutMs` does
+  // (`Streams.BatchAppend.cs`, `Receive` and `FromOptions`; append-to-log.ts).
+  const outcome = await appendToLog(ctx, { stream, expected, events: entry.events });
   return outcome.kind === 'success' ? response.setSuccess(success(outcome)) : response.setError(failure(ctx, stream, expected, outcome));
 }

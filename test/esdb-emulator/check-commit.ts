@@ -25,8 +25,16 @@ export type CommitDecision =
   | { kind: 'idempotent-not-ready' }
   | { kind: 'stream-deleted' };
 
-/** A stream's last pre-committed event number while it is ahead of the index (pre-index.ts). */
-export type PreCommitted = (stream: string) => bigint | undefined;
+/**
+ * What pre-committed writes changed (pre-index.ts): a stream's last event number while it is ahead of the index,
+ * and its soft deletion (`IndexWriter.IsSoftDeleted` reads `_streamRawMetas`, which `PreCommit` fills).
+ */
+export interface PreCommitted {
+  lastRevision(stream: string): bigint | undefined;
+  softDeleted(stream: string): boolean | undefined;
+}
+
+const NOTHING_PRE_COMMITTED: PreCommitted = { lastRevision: () => undefined, softDeleted: () => undefined };
 
 const OK: CommitDecision = { kind: 'ok' };
 
@@ -36,15 +44,15 @@ export function checkCommit(
   stream: string,
   expected: bigint,
   ids: string[],
-  preCommitted: PreCommitted = () => undefined,
+  preCommitted: PreCommitted = NOTHING_PRE_COMMITTED,
 ): CommitDecision {
   // `IndexWriter.GetStreamLastEventNumber`: `_streamVersions` (pre-committed writes) before the index.
-  const pending = preCommitted(stream);
+  const pending = preCommitted.lastRevision(stream);
   // `CheckCommitForNewStream`: a name the stream index has never seen; only `any` and `no_stream` hold.
   if (!log.known(stream) && pending === undefined) return expected === ANY || expected === NO_STREAM ? OK : wrong(-1n);
   const current = pending ?? log.lastRevision(stream);
   if (current === LONG_MAX) return { kind: 'stream-deleted' };
-  const softDeleted = log.isSoftDeleted(stream);
+  const softDeleted = preCommitted.softDeleted(stream) ?? log.isSoftDeleted(stream);
   // stream_exists: a soft-deleted stream does not exist; a stream with only metadata does.
   if (expected === STREAM_EXISTS && softDeleted) return { kind: 'stream-deleted' };
   if (expected === ANY || expected === STREAM_EXISTS) return checkCachedIds(log, cache, stream, ids, current);

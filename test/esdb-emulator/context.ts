@@ -55,7 +55,7 @@ export interface EmulatorContext {
   stats: EmulatorStats;
   /** Added before every append and read answer; see `setDelay`. */
   delayMs: number;
-  /** The writer's queue: holds writes after the gRPC checks, before `CheckCommit`, while a test needs them in flight. */
+  /** The writer's queue: holds appends and deletes after the gRPC checks, before `CheckCommit`, while a test needs them in flight. */
   writes: WriteGate;
   batchCalls: Set<DroppableCall>;
   /** Unary Append calls not answered yet; `stop()` cuts their connection. */

@@ -1,11 +1,11 @@
 /**
- * The emulator's transaction log and stream index. Like EventStoreDB's log (esdb.md §4.1–4.2): `$all`
+ * The emulator's transaction log and stream index. Like EventStoreDB's log (`TransactionLog/`, `TFPos`): `$all`
  * is write order, a position is a byte offset that grows by the record's size (never +1), and every
  * event is self-committed, so commit == prepare. It survives `restart()`; the id cache does not.
  */
 import { randomUUID } from 'node:crypto';
 
-/** Server-side expected-version codes (esdb.md §1.1). */
+/** Server-side expected-version codes (`src/EventStore.Core/Data/ExpectedVersion.cs`, kurrent-io/KurrentDB v24.10.5). */
 export const NO_STREAM = -1n;
 export const ANY = -2n;
 export const STREAM_EXISTS = -4n;
@@ -96,7 +96,10 @@ export class EventLog {
     }
   }
 
-  /** A soft delete is `$tb = long.MaxValue` in the metastream (esdb.md §3.6); JSON numbers round it up. */
+  /**
+   * A soft delete is `$tb = long.MaxValue` (`EventNumber.DeletedStream`) in the metastream (`StorageWriterService.Handle(WriteDelete)`);
+   * JSON numbers round it up.
+   */
   isSoftDeleted(stream: string): boolean {
     const tb = this.metadataOf(stream)?.$tb;
     return typeof tb === 'number' && tb >= Number(LONG_MAX);

@@ -1,5 +1,6 @@
 /**
- * The expected-revision oneof on the wire (esdb.md §1.1). Append, BatchAppend, Delete and Tombstone all
+ * The expected-revision oneof on the wire (the client's generated `streams_pb.js`; the server maps it in
+ * `Grpc/Streams.Append.cs`, `Streams.BatchAppend.cs` `FromOptions` and `Streams.Delete.cs`, kurrent-io/KurrentDB v24.10.5). Append, BatchAppend, Delete and Tombstone all
  * number its cases alike: 2 revision / stream_position, 3 no_stream, 4 any, 5 stream_exists.
  */
 import { ANY, NO_STREAM, STREAM_EXISTS, type ProposedEvent } from './event-log';

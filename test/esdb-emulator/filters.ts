@@ -1,6 +1,7 @@
 /**
  * Which `$all` events a read or subscription delivers. The server always hides its own bookkeeping
- * streams (esdb.md §4.3), then applies the request's filter: a regex (unanchored, like .NET's
+ * streams (`Services/Storage/ReaderIndex/EventFilter.cs`, `DefaultAllFilterStrategy`: `$epoch-information` and
+ * `$persistentsubscription-$all::…-checkpoint`/`-parked`, kurrent-io/KurrentDB v24.10.5), then applies the request's filter: a regex (unanchored, like .NET's
  * `Regex.Match`) or any of a list of prefixes, on the stream name or the event type.
  */
 import type { StoredEvent } from './event-log';

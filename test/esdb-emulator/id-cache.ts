@@ -1,5 +1,5 @@
 /**
- * The server's committed-events cache (esdb.md §2.3): event id → the stream and event number it was
+ * The server's committed-events cache: event id → the stream and event number it was
  * written at, used by the `any` / `stream_exists` dedupe path and checked first by the exact path.
  * Server source (v24.10.4/v24.10.5): `Services/Storage/ReaderIndex/BoundedCache.cs` and
  * `IndexWriter.PreCommit`, which calls `PutRecord(id, info, throwOnDuplicate: false)` for every event

@@ -1,7 +1,7 @@
 /**
  * An in-process EventStoreDB protocol emulator for tests (DESIGN.md §2: the real server cannot run
- * here). It serves the real `@eventstore/db-client` 6.x over gRPC with the server behaviour described in
- * reference/esdb.md, and gives tests the faults production has: dropped subscriptions, a server that goes
+ * here). It serves the real `@eventstore/db-client` 6.x over gRPC with the server's behaviour, each rule citing the
+ * server source it follows (kurrent-io/KurrentDB, tags v24.10.4/v24.10.5), and gives tests the faults production has: dropped subscriptions, a server that goes
  * away and comes back on the same port, slow answers, writes held in flight.
  *
  *   const esdb = await startEsdbEmulator();
@@ -73,12 +73,15 @@ export interface EsdbEmulator {
   setDelay(ms: number): void;
   /** Not ready, too busy, a follower of `leader`, or the leader again (see node-state.ts). */
   setNodeState(state: NodeState): void;
-  /** Holds every append in the writer's queue, before its commit check, until `releaseWrites()`. */
+  /**
+   * Holds every append, delete and tombstone in the writer's queue, before its commit check, until `releaseWrites()`;
+   * released, they are decided in arrival order. Their `writeTimeoutMs` runs meanwhile (append-to-log.ts).
+   */
   holdWrites(): void;
   releaseWrites(): void;
   /** Event ids of appends on their way to the log, not yet indexed (held, or slowed by `setDelay`). */
   writesInFlight(): number;
-  /** Resolves once `count` appends are held. */
+  /** Resolves once `count` writes (appends, deletes) are held. */
   writesHeld(count: number): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 /**
  * The emulator speaks the client's own generated protocol. Every message class, service definition and
  * grpc-js instance is loaded through `@eventstore/db-client`'s own module resolution: the generated
- * serialisers check `instanceof` (esdb.md §3.0), so a second copy of any of them would make grpc-js throw
+ * serialisers check `instanceof` (`generated/streams_grpc_pb.js`, `serialize_*`), so a second copy of any of them would make grpc-js throw
  * "Expected argument of type …" on the first response.
  */
 import { dirname } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * `Streams.Read` for plain reads (esdb.md §3.3); subscriptions go to `subscription.ts`. Stream reads are
+ * `Streams.Read` for plain reads (`Services/Transport/Grpc/Streams.Read.cs`, kurrent-io/KurrentDB v24.10.5); subscriptions go to `subscription.ts`. Stream reads are
  * inclusive in both directions and honour stream metadata (`$tb`, `$maxCount`, `$maxAge`); `$all` reads
  * are inclusive forwards, exclusive backwards, and ignore stream metadata.
  */

@@ -1,5 +1,5 @@
 /**
- * Errors the server reports as a gRPC status with trailers (esdb.md §3.8). The client builds its error
+ * Errors the server reports as a gRPC status with trailers (`Services/Transport/Grpc/RpcExceptions.cs`, kurrent-io/KurrentDB v24.10.5). The client builds its error
  * classes from the `exception` trailer and reads the companion trailers unconditionally, so each
  * constructor here always sends the full set.
  */
@@ -59,7 +59,11 @@ export const rpcErrors = {
     }),
   invalidArgument: (details: string) => rpcError(grpc.status.INVALID_ARGUMENT, details),
   /** The server's commit timeout on the unary Append path. */
-  writeTimeout: (stream: string) => rpcError(grpc.status.ABORTED, `Operation timed out: Append to stream '${stream}' timed out.`),
+  /**
+   * `RpcExceptions.Timeout(completed.Message)` for an append or a delete whose request manager timed out: the message
+   * is `RequestManagerBase`'s "Commit phase timeout." (`WriteEvents`/`DeleteStream` wait for no prepares), v24.10.5.
+   */
+  writeTimeout: () => rpcError(grpc.status.ABORTED, 'Operation timed out: Commit phase timeout.'),
   notReady: () => rpcError(grpc.status.UNAVAILABLE, 'Server Is Not Ready'),
   /** `RpcExceptions.AccessDenied()`. */
   accessDenied: () => rpcError(grpc.status.PERMISSION_DENIED, 'Access Denied', { exception: 'access-denied' }),

@@ -1,7 +1,8 @@
 /**
  * `ServerFeatures.GetSupportedMethods`: the client picks BatchAppend over Append only if it is listed,
- * and silently falls back to HTTP for features that are not (esdb.md §3.1), so the emulator lists
- * exactly the methods it serves, with the real server's feature strings.
+ * and silently falls back to HTTP for features that are not (the client's `dist/Client/ServerFeatures.js`), so
+ * the emulator lists exactly the methods it serves, with the real server's feature strings (`Grpc/ServerFeatures.cs`,
+ * `GetSupportedMethods`, kurrent-io/KurrentDB v24.10.5).
  */
 import type { ServerUnaryCall, sendUnaryData } from '@grpc/grpc-js';
 import type { EmulatorContext } from './context';

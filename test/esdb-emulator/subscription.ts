@@ -1,5 +1,5 @@
 /**
- * Catch-up subscriptions on `Streams.Read` (esdb.md §3.4), following the server's enumerators (tags
+ * Catch-up subscriptions on `Streams.Read` (`Grpc/Streams.Read.cs`), following the server's enumerators (tags
  * v24.10.4/v24.10.5, `src/EventStore.Core/Services/Transport/Enumerators/`):
  * `Enumerator.AllSubscriptionFiltered.MainLoop` — confirmation; a start is converted by
  * `ConvertCheckpoint` (none → `HeadOfTf`, `End` → the last indexed position) and a start at or after the

@@ -26,7 +26,7 @@ export function eventPos(position: bigint): TfPos {
   return { commit: position, prepare: position };
 }
 
-/** `Position.FromInt64`, as decimal strings for the wire (uint64 fields are JS strings, esdb.md §3.0). */
+/** `Position.FromInt64`, as decimal strings for the wire (uint64 fields are `jstype = JS_STRING` in the client's generated `streams_pb.js`). */
 export function toWire(pos: TfPos): { commit: string; prepare: string } {
   const unsigned = (value: bigint) => (value === -1n ? ULONG_MAX : value).toString();
   return { commit: unsigned(pos.commit), prepare: unsigned(pos.prepare) };

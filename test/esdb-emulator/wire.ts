@@ -1,6 +1,8 @@
 /**
  * Building and reading protocol messages. uint64 fields are decimal strings (`jstype = JS_STRING`),
- * bytes arrive as base64 or Uint8Array and are always read with `_asU8()` (esdb.md §3.0).
+ * bytes arrive as base64 or Uint8Array and are always read with `_asU8()` (the client's generated
+ * `@eventstore/db-client/generated/*_pb.js`: uint64 fields are declared `jstype = JS_STRING`, and the client sets JSON
+ * `data` as a base64 string, `dist/streams/appendToStream/batchAppend.js`).
  */
 import type { SharedPb, StreamsPb } from './proto';
 import { anyPb, sharedPb, statusPb, streamsPb } from './proto';
@@ -76,7 +78,7 @@ export function checkpointResponse(pos: TfPos): StreamsPb.ReadResp {
   return new streamsPb.ReadResp().setCheckpoint(checkpoint);
 }
 
-/** An in-band `google.rpc.Status` whose details pack one of the client's shared messages (esdb.md §1.3b). */
+/** An in-band `google.rpc.Status` whose details pack one of the client's shared messages (server `Grpc/Status.cs`). */
 export function inBandStatus(code: number, message: string, detailsType: string, details: { serializeBinary(): Uint8Array }) {
   const packed = new anyPb.Any();
   packed.pack(details.serializeBinary(), `event_store.client.${detailsType}`);

@@ -1,6 +1,10 @@
 import type { RequestFingerprint } from './fingerprint';
 
-/** Stripe v1 may prune a key once it is 24 hours old; a reused pruned key is a brand-new request. */
+/**
+ * docs.stripe.com/api/idempotent_requests: "Idempotency keys are up to 255 characters long"; keys may be removed
+ * "after they're at least 24 hours old. We generate a new request if a key is reused after the original is pruned."
+ * The sandbox prunes at exactly 24 h (the earliest Stripe may).
+ */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
@@ -29,9 +33,13 @@ interface Entry {
 export type ClaimTicket = { readonly key: string; readonly entry: object };
 
 /**
- * Stripe's idempotency layer: the first request with a key claims it; while it runs, the same key gets
- * 409; once it has an answer, the same key with the same parameters gets that answer again, and with
- * other parameters or another endpoint gets 400. Only results of endpoint execution are stored:
+ * Stripe's idempotency layer (docs.stripe.com/api/idempotent_requests): the first request with a key claims it; while
+ * it runs, the same key gets 409 `idempotency_key_in_use` (one of Stripe's error codes in stripe-node's
+ * `PaymentIntent.LastPaymentError.Code`; stripe-node `src/RequestSender.ts` retries a 409); once it has
+ * an answer, the same key with the same parameters gets that answer again ("including 500 errors"), and with other
+ * parameters or another endpoint gets 400 ("compares incoming parameters to those of the original request and errors
+ * if they're not the same"; stripe-node raises `StripeIdempotencyError` for `type: idempotency_error`). Only results
+ * of endpoint execution are stored ("We save results only after the execution of an endpoint begins"):
  * the caller releases the claim without storing when nothing was executed (validation errors, a
  * request dropped before execution). Keys belong to an account, as at Stripe ("idempotency keys are
  * scoped to the account", docs.stripe.com/api/idempotent_requests; with Connect, the `Stripe-Account`

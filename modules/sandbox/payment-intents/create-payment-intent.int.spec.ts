@@ -120,11 +120,19 @@ describe('POST /v1/payment_intents (confirm=true)', () => {
       expect(t.sandbox.charges()).toHaveLength(0);
     });
 
-    it('refuses a request without an Authorization header', async () => {
+    it('refuses a request without an Authorization header with the message Stripe answers', async () => {
       const response = await fetch(`${t.sandbox.url}/v1/payment_intents/pi_x`);
 
       expect(response.status).toBe(401);
       expect(response.headers.get('request-id')).toMatch(/^req_/);
+      expect(await response.json()).toEqual({
+        error: {
+          type: 'invalid_request_error',
+          message:
+            "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY'). " +
+            'See https://stripe.com/docs/api#authentication for details, or we can help at https://support.stripe.com/.',
+        },
+      });
     });
   });
 
