@@ -7,6 +7,7 @@
  *   EsdbEventStore.connect(cluster.connectionString);      // esdb://a,b,c
  *   cluster.elect(1);                                       // node 1 leads from now on
  */
+import { rmSync } from 'node:fs';
 import { newSharedLog, startEsdbEmulator, type EsdbEmulator, type EsdbEmulatorOptions } from '.';
 import { generateTlsMaterial } from './tls';
 
@@ -32,6 +33,7 @@ export interface EsdbCluster {
 export async function startEsdbCluster(options: EsdbEmulatorOptions = {}, size = 3): Promise<EsdbCluster> {
   const shared = newSharedLog(options);
   // One CA for the whole cluster, as the client's own test setup issues every node's certificate from one.
+  const generatedTls = options.tls === true;
   const tls = options.tls === true ? generateTlsMaterial() : options.tls || undefined;
   options = { ...options, tls };
   const query = tls ? `tlsCAFile=${encodeURIComponent(tls.caFile)}` : 'tls=false';
@@ -68,6 +70,7 @@ export async function startEsdbCluster(options: EsdbEmulatorOptions = {}, size =
     },
     async close() {
       await Promise.all(nodes.map((node) => node.close()));
+      if (generatedTls && tls) rmSync(tls.dir, { recursive: true, force: true });
     },
   };
   cluster.elect(0);

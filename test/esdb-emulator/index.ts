@@ -7,6 +7,7 @@
  *   const esdb = await startEsdbEmulator();
  *   const client = EventStoreDBClient.connectionString(esdb.connectionString);
  */
+import { rmSync } from 'node:fs';
 import type { DropKind, EmulatorContext, EmulatorSettings, EmulatorStats } from './context';
 import { EventLog } from './event-log';
 import { CommittedEventIdCache, SERVER_CACHE_BYTES } from './id-cache';
@@ -188,6 +189,8 @@ export async function startEsdbEmulator(
     async close() {
       ctx.writes.release();
       await emulator.stop();
+      // The key material this node generated for itself is its own to delete (a cluster's shared one is the cluster's).
+      if (options.tls === true && tls) rmSync(tls.dir, { recursive: true, force: true });
     },
   };
   return emulator;

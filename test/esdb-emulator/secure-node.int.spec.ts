@@ -2,6 +2,7 @@
  * A secure node (TLS, tls.ts) and what a new server holds, as the server's source has them:
  * credentials.ts (authentication), system-events.ts (the records written at start).
  */
+import { existsSync } from 'node:fs';
 import { AccessDeniedError, EventStoreDBClient } from '@eventstore/db-client';
 import { startEsdbEmulator, type EsdbEmulator } from '.';
 import { event, failureOf, readAllEvents, streamName } from './fidelity-helpers';
@@ -27,8 +28,10 @@ describe('a secure emulator node', () => {
   });
 
   it('serves TLS with a certificate its generated CA signed, and accepts the default admin and ops users', async () => {
-    await client.appendToStream(streamName(), event(), { credentials: admin });
-    await client.appendToStream(streamName(), event(), { credentials: { username: 'ops', password: 'changeit' } });
+    expect(emulator.connectionString).toContain('tlsCAFile=');
+    const byAdmin = await client.appendToStream(streamName(), event(), { credentials: admin });
+    const byOps = await client.appendToStream(streamName(), event(), { credentials: { username: 'ops', password: 'changeit' } });
+    expect([byAdmin.success, byOps.success]).toEqual([true, true]);
   });
 
   it('refuses wrong credentials and anonymous stream access with AccessDeniedError', async () => {
@@ -54,6 +57,8 @@ describe('a secure emulator node', () => {
       await freshClient.dispose();
       await fresh.close();
     }
+    // The keys it generated went with it (each run used to leave an esdb-emulator-certs-* folder in /tmp).
+    expect(existsSync(fresh.tls!.dir)).toBe(false);
   });
 });
 
