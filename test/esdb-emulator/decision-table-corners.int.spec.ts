@@ -60,6 +60,8 @@ describe.each(APPEND_PATHS)('EventStoreDB decision-table corners over $path', ({
       await esdb.client.deleteStream(stream);
       await expect(esdb.client.deleteStream(stream, { expectedRevision: 'no_stream' })).resolves.toBeDefined();
       await expect(esdb.client.tombstoneStream(stream, { expectedRevision: 'no_stream' })).resolves.toBeDefined();
+      // The tombstone took: the stream is now deleted for good, even for an append that expects nothing.
+      expect(await failureOf(esdb.client.appendToStream(stream, event(), { expectedRevision: 'any' }))).toBeInstanceOf(StreamDeletedError);
     });
 
     // The 6.2 client's types omit stream_exists for tombstones, but `tombstoneStream` sends it.
