@@ -1,7 +1,7 @@
 /**
- * POST /v1/webhooks/payments — Stripe-style signed events. The signature (and its 300 s tolerance)
- * is checked on the raw bytes; duplicates and out-of-order deliveries are harmless because an event
- * can only move an order forward, and each is remembered once applied.
+ * POST /v1/webhooks/payments — Stripe-style signed events. The signature (and its 300 s tolerance,
+ * either side of our clock) is checked on the raw bytes; duplicates and out-of-order deliveries are
+ * harmless because an event can only move an order forward, and each is remembered once applied.
  */
 import { Controller, Headers, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiHeader } from '@nestjs/swagger';
@@ -47,7 +47,11 @@ export class ReceiveWebhookController {
 
   @Post('payments')
   @HttpCode(200)
-  @ApiHeader({ name: 'Stripe-Signature', required: true, description: 'Checked over the raw body, 300 s tolerance.' })
+  @ApiHeader({
+    name: 'Stripe-Signature',
+    required: true,
+    description: 'Checked over the raw body, 300 s tolerance either side of the server clock.',
+  })
   @ApiBody({ description: 'A Stripe event (payment_intent.succeeded or payment_intent.payment_failed).', schema: { type: 'object' } })
   async receive(
     @Req() request: FastifyRequest & { rawBody?: Buffer },
@@ -78,11 +82,20 @@ export class ReceiveWebhookController {
     if (!rawBody || !signature) {
       throw new AppError('validation', 'WEBHOOK.SIGNATURE_MISSING', 'A signed JSON body with a Stripe-Signature header is required');
     }
+    let event: Stripe.Event;
     try {
-      return Stripe.webhooks.constructEvent(rawBody, signature, this.config.payments.webhookSecret, SIGNATURE_TOLERANCE_SECONDS);
+      event = Stripe.webhooks.constructEvent(rawBody, signature, this.config.payments.webhookSecret, SIGNATURE_TOLERANCE_SECONDS);
     } catch (error) {
       throw new AppError('validation', 'WEBHOOK.SIGNATURE_INVALID', `Webhook signature rejected: ${(error as Error).message}`);
     }
+    // stripe-node bounds only a timestamp's age: one signed far ahead of our clock would pass, and a
+    // copy of that delivery could be replayed until then. The tolerance holds both ways.
+    const signedAt = Number(/(?:^|,)t=(\d+)/.exec(signature)?.[1]);
+    if (signedAt - Math.floor(Date.now() / 1000) > SIGNATURE_TOLERANCE_SECONDS) {
+      const message = `Webhook signature rejected: timestamp ${signedAt} is more than ${SIGNATURE_TOLERANCE_SECONDS} s ahead of this server's clock`;
+      throw new AppError('validation', 'WEBHOOK.SIGNATURE_INVALID', message);
+    }
+    return event;
   }
 
   private async apply(providerEventId: string, orderId: string, payment: ReturnType<typeof toProviderPayment>): Promise<string> {
