@@ -92,4 +92,24 @@ describe('a payment taken while the order waits for review', () => {
     expect(failed.statusCode).toBe(422);
     expect(failed.json()).toMatchObject({ code: 'ORDER.PROVIDER_HOLDS_CHARGE', succeeded: [outside.id] });
   });
+
+  it('blocks "failed" for a payment made without a customer whose webhook never came, once search shows it', async () => {
+    // Found black-box: no customer's list holds such a payment and no webhook named it, so "failed" was
+    // accepted and the next request charged the order a second time. Search (by metadata.order_id) finds
+    // it once it has caught up, here at once.
+    const orderId = await orderInReviewWithoutAttempt(`cus_${randomUUID().slice(0, 8)}`);
+    harness.sandbox.configureWebhook(undefined);
+    harness.sandbox.setSearchLag(0);
+    try {
+      const outside = harness.sandbox.recordOutsideCharge({ orderId, amount: 1250, currency: 'EUR' });
+      const failed = await resolve(orderId, 'failed');
+      expect(failed.statusCode).toBe(422);
+      expect(failed.json()).toMatchObject({ code: 'ORDER.PROVIDER_HOLDS_CHARGE', succeeded: [outside.id] });
+      expect((await loadOrder(harness.runtime.eventStore, orderId)).state.status).toBe('needs_review');
+    } finally {
+      harness.sandbox.setSearchLag(60_000); // the sandbox's default, as Stripe's "usually within a minute"
+      const url = `${await harness.app.getUrl()}/v1/webhooks/payments`.replace('[::1]', '127.0.0.1');
+      harness.sandbox.configureWebhook({ url, secret: SECRET });
+    }
+  });
 });

@@ -146,4 +146,36 @@ describe('chargeOrder against Stripe-shaped answers', () => {
       expect(sandbox.charges({ orderId })).toHaveLength(1);
     });
   });
+
+  describe('when the provider refuses the API key (401; a restricted key without the permission: 403)', () => {
+    // Found black-box: a worker started with a key the provider refuses recorded five unknown outcomes,
+    // retried, then sent the order to review as "5 consecutive unknown outcomes", the cause hidden.
+    const refusedKey = (paymentMethod: string | null) => ({
+      store,
+      workerId: 'w1',
+      gateway: new StripePaymentGateway({ secretKey: 'rk_test_no_such_key', baseUrl: sandbox.url, maxNetworkRetries: 0, paymentMethod }),
+    });
+
+    it('sends the order to review at once, naming the refused key, with no unknown outcome and no charge', async () => {
+      const orderId = await requestCharge();
+
+      expect(await chargeOrder(refusedKey('pm_card_visa'), orderId)).toBe('settled');
+
+      const history = await store.readStream(orderStream(orderId));
+      expect(history.map((e) => e.type)).toEqual(['ChargeRequested', 'ChargeAttemptStarted', 'ChargeNeedsReview']);
+      expect(history.at(-1)?.data.reason).toMatch(/authentication_error \(HTTP 401\): the provider refused Idem's API key/);
+      expect(sandbox.charges({ orderId })).toEqual([]);
+    });
+
+    it("does the same when the customer's saved card is looked up, before anything is sent", async () => {
+      const orderId = await requestCharge();
+
+      expect(await chargeOrder(refusedKey(null), orderId)).toBe('settled');
+
+      const history = await store.readStream(orderStream(orderId));
+      expect(history.map((e) => e.type)).toEqual(['ChargeRequested', 'ChargeNeedsReview']);
+      expect(history.at(-1)?.data.reason).toMatch(/authentication_error \(HTTP 401\)/);
+      expect(sandbox.requests({ orderId })).toEqual([]);
+    });
+  });
 });

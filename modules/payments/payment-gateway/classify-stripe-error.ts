@@ -14,6 +14,12 @@ import type { ChargeOutcome, SavedPaymentMethod } from './payment-gateway.port';
  * Conflict: The request conflicts with another request (perhaps due to using the same idempotent
  * key)") is the earlier request still running: not an outcome of this call, which Stripe did not run.
  * stripe-node raises it as a plain StripeAPIError, so it is told by status and code, not by class.
+ * A 401 (no valid API key) or 403 (a restricted key without the permission) is refused before the
+ * request runs — Stripe does not even store it under the key (docs.stripe.com/error-low-level) — so
+ * this call moved no money, and no retry can change that until a person fixes the key. It is a
+ * rejected request, not an unknown outcome, which was retried five times and then sent to review as
+ * "5 consecutive unknown outcomes", hiding the cause. (An earlier call under the key may still have
+ * charged: resolving the case asks the provider first, as for any review.)
  * Everything else (timeouts, resets, 5xx, 429) is unknown.
  */
 export function classifyStripeError(error: unknown): ChargeOutcome {
@@ -40,19 +46,33 @@ export function classifyStripeError(error: unknown): ChargeOutcome {
   if (error instanceof Stripe.errors.StripeIdempotencyError) {
     return { kind: 'rejected', reason: `idempotency_error: the key was used before with other parameters: ${error.message}` };
   }
+  const credentials = refusedCredentials(error);
+  if (credentials) return { kind: 'rejected', reason: credentials };
   return { kind: 'unknown', error: described(error) };
 }
 
 /**
  * What a failed look-up of a customer's card means: a refused request (400, or 404 `resource_missing`
  * "No such customer: 'cus_…'", spec3.json `GET /v1/customers/{customer}`) is a missing customer record,
- * for a person (DESIGN §7.5); anything else is unknown, and nothing was charged.
+ * for a person (DESIGN §7.5); so is a key the provider refuses (401/403, see classifyStripeError), which
+ * no retry fixes; anything else is unknown, and nothing was charged.
  */
 export function classifyLookupError(error: unknown): SavedPaymentMethod {
   if (error instanceof Stripe.errors.StripeInvalidRequestError && (error.statusCode === 400 || error.statusCode === 404)) {
     return { kind: 'rejected', reason: `${error.code ?? 'invalid_request'}: ${error.message}` };
   }
+  const credentials = refusedCredentials(error);
+  if (credentials) return { kind: 'rejected', reason: credentials };
   return { kind: 'unknown', error: described(error) };
+}
+
+/** The reason for a 401/403 answer (stripe-node: StripeAuthenticationError, StripePermissionError), else undefined. */
+function refusedCredentials(error: unknown): string | undefined {
+  if (error instanceof Stripe.errors.StripeAuthenticationError || error instanceof Stripe.errors.StripePermissionError) {
+    const kind = error instanceof Stripe.errors.StripeAuthenticationError ? 'authentication_error' : 'permission_error';
+    return `${kind} (HTTP ${error.statusCode ?? '?'}): the provider refused Idem's API key and did not run the request: ${error.message}`;
+  }
+  return undefined;
 }
 
 function described(error: unknown): string {

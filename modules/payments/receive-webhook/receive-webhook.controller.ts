@@ -1,11 +1,11 @@
 /**
- * POST /v1/webhooks/payments — Stripe-style signed events. The signature (and its 300 s tolerance)
- * is checked on the raw bytes; duplicates and out-of-order deliveries are harmless because an event
- * can only move an order forward, and each is remembered once applied.
+ * POST /v1/webhooks/payments — Stripe-style signed events. The signature (and its 300 s tolerance,
+ * either side of our clock) is checked on the raw bytes; duplicates and out-of-order deliveries are
+ * harmless because an event can only move an order forward, and each is remembered once applied.
  */
-import { Controller, Headers, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { Controller, Headers, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiHeader } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import Stripe from 'stripe';
 import { EVENT_STORE } from '../../../src/event-store/event-store.port';
 import { IDEM_CONFIG, type IdemConfig } from '../../../src/config/config';
@@ -24,6 +24,16 @@ import { assertWebhookEvent } from './webhook-shape';
 import { Public } from '../../../src/auth/roles';
 
 const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+/**
+ * A delivery of an event already received (Stripe delivers at least once): answered as a replay, with
+ * `Idempotent-Replayed: true` like a charge request sent again, so support's count of duplicates
+ * absorbed (GET /v1/support/overview) includes the webhooks a provider sent twice.
+ */
+function duplicate(reply: FastifyReply) {
+  void reply.header('idempotent-replayed', 'true');
+  return { received: true, duplicate: true };
+}
 const HANDLED_TYPES = new Set(['payment_intent.succeeded', 'payment_intent.payment_failed']);
 
 @Public('the provider signs each delivery (Stripe-Signature), checked in the handler')
@@ -37,14 +47,22 @@ export class ReceiveWebhookController {
 
   @Post('payments')
   @HttpCode(200)
-  @ApiHeader({ name: 'Stripe-Signature', required: true, description: 'Checked over the raw body, 300 s tolerance.' })
+  @ApiHeader({
+    name: 'Stripe-Signature',
+    required: true,
+    description: 'Checked over the raw body, 300 s tolerance either side of the server clock.',
+  })
   @ApiBody({ description: 'A Stripe event (payment_intent.succeeded or payment_intent.payment_failed).', schema: { type: 'object' } })
-  async receive(@Req() request: FastifyRequest & { rawBody?: Buffer }, @Headers('stripe-signature') signature: string | undefined) {
+  async receive(
+    @Req() request: FastifyRequest & { rawBody?: Buffer },
+    @Headers('stripe-signature') signature: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const event: unknown = this.verify(request.rawBody, signature);
     assertWebhookEvent(event, HANDLED_TYPES);
     if (!HANDLED_TYPES.has(event.type)) {
       const first = await this.deliveries.remember(event.id, event.type, undefined, 'ignored');
-      return first ? { received: true, outcome: 'ignored' } : { received: true, duplicate: true };
+      return first ? { received: true, outcome: 'ignored' } : duplicate(reply);
     }
     // No "seen before?" query first: applying is idempotent (a delivery can only move the order
     // forward, with a deterministic event id), so a redelivery finds nothing to do, and the one insert
@@ -57,18 +75,27 @@ export class ReceiveWebhookController {
     const ours = payment.orderId !== undefined && BUSINESS_KEY.test(payment.orderId);
     const outcome = ours ? await this.apply(event.id, payment.orderId!, payment) : 'no_order';
     const first = await this.deliveries.remember(event.id, event.type, ours ? payment.orderId : undefined, outcome);
-    return first ? { received: true, outcome } : { received: true, duplicate: true };
+    return first ? { received: true, outcome } : duplicate(reply);
   }
 
   private verify(rawBody: Buffer | undefined, signature: string | undefined): Stripe.Event {
     if (!rawBody || !signature) {
       throw new AppError('validation', 'WEBHOOK.SIGNATURE_MISSING', 'A signed JSON body with a Stripe-Signature header is required');
     }
+    let event: Stripe.Event;
     try {
-      return Stripe.webhooks.constructEvent(rawBody, signature, this.config.payments.webhookSecret, SIGNATURE_TOLERANCE_SECONDS);
+      event = Stripe.webhooks.constructEvent(rawBody, signature, this.config.payments.webhookSecret, SIGNATURE_TOLERANCE_SECONDS);
     } catch (error) {
       throw new AppError('validation', 'WEBHOOK.SIGNATURE_INVALID', `Webhook signature rejected: ${(error as Error).message}`);
     }
+    // stripe-node bounds only a timestamp's age: one signed far ahead of our clock would pass, and a
+    // copy of that delivery could be replayed until then. The tolerance holds both ways.
+    const signedAt = Number(/(?:^|,)t=(\d+)/.exec(signature)?.[1]);
+    if (signedAt - Math.floor(Date.now() / 1000) > SIGNATURE_TOLERANCE_SECONDS) {
+      const message = `Webhook signature rejected: timestamp ${signedAt} is more than ${SIGNATURE_TOLERANCE_SECONDS} s ahead of this server's clock`;
+      throw new AppError('validation', 'WEBHOOK.SIGNATURE_INVALID', message);
+    }
+    return event;
   }
 
   private async apply(providerEventId: string, orderId: string, payment: ReturnType<typeof toProviderPayment>): Promise<string> {

@@ -4,9 +4,12 @@
  * would be followed by a second one; and "paid" is only true of money the provider holds.
  *
  * Nothing here can charge. The check lists the customer's payments since the order's first attempt
- * (strongly consistent, unlike search: docs.stripe.com/search, "Data freshness") and retrieves by id
- * every intent the order recorded. It never replays a key's create, the worker's way to learn an
- * outcome: a create that never reached the provider would be executed by the replay, and the check
+ * (strongly consistent, unlike search: docs.stripe.com/search, "Data freshness"), retrieves by id
+ * every intent the order recorded, and searches by `metadata.order_id`: a payment made for the order
+ * outside Idem without a customer is in no customer's list, and when its webhook was lost search is
+ * the only way to see it (it lags, "usually within a minute", so it adds to the strongly consistent
+ * sources and stands in for none of them). It never replays a key's create, the worker's way to learn
+ * an outcome: a create that never reached the provider would be executed by the replay, and the check
  * itself would charge the card.
  *
  * A key under which the provider shows no payment is answered "nothing happened" only once no request
@@ -55,7 +58,8 @@ export async function checkProviderForOrder(
   // Not only what Idem sent: a payment made for the order outside Idem (its metadata names the order)
   // takes the money as surely, even when no attempt of ours ever reached the provider (an order sent
   // to review before its first attempt). So the customers of every request are listed, from the first
-  // request on, and every intent the order's history names is retrieved (those webhooks reported too).
+  // request on, every intent the order's history names is retrieved (those webhooks reported too), and
+  // search finds one that names the order but no customer of it.
   const found = new Map<string, ProviderPayment>();
   const since = new Date(
     Math.min(...requests.map((request) => request.at), ...uses.map((use) => use.firstUsedAt.getTime())) - CLOCK_MARGIN_MS,
@@ -70,6 +74,11 @@ export async function checkProviderForOrder(
       if (found.has(id)) continue;
       const payment = await gateway.retrievePayment(id);
       if (payment) found.set(id, payment);
+    }
+    for (const hit of await gateway.findPayments(orderId)) {
+      if (hit.orderId !== orderId || found.has(hit.paymentIntentId)) continue;
+      // Search may show an older state of the intent: what counts is how it stands now.
+      found.set(hit.paymentIntentId, (await gateway.retrievePayment(hit.paymentIntentId)) ?? hit);
     }
   } catch {
     // The provider did not answer (a timeout, a 5xx): nothing can be answered for now (503, ask again).

@@ -34,16 +34,21 @@ const payment = (id: string, key: string, status: ProviderPayment['status'], ord
 });
 const storeOf = (history: RecordedEvent[]) => ({ readStream: async () => history }) as unknown as EventStore;
 
-/** The provider as the check may ask it: a create would throw, so a check that charges fails its test. */
-function providerHolding(byCustomer: Record<string, ProviderPayment[]>, byId: Record<string, ProviderPayment> = {}) {
+/**
+ * The provider as the check may ask it: a create would throw, so a check that charges fails its test.
+ * `searched` is what search shows for the order (it lags: by default nothing yet).
+ */
+function providerHolding(
+  byCustomer: Record<string, ProviderPayment[]>,
+  byId: Record<string, ProviderPayment> = {},
+  searched: ProviderPayment[] = [],
+) {
   const listed: Array<{ customerId: string; since: Date }> = [];
   const gateway: PaymentGateway = {
     charge: async () => {
       throw new Error('the check sent a create');
     },
-    findPayments: async () => {
-      throw new Error('the check used search, which lags');
-    },
+    findPayments: async () => searched,
     retrievePayment: async (id) => byId[id],
     listPayments: async (customerId, since) => (listed.push({ customerId, since }), byCustomer[customerId] ?? []),
     savedPaymentMethod: async () => ({ kind: 'found', paymentMethodId: 'pm_card_visa' }),
@@ -162,6 +167,32 @@ describe('checkProviderForOrder', () => {
     expect(await checkProviderForOrder(down, storeOf([request(1, t0), review]), 'o1', new Date(t0))).toMatchObject({
       succeeded: [],
       unanswered: ['k1'],
+    });
+  });
+
+  describe('when a payment for the order was made outside Idem without a customer and its webhook never came', () => {
+    const outside = { ...payment('pi_outside', 'none', 'succeeded'), providerKey: undefined };
+
+    it('finds it by search (no customer list holds it) and counts it as it stands now', async () => {
+      const shownPending = { ...outside, status: 'pending' as const };
+      const { gateway } = providerHolding({}, { pi_outside: outside }, [shownPending, payment('pi_elsewhere', 'x', 'succeeded', 'o10')]);
+
+      expect(await checkProviderForOrder(gateway, storeOf([request(1, t0), attempt(1, t0)]), 'o1', new Date(t0 + HOUR))).toEqual({
+        succeeded: ['pi_outside'],
+        succeededPayments: [outside],
+        pending: [],
+        unanswered: [],
+      });
+    });
+
+    it('cannot answer while search does not answer', async () => {
+      const { gateway } = providerHolding({});
+      const searchDown = { ...gateway, findPayments: () => Promise.reject(new Error('ETIMEDOUT')) };
+
+      expect(await checkProviderForOrder(searchDown, storeOf([request(1, t0)]), 'o1', new Date(t0))).toMatchObject({
+        succeeded: [],
+        unanswered: ['k1'],
+      });
     });
   });
 });

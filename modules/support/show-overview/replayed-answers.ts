@@ -1,6 +1,6 @@
 /**
- * Counts the answers this api process gave with `Idempotent-Replayed: true` — a charge request or a
- * contacts batch sent again and answered from what was recorded, with no new work. Nothing persists a
+ * Counts the answers this api process gave with `Idempotent-Replayed: true` — a charge request, a
+ * contacts batch or a provider webhook sent again and answered from what was recorded, with no new work. Nothing persists a
  * replay (that is the point: it writes nothing), so the count is per process and starts at zero.
  */
 import { Injectable, type OnModuleInit } from '@nestjs/common';

@@ -3,6 +3,7 @@
  * process, contact records recognised as known) and the lag of the read models the screen reads.
  */
 import { randomUUID } from 'node:crypto';
+import Stripe from 'stripe';
 import { expectProblem } from '../../../test/harness/expect-problem';
 import { startSupportCases, type SupportCases } from '../../../test/harness/support-cases';
 import { auth } from '../../../test/harness/test-app';
@@ -30,6 +31,42 @@ describe('GET /v1/support/overview', () => {
     expect((await charge()).headers['idempotent-replayed']).toBeUndefined();
     expect((await charge()).headers['idempotent-replayed']).toBe('true');
     expect((await overview()).duplicatesAbsorbed.replayedAnswers).toEqual({ count: before + 1, since: expect.any(String) });
+  });
+
+  it('counts a provider webhook delivered again as one replayed answer', async () => {
+    // Found black-box: with the sandbox delivering every webhook twice, the count stayed at the charge
+    // requests sent again; a webhook's redelivery is a duplicate absorbed as much as theirs.
+    const before = (await overview()).duplicatesAbsorbed.replayedAnswers.count;
+    const intent = {
+      id: `pi_${randomUUID()}`,
+      status: 'succeeded',
+      amount: 1200,
+      currency: 'eur',
+      metadata: { order_id: `o-${randomUUID()}` },
+    };
+    const payload = JSON.stringify({ id: `evt_${randomUUID()}`, type: 'payment_intent.succeeded', data: { object: intent } });
+    const deliver = () =>
+      cases.harness.app.inject({
+        method: 'POST',
+        url: '/v1/webhooks/payments',
+        headers: {
+          'content-type': 'application/json',
+          'stripe-signature': Stripe.webhooks.generateTestHeaderString({
+            payload,
+            secret: cases.harness.runtime.config.payments.webhookSecret,
+          }),
+        },
+        payload,
+      });
+
+    const first = await deliver();
+    const again = await deliver();
+
+    expect(first.json()).toEqual({ received: true, outcome: 'unknown_order' });
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect(again.json()).toEqual({ received: true, duplicate: true });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect((await overview()).duplicatesAbsorbed.replayedAnswers.count).toBe(before + 1);
   });
 
   it('counts contact records that an import found unchanged or duplicated', async () => {
