@@ -1,13 +1,15 @@
 /**
  * An amount Stripe would refuse for its granularity (a fraction of a króna, a three-decimal amount whose last
- * digit is not 0) is refused at the door, before anything is written, like an amount under the minimum
+ * digit is not 0) or its size (more digits than Stripe takes in that currency) is refused at the door, before anything is written, like an amount under the minimum
  * (minimum-charge.ts): accepted, it would reach the worker and end in review as a request the provider rejects.
  */
 import { ValidateBy, type ValidationArguments } from 'class-validator';
-import { MAX_CHARGE_AMOUNT, stripeAmountStepOf } from './stripe-minor-units';
+import { stripeAmountStepOf, stripeMaximumAmountOf } from './stripe-minor-units';
+
+const currencyOf = (args: ValidationArguments | undefined): unknown => (args?.object as { currency?: unknown } | undefined)?.currency;
 
 const stepOf = (args: ValidationArguments | undefined): number => {
-  const currency = (args?.object as { currency?: unknown } | undefined)?.currency;
+  const currency = currencyOf(args);
   return typeof currency === 'string' ? stripeAmountStepOf(currency) : 1;
 };
 
@@ -17,16 +19,31 @@ export function amountStepMessage(currency: string, step: number): string {
   return `amount must be a multiple of ${step} in ${currency} (${unit}): Stripe refuses other amounts`;
 }
 
-/** The amount is a multiple of its currency's step; wrong types and amounts out of range (`@Min`, `@Max` in charge-request.body.ts) are left to the other rules (one message each). */
+/** The amount is a multiple of its currency's step; wrong types and amounts out of range (`@Min`, {@link AtMostStripeMaximum}) are left to the other rules (one message each). */
 export const InStripeAmountSteps = (): PropertyDecorator =>
   ValidateBy({
     name: 'stripeAmountStep',
     validator: {
       validate: (value: unknown, args) =>
-        typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_CHARGE_AMOUNT || value % stepOf(args) === 0,
+        typeof value !== 'number' ||
+        !Number.isInteger(value) ||
+        value < 1 ||
+        value > stripeMaximumAmountOf(currencyOf(args)) ||
+        value % stepOf(args) === 0,
+      defaultMessage: (args) => amountStepMessage(String(currencyOf(args)), stepOf(args)),
+    },
+  });
+
+/** The amount is at most Stripe's largest charge in the body's currency (twelve digits in IDR, eight in the rest). */
+export const AtMostStripeMaximum = (): PropertyDecorator =>
+  ValidateBy({
+    name: 'stripeMaximumAmount',
+    validator: {
+      validate: (value: unknown, args) => typeof value !== 'number' || value <= stripeMaximumAmountOf(currencyOf(args)),
       defaultMessage: (args) => {
-        const currency = (args?.object as { currency?: unknown } | undefined)?.currency;
-        return amountStepMessage(String(currency), stepOf(args));
+        const currency = currencyOf(args);
+        const inCurrency = typeof currency === 'string' ? ` in ${currency}` : '';
+        return `amount must be at most ${stripeMaximumAmountOf(currency)} minor units${inCurrency}, the largest charge Stripe accepts`;
       },
     },
   });

@@ -1,7 +1,8 @@
 /**
  * What the charge route says about an amount: below the provider's minimum charge for its currency it is refused
  * at the door (Stripe would refuse it with `amount_too_small`), as is one Stripe refuses for its granularity (a
- * fraction of a króna, a three-decimal amount not ending in 0), and a bad amount gets one message, not three.
+ * fraction of a króna, a three-decimal amount not ending in 0) or its size (eight digits, twelve in IDR), and a bad
+ * amount gets one message, not three.
  */
 import { randomUUID } from 'node:crypto';
 import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
@@ -9,7 +10,7 @@ import { orderStream } from '../order.events';
 
 let harness: TestApp;
 beforeAll(async () => {
-  harness = await startTestApp('charge_amount', { IDEM_CURRENCIES: 'EUR,JPY,GBP,ISK,KWD' });
+  harness = await startTestApp('charge_amount', { IDEM_CURRENCIES: 'EUR,JPY,GBP,ISK,KWD,IDR' });
 });
 afterAll(() => harness.close());
 
@@ -52,6 +53,9 @@ describe('POST /v1/orders/{orderId}/charge', () => {
       ['¥50', { ...body, currency: 'JPY', amount: 50 }],
       ['1 króna (100: ISK is outside the table, two-decimal in the API)', { ...body, currency: 'ISK', amount: 100 }],
       ['1.000 KWD (three-decimal, last digit 0)', { ...body, currency: 'KWD', amount: 1000 }],
+      ['€999,999.99 (eight digits, the most Stripe takes outside IDR)', { ...body, amount: 99_999_999 }],
+      ['Rp 5,000,000.00 (ten digits: IDR takes twelve)', { ...body, currency: 'IDR', amount: 500_000_000 }],
+      ['Rp 9,999,999,999.99 (twelve digits)', { ...body, currency: 'IDR', amount: 999_999_999_999 }],
     ])('accepts %s', async (_label, request) => {
       const response = await charge(`o-${randomUUID()}`, request);
 
@@ -76,6 +80,24 @@ describe('POST /v1/orders/{orderId}/charge', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: 'REQUEST.INVALID' });
       expect(response.json().errors).toEqual([{ field: 'amount', message: expect.stringContaining(message) }]);
+      expect(await harness.runtime.eventStore.readStream(orderStream(orderId))).toEqual([]);
+    });
+  });
+
+  describe("when the amount is over Stripe's maximum for its currency", () => {
+    it.each([
+      ['€1,000,000.00 (nine digits)', { ...body, amount: 100_000_000 }, 'amount must be at most 99999999 minor units in EUR'],
+      [
+        'Rp 10,000,000,000.00 (thirteen digits)',
+        { ...body, currency: 'IDR', amount: 1_000_000_000_000 },
+        'amount must be at most 999999999999 minor units in IDR',
+      ],
+    ])('refuses %s with 400 naming the maximum, and writes nothing', async (_label, request, message) => {
+      const orderId = `o-${randomUUID()}`;
+      const response = await charge(orderId, request);
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json().errors).toEqual([{ field: 'amount', message: `${message}, the largest charge Stripe accepts` }]);
       expect(await harness.runtime.eventStore.readStream(orderStream(orderId))).toEqual([]);
     });
   });

@@ -1,10 +1,9 @@
-import { IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
 import { BUSINESS_KEY } from '../../../src/errors/business-key';
 import { PlainBody } from '../../../src/errors/plain-body';
 import { StorableText } from '../../../src/errors/storable-text';
-import { InStripeAmountSteps } from './amount-step';
+import { AtMostStripeMaximum, InStripeAmountSteps } from './amount-step';
 import { AtLeastMinimumCharge, minimumChargeMessage } from './minimum-charge';
-import { MAX_CHARGE_AMOUNT } from './stripe-minor-units';
 
 /** ISO-4217 codes the runtime knows (ICU's list). */
 export const KNOWN_CURRENCIES: readonly string[] = Intl.supportedValuesOf('currency');
@@ -17,7 +16,7 @@ export class ChargeRequestBody {
   @Min(1, { message: ({ object }) => minimumChargeMessage((object as Partial<ChargeRequestBody>).currency) })
   @AtLeastMinimumCharge()
   @InStripeAmountSteps()
-  @Max(MAX_CHARGE_AMOUNT, { message: `amount must be at most ${MAX_CHARGE_AMOUNT} minor units` })
+  @AtMostStripeMaximum()
   amount!: number;
 
   @IsDefined({ message: 'currency is required' })

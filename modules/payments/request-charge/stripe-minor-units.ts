@@ -3,8 +3,15 @@
  * amounts"). This is Stripe's rule, not ISO 4217's nor Intl's: HUF, TWD and ISK have no minor unit in daily use
  * (Intl shows 0 fraction digits) yet Stripe takes their charges in two-decimal units, so 175.00 Ft is 17500.
  */
-/** The largest `amount` the charge route takes (Stripe's eight digits), in the currency's minor unit. */
-export const MAX_CHARGE_AMOUNT = 99_999_999;
+/**
+ * The largest `amount` Stripe takes, in the currency's minor unit: docs.stripe.com/currencies, "Minimum and maximum
+ * charge amounts": "The amount value supports up to twelve digits for IDR (for example, a value of 999999999999 for a
+ * charge of 9,999,999,999.99 IDR), and up to eight digits for all other currencies (for example, a value of 99999999
+ * for a charge of 999,999.99 USD)." Eight digits of IDR would be under 1,000,000.00 Rp (about 60 USD).
+ */
+export function stripeMaximumAmountOf(currency: unknown): number {
+  return currency === 'IDR' ? 999_999_999_999 : 99_999_999;
+}
 
 const ZERO_DECIMAL = new Set('BIF CLP DJF GNF JPY KMF KRW MGA PYG RWF UGX VND VUV XAF XOF XPF'.split(' '));
 const THREE_DECIMAL = new Set('BHD JOD KWD OMR TND'.split(' '));
