@@ -29,11 +29,17 @@ describe('the embedded service stopped by Ctrl+C in its terminal', () => {
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
-      await waitUntil(
-        async () => output,
-        (text) => /api\s+http:\/\/\S+/.test(text) && /sandbox at http:\/\/\S+/.test(text),
-        60_000,
-      );
+      // A service that dies before its banner (no dist/ build, a bad setting) fails the test at once with its output.
+      const diedEarly = exited.then((code) => Promise.reject(new Error(`the service exited (${code}) before its banner:\n${output}`)));
+      await Promise.race([
+        waitUntil(
+          async () => output,
+          (text) => /api\s+http:\/\/\S+/.test(text) && /sandbox at http:\/\/\S+/.test(text),
+          60_000,
+        ),
+        diedEarly,
+      ]);
+      diedEarly.catch(() => undefined);
       const api = /api\s+(http:\/\/\S+)/.exec(output)![1];
       const sandbox = /sandbox at (http:\/\/\S+)/.exec(output)![1];
       const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
