@@ -15,6 +15,7 @@ import { configuredGateway } from './payment-gateway/configured-gateway';
 import type { PaymentGateway } from './payment-gateway/payment-gateway.port';
 import { migratePayments } from './payments.migrations';
 import { PaymentsModule } from './payments.module';
+import { WebhookDeliveries } from './receive-webhook/webhook-deliveries';
 import { recoverCommand } from './recover-stuck-charges/recover.command';
 import { RECOVER_STUCK_CHARGES_TASK, RECOVERY_SCHEDULE, recoverStuckChargesTask } from './recover-stuck-charges/recover-stuck-charges.task';
 import { stuckOrdersIn } from './recover-stuck-charges/stuck-orders';
@@ -40,7 +41,7 @@ export function paymentsFeature({ gateway = (config) => configuredGateway(config
     // A charge's job is queued by chargeOrderReactor: it must not wait for a bulk import's read models.
     projectionLane: PAYMENTS_LANE,
     tasks: ({ config, store, pool, workerId, readModels }) => {
-      const deps = { store, gateway: gateway(config), workerId, pool };
+      const deps = { store, gateway: gateway(config), workerId, pool, outsidePayments: new WebhookDeliveries(pool) };
       return {
         [CHARGE_ORDER_TASK]: chargeOrderTask(deps),
         [RECOVER_STUCK_CHARGES_TASK]: recoverStuckChargesTask(deps, stuckOrdersIn(readModels), config),

@@ -1,7 +1,8 @@
 /**
- * The payments module's own tables (not read models, not the event store): webhook dedupe, the
- * recovery audit log and the archive of finished job rows. Ordered migrations, never edited once
- * shipped (add a new one); recorded in `idem_payments_migrations`.
+ * The payments module's own tables (not read models, not the event store): webhook dedupe (with the
+ * outside payments of orders not known yet), the recovery audit log and the archive of finished job
+ * rows. Ordered migrations, never edited once shipped (add a new one); recorded in
+ * `idem_payments_migrations`.
  */
 import type { Pool } from 'pg';
 import { applyMigrations } from '../../src/database/migrate';
@@ -58,6 +59,20 @@ CREATE TABLE payment_job_archive (
     name: 'who asked for a recovery',
     // The person (role:token id) and X-Request-Id behind a support reconcile; null for the schedule.
     sql: `ALTER TABLE payment_recovery_log ADD COLUMN requested_by text, ADD COLUMN request_id text;`,
+  },
+  {
+    version: 5,
+    name: 'outside payments of orders not known yet',
+    // A succeeded payment whose webhook came before its order existed (a charge made outside Idem):
+    // the charge worker looks these up by order id before its first provider call. Only those rows
+    // carry an intent, so the partial indexes stay small. The archive gets the same columns in the
+    // same order: retention moves rows with `SELECT *`, and the check reads archived rows too.
+    sql: `
+ALTER TABLE payment_webhook_deliveries ADD COLUMN payment_intent_id text, ADD COLUMN amount bigint, ADD COLUMN currency text;
+ALTER TABLE payment_webhook_deliveries_archive ADD COLUMN payment_intent_id text, ADD COLUMN amount bigint, ADD COLUMN currency text;
+CREATE INDEX payment_webhook_deliveries_outside_payment ON payment_webhook_deliveries (order_id) WHERE payment_intent_id IS NOT NULL;
+CREATE INDEX payment_webhook_deliveries_archive_outside_payment ON payment_webhook_deliveries_archive (order_id)
+  WHERE payment_intent_id IS NOT NULL;`,
   },
 ];
 

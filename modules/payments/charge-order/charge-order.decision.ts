@@ -6,6 +6,7 @@ import type { ChargeNeedsReview, ChargeOutcomeUnknown, ChargeSucceeded, OrderEve
 import type { OrderState } from '../order.state';
 import { contradictionOf } from '../payment-contradiction';
 import type { ChargeOutcome, ProviderPayment } from '../payment-gateway/payment-gateway.port';
+import { reviewsForOutsidePayments, type OutsidePayment } from './outside-payments.decision';
 
 /** Five unknown outcomes in a row: stop retrying, hand it to a human (DESIGN §7.5). */
 export const MAX_CONSECUTIVE_UNKNOWN = 5;
@@ -17,9 +18,21 @@ export type NextStep =
   /** An earlier attempt has no recorded outcome: ask the provider before anything else. */
   | { kind: 'verify' }
   | { kind: 'attempt'; attempt: number }
-  | { kind: 'review'; event: ChargeNeedsReview };
+  | { kind: 'review'; event: ChargeNeedsReview }
+  /** Payments made outside Idem before the order existed: no first attempt, a person decides. */
+  | { kind: 'review_outside_payments'; events: ChargeNeedsReview[] };
 
-export function decideNextStep(state: OrderState, now: Date, attemptLeaseMs: number): NextStep {
+/**
+ * `outsidePayments`: the succeeded payments remembered for this order id from before it existed
+ * (see outside-payments.decision.ts); the worker looks them up for an order that is still pending,
+ * so they are checked before every first provider call of a request.
+ */
+export function decideNextStep(
+  state: OrderState,
+  now: Date,
+  attemptLeaseMs: number,
+  outsidePayments: readonly OutsidePayment[] = [],
+): NextStep {
   if (!state.exists) return { kind: 'nothing', reason: 'no charge was requested' };
   if (state.status === 'paid' || state.status === 'failed' || state.status === 'needs_review') {
     return { kind: 'nothing', reason: `order is ${state.status}` };
@@ -36,6 +49,8 @@ export function decideNextStep(state: OrderState, now: Date, attemptLeaseMs: num
       return { kind: 'review', event: needsReview(state, `${state.consecutiveUnknown} consecutive unknown outcomes`) };
     return { kind: 'verify' };
   }
+  const reviews = reviewsForOutsidePayments(state, outsidePayments);
+  if (reviews.length) return { kind: 'review_outside_payments', events: reviews };
   return { kind: 'attempt', attempt: state.attempts + 1 };
 }
 

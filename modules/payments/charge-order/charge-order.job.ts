@@ -17,6 +17,7 @@ import type { OrderState } from '../order.state';
 import { MAX_CONSECUTIVE_UNKNOWN, decideNextStep, decideOutcome, decideProcessingCheck, decideVerification } from './charge-order.decision';
 import { reportNeedsReview } from '../needs-review.alert';
 import { canReplay, providerKeyUses } from './provider-keys';
+import type { OutsidePayments } from './outside-payments.decision';
 
 export interface ChargeOrderDeps {
   store: EventStore;
@@ -27,6 +28,12 @@ export interface ChargeOrderDeps {
    * person as actor and that request as cause, instead of the worker and the job.
    */
   requestedBy?: CommandMetadata;
+  /**
+   * Payments made outside Idem whose webhook came before the order existed, checked before a first
+   * attempt. The worker's task and recovery always pass them (payments.feature, reconcile-order);
+   * only a caller without the database (some specs) goes without the check.
+   */
+  outsidePayments?: OutsidePayments;
   now?: () => Date;
   /** An attempt younger than this is left to the worker that started it (default {@link DEFAULT_ATTEMPT_LEASE_MS}). */
   attemptLeaseMs?: number;
@@ -160,11 +167,27 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
   for (let round = 0; round < ROUNDS; round++) {
     const loaded = await orderCommands.load(deps.store, orderId);
     const { state } = loaded;
-    const step = decideNextStep(state, now(), deps.attemptLeaseMs ?? DEFAULT_ATTEMPT_LEASE_MS);
+    // Looked up after the order is read: a webhook that found no order remembers its payment and then
+    // looks at the order again (receive-webhook), so either this look sees the payment and nothing is
+    // charged, or that second look sees this request and sends the order to review itself (naming the
+    // payment, after this attempt charged in the worst case: a refund to make, as for a late webhook).
+    const outside =
+      state.exists && state.status === 'pending' && deps.outsidePayments ? await deps.outsidePayments.outsidePaymentsFor(orderId) : [];
+    const step = decideNextStep(state, now(), deps.attemptLeaseMs ?? DEFAULT_ATTEMPT_LEASE_MS, outside);
     const r = `r${state.requestNumber}`;
     try {
       if (step.kind === 'nothing') return 'nothing_to_do';
       if (step.kind === 'leave_to_other_worker') return 'left_to_other_worker';
+      if (step.kind === 'review_outside_payments') {
+        const reviews = step.events.map((event) => ({ event, key: `outside-payment/${r}/${event.data.paymentIntentId}` }));
+        await orderCommands.handle(deps.store, orderId, () => reviews, {
+          metadata: { ...metadata, correlationId: state.correlationId ?? orderId },
+          now,
+          from: loaded,
+        });
+        for (const { event } of reviews) reportNeedsReview(orderId, event.data.reason);
+        return 'settled';
+      }
       if (step.kind === 'review') {
         await record(loaded, step.event, `review/${r}/${state.attempts}`);
         reportNeedsReview(orderId, step.event.data.reason);

@@ -73,8 +73,20 @@ export class ReceiveWebhookController {
     // with metadata of its own) is no order of ours; refusing it with a 4xx would only make Stripe
     // redeliver it for days.
     const ours = payment.orderId !== undefined && BUSINESS_KEY.test(payment.orderId);
-    const outcome = ours ? await this.apply(event.id, payment.orderId!, payment) : 'no_order';
-    const first = await this.deliveries.remember(event.id, event.type, ours ? payment.orderId : undefined, outcome);
+    let outcome = ours ? await this.apply(event.id, payment.orderId!, payment) : 'no_order';
+    // Money taken for an order we do not know yet (a charge made outside Idem): kept with the delivery,
+    // so a charge requested for that order later goes to review instead of charging again (the worker
+    // looks it up before its first attempt, see charge-order.job).
+    const outside =
+      outcome === 'unknown_order' && payment.status === 'succeeded'
+        ? { paymentIntentId: payment.paymentIntentId, amount: payment.amount, currency: payment.currency }
+        : undefined;
+    const first = await this.deliveries.remember(event.id, event.type, ours ? payment.orderId : undefined, outcome, outside);
+    // The request may have been accepted, and its worker have looked for outside payments, between our
+    // look at the order and that insert. So look again once the payment is remembered: either the
+    // worker saw it (and charged nothing), or this look sees the order and sends it to review as for
+    // any late webhook. Applying twice is harmless: the same step id, forward-only decisions.
+    if (outside) outcome = await this.apply(event.id, payment.orderId!, payment);
     return first ? { received: true, outcome } : duplicate(reply);
   }
 

@@ -15,6 +15,7 @@ import {
   DEFAULT_ATTEMPT_LEASE_MS,
 } from '../charge-order/charge-order.job';
 import { loadOrder } from '../load-order';
+import { WebhookDeliveries } from '../receive-webhook/webhook-deliveries';
 import type { OrderStatus } from '../order.state';
 import { writeRecoveryLine, type RecoveryLine } from './recovery-log';
 
@@ -36,7 +37,13 @@ export async function reconcileOrder(
   const oldStatus = before.state.exists ? before.state.status : 'none';
   let reason: string;
   try {
-    const result = await chargeOrder({ ...deps, attemptLeaseMs: options.staleAfterMs }, orderId, `recovery:${options.trigger}`);
+    // A pending order gets its first attempt here: the same check of outside payments as the worker's.
+    const outsidePayments = deps.outsidePayments ?? new WebhookDeliveries(deps.pool);
+    const result = await chargeOrder(
+      { ...deps, outsidePayments, attemptLeaseMs: options.staleAfterMs },
+      orderId,
+      `recovery:${options.trigger}`,
+    );
     reason = reasonFor(result, oldStatus);
   } catch (error) {
     if (error instanceof ChargeStillProcessing) reason = `still processing: ${error.message}`;

@@ -2,6 +2,11 @@
  * Retention (DESIGN §7.6): finished job rows (jobs that exhausted their attempts) and webhook dedupe
  * rows older than the window move to archive tables — archived, never dropped — in one transaction.
  * A window shorter than the longest retry window is refused: a retry could still need those rows.
+ *
+ * A delivery that remembers a payment made outside Idem for an order not known yet (it carries a
+ * payment_intent_id) is archived like any other: an order created for that id later, even years on,
+ * must still go to review instead of being charged, so the worker's check reads the archive too
+ * (WebhookDeliveries.outsidePaymentsFor; both tables index those rows by order id).
  */
 import type { Pool } from 'pg';
 import { AppError } from '../../../src/errors/app-error';
