@@ -128,6 +128,42 @@ describe('POST /v1/contacts/import with bad input', () => {
     });
   });
 
+  describe('when a rejected record quotes a NUL or a lone surrogate (in its sourceId or a field name)', () => {
+    it('answers it rejected with those characters escaped, imports the rest and records the batch, also on a replay', async () => {
+      // Quoted as sent, they made the store refuse the run's audit: a 400 EVENT_STORE.INVALID_EVENT_DATA
+      // after the good record's contact was written, and a key whose claim was never completed.
+      const push = () =>
+        harness.app.inject({
+          method: 'POST',
+          url: '/v1/contacts/import',
+          headers: { ...auth('sync'), 'idempotency-key': 'unstorable-keys-1' },
+          payload: batch(
+            { sourceId: 'unstorable-ok', fields: {} },
+            { sourceId: 'a\u0000b', fields: {} },
+            { sourceId: 'half\udc00', fields: {} },
+            { sourceId: 'unstorable-field', fields: {}, ['x\u0000']: 1 },
+          ),
+        });
+      const first = await push();
+      expect(first.statusCode).toBe(200);
+      expect(first.json().results).toEqual([
+        { sourceId: 'unstorable-ok', outcome: 'imported', revision: 0 },
+        { sourceId: 'a\\u0000b', outcome: 'rejected', revision: null, reason: expect.stringContaining('sourceId must be') },
+        { sourceId: 'half\\udc00', outcome: 'rejected', revision: null, reason: expect.stringContaining('sourceId must be') },
+        { sourceId: 'unstorable-field', outcome: 'rejected', revision: null, reason: 'unknown field x\\u0000' },
+      ]);
+      const replay = await push();
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.json().results).toEqual(first.json().results);
+      const audit = await harness.runtime.eventStore.readStream(`import-${first.json().runId}`);
+      expect(audit.map((e) => e.type)).toEqual([
+        'ImportRunStarted',
+        ...Array<string>(4).fill('ImportRecordProcessed'),
+        'ImportRunCompleted',
+      ]);
+    });
+  });
+
   describe('when one record is too large for the store (IDEM_MAX_APPEND_BYTES, 1 MiB by default)', () => {
     it('answers it rejected, with why, imports the rest and records the batch', async () => {
       const response = await postBatch(

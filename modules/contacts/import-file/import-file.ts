@@ -26,6 +26,7 @@ import { decidePage, pageStart } from '../pull-run/record-page.decision';
 import { startRun } from '../pull-run/start-run';
 import { rejectedKey } from '../import-contact/contact-record';
 import { fileRecords, formatOf, type FileRow } from './file-records';
+import { boundedReason } from '../import-run.audit';
 
 export interface FileImportOptions {
   store: EventStore;
@@ -113,7 +114,8 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
     if (options.signal?.aborted && slice.length === 0) return run;
     if ('unreadable' in line) {
       if (slice.length) await record(String(slice.at(-1)!.line));
-      const reason = `the file is not valid CSV from line ${line.line} on; fix it and import it again (${line.unreadable})`;
+      // The parser's words may quote a cell of the file: as the audit can hold them (boundedReason).
+      const reason = boundedReason(`the file is not valid CSV from line ${line.line} on; fix it and import it again (${line.unreadable})`);
       if (run.status === 'running') await append([{ type: 'ImportRunNeedsReview', data: { runId, reason } }]);
       return run;
     }
