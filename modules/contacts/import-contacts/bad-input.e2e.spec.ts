@@ -44,6 +44,8 @@ const cases: Case[] = [
   ['a version as a string', { payload: batch({ ...ok, version: '2' }) }, 400, 'REQUEST.INVALID'],
   ['an updatedAt that is not ISO-8601', { payload: batch({ ...ok, updatedAt: '01/12/2026 10:00' }) }, 400, 'REQUEST.INVALID'],
   ['an updatedAt that is no real date', { payload: batch({ ...ok, updatedAt: '2026-13-45T10:00:00Z' }) }, 400, 'REQUEST.INVALID'],
+  // The read models' timestamptz has no year 0: stored, it stopped the contacts and import_events projections for good.
+  ['an updatedAt in year 0000', { payload: batch({ ...ok, updatedAt: '0000-06-01T00:00:00Z' }) }, 400, 'REQUEST.INVALID'],
   ['deleted that is not a boolean', { payload: batch({ ...ok, deleted: 'yes' }) }, 400, 'REQUEST.INVALID'],
   ['an unknown record field', { payload: batch({ ...ok, colour: 'red' }) }, 400, 'REQUEST.INVALID'],
   ['an unknown envelope field', { payload: { ...batch(ok), dryRun: true } }, 400, 'REQUEST.INVALID'],
