@@ -437,6 +437,26 @@ describe('idem sync import', () => {
       }
     });
 
+    it('imports the bytes of a file first named with the wrong format as a run of their own once it is named right', async () => {
+      const content = [JSON.stringify({ sourceId: 'named-1', fields: {} }), JSON.stringify({ sourceId: 'named-2', fields: {} })].join('\n');
+      const [asCsv, asNdjson] = [join(dir, 'misnamed.csv'), join(dir, 'renamed.ndjson')];
+      writeFileSync(asCsv, content);
+      writeFileSync(asNdjson, content);
+      const db = await openDb('file_import_misnamed');
+      try {
+        const wrong = await importFile({ store: db.store, source: 'crm', path: asCsv, metadata });
+        expect(wrong).toMatchObject({ status: 'needs_review', processed: 0 });
+        const right = await importFile({ store: db.store, source: 'crm', path: asNdjson, metadata });
+        expect(right).toMatchObject({ status: 'completed', processed: 2, counts: { imported: 2 } });
+        expect(right.runId).not.toBe(wrong.runId);
+        // Each name goes on with its own run.
+        expect((await importFile({ store: db.store, source: 'crm', path: asCsv, metadata })).runId).toBe(wrong.runId);
+        expect(await importFile({ store: db.store, source: 'crm', path: asNdjson, metadata })).toEqual(right);
+      } finally {
+        await db.pool.end();
+      }
+    });
+
     it('keeps the sourceId of a CSV row with the wrong number of cells on its rejection', async () => {
       const file = join(dir, 'short-row.csv');
       writeFileSync(file, 'sourceId,name,email\nrow1,Ada\nrow2,Bob,b@x.example\n');
