@@ -22,10 +22,23 @@ export function countOutcomes(
  */
 export const MAX_REASON_CHARS = 2000;
 
+// A NUL, or a UTF-16 surrogate half without its partner (no `u` flag: a valid pair is two units this
+// pattern does not match). src/errors/storable-text.ts names the same characters.
+// eslint-disable-next-line no-control-regex -- NUL is the character looked for
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Text a record's audit quotes from what was sent (a rejected key, an unknown field's name, a parser's
+ * message with a cell in it), as the audit can hold it: bounded (above), and with each character no
+ * PostgreSQL document can hold (NUL, a lone surrogate) written as its escape, `\u0000`. Quoted as sent,
+ * such a character made the store refuse the run's whole audit append after the batch's good records
+ * were written: a push answered 400 having written contacts, a file import that could never finish.
+ */
 export function boundedReason(reason: string): string {
-  if (reason.length <= MAX_REASON_CHARS) return reason;
-  const tail = `… (${reason.length - MAX_REASON_CHARS} more characters)`;
-  let kept = reason.slice(0, MAX_REASON_CHARS - tail.length);
+  const storable = reason.replace(UNSTORABLE, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (storable.length <= MAX_REASON_CHARS) return storable;
+  const tail = `… (${storable.length - MAX_REASON_CHARS} more characters)`;
+  let kept = storable.slice(0, MAX_REASON_CHARS - tail.length);
   // Never end on half a surrogate pair: the cut must stay well-formed text.
   if (/[\ud800-\udbff]$/.test(kept)) kept = kept.slice(0, -1);
   return kept + tail;

@@ -63,8 +63,25 @@ export function checkRecord(raw: unknown): RecordCheck {
   // A pushed body with such a key never gets here (400 REQUEST.FORBIDDEN_KEY); a file line or a CRM page can.
   if (fieldsOk && hasPrototypePoisoningKey(r.fields))
     problems.push('fields has a __proto__ or constructor.prototype key (prototype poisoning)');
+  if (fieldsOk && hasNumberPastDouble(r.fields))
+    problems.push('fields has a number past ±1.8e308, which JSON.parse reads as Infinity and would store as null');
   if (problems.length) return { ok: false, ...key, problems };
   return { ok: true, record: r as unknown as ContactRecord };
+}
+
+/**
+ * JSON.parse reads a number past the double range (1e400) as ±Infinity, and an event's JSON then holds
+ * null in its place: imported, the contact would silently keep null for what the source sent.
+ */
+function hasNumberPastDouble(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const node = stack.pop();
+    if (typeof node === 'number' && !Number.isFinite(node)) return true;
+    // One by one: a spread of a field's array of millions of numbers would overflow the call's arguments.
+    if (node !== null && typeof node === 'object') for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push(child);
+  }
+  return false;
 }
 
 /**

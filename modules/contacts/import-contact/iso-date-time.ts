@@ -3,6 +3,10 @@
  * `updatedAt` and a run's `since` are compared and sent on to sources, so an impossible date such as
  * 2026-02-30 or an offset of +25:00 is refused where it arrives. (Date.parse alone takes 2026-02-30 as
  * March 2nd and 24:00:00 as the next midnight.) A leap second (:60) is refused too: no source sends one.
+ * So is an instant outside years 0001–9999 in UTC (0000-06-01T00:00:00Z, 0001-01-01T00:00:00+01:00,
+ * 9999-12-31T23:00:00-05:00): the read models keep `updatedAt` as a PostgreSQL timestamptz, which has no
+ * year 0 and is written from a JS Date's text (a six-digit year beyond 9999); accepted, such a record
+ * stopped the contacts and import_events projections for good at its event.
  */
 const RFC_3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|[+-](\d{2}):(\d{2}))$/;
 
@@ -17,8 +21,15 @@ export function isIsoDateTime(value: unknown): value is string {
   lastDay.setUTCFullYear(year, month, 0);
   const daysInMonth = lastDay.getUTCDate();
   const offsetOk = match[7] === undefined || (Number(match[7]) <= 23 && Number(match[8]) <= 59);
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 59 && offsetOk;
+  const valid = month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 59 && offsetOk;
+  if (!valid) return false;
+  const instant = Date.parse(value);
+  return instant >= EARLIEST && instant <= LATEST;
 }
+
+// The instants a timestamptz written from a JS Date can hold (Date keeps milliseconds; a finer fraction is cut).
+const EARLIEST = Date.parse('0001-01-01T00:00:00Z');
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
 
 /**
  * Orders two checked date-times by the instant they name, at their full precision: offsets count

@@ -6,7 +6,11 @@ describe('isIsoDateTime', () => {
     '2024-02-29T23:59:59.123456789+01:00',
     '2026-01-31T00:00:00-23:59',
     '1970-01-01T00:00:00Z',
-    '0000-02-29T00:00:00Z',
+    '0004-02-29T00:00:00Z',
+    '0001-01-01T00:00:00Z',
+    '0001-01-01T00:59:59-01:00',
+    '9999-12-31T23:59:59.999999999Z',
+    '9999-12-31T23:59:59+00:01',
   ])('takes %s', (value) => expect(isIsoDateTime(value)).toBe(true));
 
   it.each([
@@ -24,6 +28,15 @@ describe('isIsoDateTime', () => {
     '2026-01-01T00:00:00',
     'yesterday',
   ])('refuses %s', (value) => expect(isIsoDateTime(value)).toBe(false));
+
+  // The read models keep it as a PostgreSQL timestamptz: no year 0, and nothing a JS Date writes past 9999.
+  it.each([
+    '0000-02-29T00:00:00Z',
+    '0000-12-31T23:59:59.999Z',
+    '0001-01-01T00:00:00+00:01',
+    '9999-12-31T23:59:59-00:01',
+    '9999-12-31T23:00:00-05:00',
+  ])('refuses %s, outside years 0001–9999 in UTC', (value) => expect(isIsoDateTime(value)).toBe(false));
 
   it('refuses what is not a string', () => {
     expect(isIsoDateTime(1764583200000)).toBe(false);

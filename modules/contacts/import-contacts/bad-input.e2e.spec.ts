@@ -44,6 +44,15 @@ const cases: Case[] = [
   ['a version as a string', { payload: batch({ ...ok, version: '2' }) }, 400, 'REQUEST.INVALID'],
   ['an updatedAt that is not ISO-8601', { payload: batch({ ...ok, updatedAt: '01/12/2026 10:00' }) }, 400, 'REQUEST.INVALID'],
   ['an updatedAt that is no real date', { payload: batch({ ...ok, updatedAt: '2026-13-45T10:00:00Z' }) }, 400, 'REQUEST.INVALID'],
+  // The read models' timestamptz has no year 0: stored, it stopped the contacts and import_events projections for good.
+  ['an updatedAt in year 0000', { payload: batch({ ...ok, updatedAt: '0000-06-01T00:00:00Z' }) }, 400, 'REQUEST.INVALID'],
+  // JSON.parse reads it as Infinity, which an event's JSON holds as null: the contact would keep null.
+  [
+    'a field number past the double range',
+    { body: '{"source":"crm","records":[{"sourceId":"c-1","fields":{"n":1e400}}]}', headers: { 'content-type': 'application/json' } },
+    400,
+    'REQUEST.INVALID',
+  ],
   ['deleted that is not a boolean', { payload: batch({ ...ok, deleted: 'yes' }) }, 400, 'REQUEST.INVALID'],
   ['an unknown record field', { payload: batch({ ...ok, colour: 'red' }) }, 400, 'REQUEST.INVALID'],
   ['an unknown envelope field', { payload: { ...batch(ok), dryRun: true } }, 400, 'REQUEST.INVALID'],
@@ -125,6 +134,42 @@ describe('POST /v1/contacts/import with bad input', () => {
       const audit = await harness.runtime.eventStore.readStream(`import-${first.json().runId}`);
       const keys = audit.filter((e) => e.type === 'ImportRecordProcessed').map((e) => [e.data.sourceId, e.data.sentSourceId]);
       expect(keys).toEqual([...sent.map((s) => ['', s]), ['sent-ok', undefined]]);
+    });
+  });
+
+  describe('when a rejected record quotes a NUL or a lone surrogate (in its sourceId or a field name)', () => {
+    it('answers it rejected with those characters escaped, imports the rest and records the batch, also on a replay', async () => {
+      // Quoted as sent, they made the store refuse the run's audit: a 400 EVENT_STORE.INVALID_EVENT_DATA
+      // after the good record's contact was written, and a key whose claim was never completed.
+      const push = () =>
+        harness.app.inject({
+          method: 'POST',
+          url: '/v1/contacts/import',
+          headers: { ...auth('sync'), 'idempotency-key': 'unstorable-keys-1' },
+          payload: batch(
+            { sourceId: 'unstorable-ok', fields: {} },
+            { sourceId: 'a\u0000b', fields: {} },
+            { sourceId: 'half\udc00', fields: {} },
+            { sourceId: 'unstorable-field', fields: {}, ['x\u0000']: 1 },
+          ),
+        });
+      const first = await push();
+      expect(first.statusCode).toBe(200);
+      expect(first.json().results).toEqual([
+        { sourceId: 'unstorable-ok', outcome: 'imported', revision: 0 },
+        { sourceId: 'a\\u0000b', outcome: 'rejected', revision: null, reason: expect.stringContaining('sourceId must be') },
+        { sourceId: 'half\\udc00', outcome: 'rejected', revision: null, reason: expect.stringContaining('sourceId must be') },
+        { sourceId: 'unstorable-field', outcome: 'rejected', revision: null, reason: 'unknown field x\\u0000' },
+      ]);
+      const replay = await push();
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.json().results).toEqual(first.json().results);
+      const audit = await harness.runtime.eventStore.readStream(`import-${first.json().runId}`);
+      expect(audit.map((e) => e.type)).toEqual([
+        'ImportRunStarted',
+        ...Array<string>(4).fill('ImportRecordProcessed'),
+        'ImportRunCompleted',
+      ]);
     });
   });
 

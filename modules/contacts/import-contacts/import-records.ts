@@ -10,14 +10,16 @@
  * A record the store cannot take is answered on its own and never fails its batch: every record's
  * command settles before the batch answers, so a batch is never left half-written behind an error.
  */
-import { handleCommand, type CommandContext } from '../../../src/command-handling/handle-command';
-import { InvalidAppend } from '../../../src/event-store/errors';
+import type { CommandContext } from '../../../src/command-handling/handle-command';
+import { commandHandler, type LoadedStream } from '../../../src/command-handling/command-handler';
+import { InvalidAppend, WrongExpectedVersion } from '../../../src/event-store/errors';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import type { ImportOutcome } from '../contact.events';
 import { contactStream } from '../contact.events';
 import type { ContactRecord } from '../import-contact/contact-record';
 import type { BatchItem } from './import-request';
 import { boundedReason } from '../import-run.audit';
+import type { ContactState } from '../contact.state';
 import {
   importContactDecider,
   judgeContact,
@@ -84,31 +86,51 @@ export async function importRecords(
   const results: RecordResult[] = [];
   await Promise.all(
     [...byContact.values()].map(async (sameContact) => {
-      for (const { seq, record } of sameContact) results.push(await importOne(store, { source, record, runId, seq }, metadata));
+      // The contact as its previous record in this batch left it: the next record is judged on it and
+      // appended at exactly its revision, instead of reading the whole stream again for every record
+      // (a batch of 1,000 versions of one contact read 500,000 events and took about 30 s).
+      let after: LoadedStream<ContactState> | undefined;
+      for (const { seq, record } of sameContact) {
+        const imported = await importOne(store, { source, record, runId, seq }, metadata, after);
+        results.push(imported.result);
+        after = imported.after;
+      }
     }),
   );
   return results.sort((a, b) => a.seq - b.seq);
 }
 
-async function importOne(store: EventStore, command: ImportContact, metadata: CommandContext['metadata']): Promise<RecordResult> {
+async function importOne(
+  store: EventStore,
+  command: ImportContact,
+  metadata: CommandContext['metadata'],
+  from: LoadedStream<ContactState> | undefined,
+): Promise<{ result: RecordResult; after?: LoadedStream<ContactState> }> {
   // The verdict of the attempt that counted (a conflict re-reads and judges again).
   let verdict: ContactVerdict | undefined;
-  const decider = {
-    ...importContactDecider,
-    decide: (c: ImportContact, state: Parameters<typeof judgeContact>[1]) => toNewEvents(c, (verdict = judgeContact(c, state))),
-  };
+  const decide = (state: ContactState) => toNewEvents(command, (verdict = judgeContact(command, state)));
+  const handler = commandHandler(importContactDecider);
+  const stream = contactStream(command.source, command.record.sourceId);
   const answer = { seq: command.seq, sourceId: command.record.sourceId, record: command.record };
   try {
-    const { revision } = await handleCommand(store, contactStream(command.source, command.record.sourceId), decider, command, {
-      metadata,
-      maxAttempts: MAX_ATTEMPTS,
-    });
-    const { outcome, reason } = verdict!;
-    return { ...answer, outcome, revision, ...(reason ? { reason } : {}) };
+    // A concurrent writer of the contact since `from` makes that append conflict: then read and judge again.
+    const outcome =
+      (from && (await handler.handle(store, stream, decide, { metadata, from }).catch(unlessConflict))) ||
+      (await handler.handle(store, stream, decide, { metadata, maxAttempts: MAX_ATTEMPTS }));
+    const { outcome: recorded, reason } = verdict!;
+    return {
+      result: { ...answer, outcome: recorded, revision: outcome.revision, ...(reason ? { reason } : {}) },
+      after: { state: outcome.state, revision: outcome.revision },
+    };
   } catch (error) {
-    return { ...answer, outcome: 'rejected', revision: null, ...notStored(error) };
+    return { result: { ...answer, outcome: 'rejected', revision: null, ...notStored(error) } };
   }
 }
+
+const unlessConflict = (error: unknown): undefined => {
+  if (error instanceof WrongExpectedVersion) return undefined;
+  throw error;
+};
 
 /** Why a record's append did not happen: refused for good (too large for the store's limit) or failed for now. */
 function notStored(error: unknown): Pick<RecordResult, 'reason' | 'storeFailure'> {

@@ -393,6 +393,70 @@ describe('idem sync import', () => {
       }
     });
 
+    it('completes a file whose rejected lines quote a NUL or a lone surrogate, auditing them escaped', async () => {
+      // No PostgreSQL document holds these characters: quoted as sent in the slice's audit, they made the
+      // store refuse the slice after its good records were written, and the run could never finish.
+      const file = join(dir, 'unstorable-keys.ndjson');
+      writeFileSync(
+        file,
+        [
+          JSON.stringify({ sourceId: 'nul-before', fields: {} }),
+          JSON.stringify({ sourceId: 'a\u0000b', fields: {} }),
+          JSON.stringify({ sourceId: 'half\ud800', fields: {} }),
+          JSON.stringify({ sourceId: 'nul-field', fields: {}, ['x\u0000']: 1 }),
+          JSON.stringify({ sourceId: 'nul-after', fields: {} }),
+        ].join('\n'),
+      );
+      const db = await openDb('file_import_unstorable_keys');
+      try {
+        const run = await importFile({ store: db.store, source: 'crm', path: file, metadata });
+        expect(run).toMatchObject({ status: 'completed', processed: 5, counts: { imported: 2, rejected: 3 } });
+        const rejected = (await db.store.readStream(importStream(run.runId)))
+          .filter((e) => e.type === 'ImportRecordProcessed' && e.data.outcome === 'rejected')
+          .map((e) => [e.data.sourceId, e.data.sentSourceId, e.data.reason]);
+        expect(rejected).toEqual([
+          ['', 'a\\u0000b', expect.stringContaining('sourceId must be')],
+          ['', 'half\\ud800', expect.stringContaining('sourceId must be')],
+          ['nul-field', undefined, 'unknown field x\\u0000'],
+        ]);
+      } finally {
+        await db.pool.end();
+      }
+    });
+
+    it('stops for review at a header naming a column with a NUL twice, the reason quoting it escaped', async () => {
+      const file = join(dir, 'header-nul.csv');
+      writeFileSync(file, 'sourceId,na\u0000me,na\u0000me\nh1,A,B\n');
+      const db = await openDb('file_import_header_nul');
+      try {
+        const run = await importFile({ store: db.store, source: 'crm', path: file, metadata });
+        expect(run).toMatchObject({ status: 'needs_review', processed: 0 });
+        expect(run.reason).toContain('the header names the column "na\\u0000me" twice');
+      } finally {
+        await db.pool.end();
+      }
+    });
+
+    it('imports the bytes of a file first named with the wrong format as a run of their own once it is named right', async () => {
+      const content = [JSON.stringify({ sourceId: 'named-1', fields: {} }), JSON.stringify({ sourceId: 'named-2', fields: {} })].join('\n');
+      const [asCsv, asNdjson] = [join(dir, 'misnamed.csv'), join(dir, 'renamed.ndjson')];
+      writeFileSync(asCsv, content);
+      writeFileSync(asNdjson, content);
+      const db = await openDb('file_import_misnamed');
+      try {
+        const wrong = await importFile({ store: db.store, source: 'crm', path: asCsv, metadata });
+        expect(wrong).toMatchObject({ status: 'needs_review', processed: 0 });
+        const right = await importFile({ store: db.store, source: 'crm', path: asNdjson, metadata });
+        expect(right).toMatchObject({ status: 'completed', processed: 2, counts: { imported: 2 } });
+        expect(right.runId).not.toBe(wrong.runId);
+        // Each name goes on with its own run.
+        expect((await importFile({ store: db.store, source: 'crm', path: asCsv, metadata })).runId).toBe(wrong.runId);
+        expect(await importFile({ store: db.store, source: 'crm', path: asNdjson, metadata })).toEqual(right);
+      } finally {
+        await db.pool.end();
+      }
+    });
+
     it('keeps the sourceId of a CSV row with the wrong number of cells on its rejection', async () => {
       const file = join(dir, 'short-row.csv');
       writeFileSync(file, 'sourceId,name,email\nrow1,Ada\nrow2,Bob,b@x.example\n');

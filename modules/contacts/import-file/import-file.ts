@@ -16,7 +16,7 @@ import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
-import type { ImportEvent } from '../contact.events';
+import { importStream, type ImportEvent, type ImportRunStarted } from '../contact.events';
 import { assertKnownSource } from '../contact-sources';
 import type { ImportRunState } from '../import-run.state';
 import { importItems, throwIfNotStored } from '../import-contacts/import-records';
@@ -25,7 +25,8 @@ import { appendRunEvents, loadRun } from '../pull-run/drive-run';
 import { decidePage, pageStart } from '../pull-run/record-page.decision';
 import { startRun } from '../pull-run/start-run';
 import { rejectedKey } from '../import-contact/contact-record';
-import { fileRecords, formatOf, type FileRow } from './file-records';
+import { fileRecords, formatOf, type FileFormat, type FileRow } from './file-records';
+import { boundedReason } from '../import-run.audit';
 
 export interface FileImportOptions {
   store: EventStore;
@@ -66,7 +67,7 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
   assertKnownSource(source);
   const { hash, bytes: totalBytes } = await hashContent(path, options.signal);
   await options.afterHashing?.();
-  const runId = `file.${source}.${hash.slice(0, 40)}`;
+  const runId = await fileRunId(store, source, hash, formatOf(path));
   let run = await loadRun(store, runId);
   if (!run.exists) {
     await startRun(
@@ -113,7 +114,8 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
     if (options.signal?.aborted && slice.length === 0) return run;
     if ('unreadable' in line) {
       if (slice.length) await record(String(slice.at(-1)!.line));
-      const reason = `the file is not valid CSV from line ${line.line} on; fix it and import it again (${line.unreadable})`;
+      // The parser's words may quote a cell of the file: as the audit can hold them (boundedReason).
+      const reason = boundedReason(`the file is not valid CSV from line ${line.line} on; fix it and import it again (${line.unreadable})`);
       if (run.status === 'running') await append([{ type: 'ImportRunNeedsReview', data: { runId, reason } }]);
       return run;
     }
@@ -131,6 +133,20 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
   }
   await record(null);
   return run;
+}
+
+/**
+ * The run a file's bytes go to: `file.<source>.<hash>`, unless that run read the same bytes as the other
+ * format (the file named .csv when it holds NDJSON, or the reverse; the format comes from the name), which
+ * stopped it in review or rejected every line. The same bytes under the right name are then a run of their
+ * own, `file.<source>.<format>.<hash>`; were they named by the hash alone, they would get the wrongly read
+ * run's answer for ever. Runs recorded before keep their ids, so a killed import still goes on in place.
+ */
+async function fileRunId(store: EventStore, source: string, hash: string, format: FileFormat): Promise<string> {
+  const runId = `file.${source}.${hash.slice(0, 40)}`;
+  const [started] = await store.readStream(importStream(runId), { maxCount: 1 });
+  const readAs = (started?.data as ImportRunStarted['data'] | undefined)?.file;
+  return readAs === undefined || formatOf(readAs) === format ? runId : `file.${source}.${format}.${hash.slice(0, 40)}`;
 }
 
 /** A row the parser could not make a record of is rejected with the parser's reason; a record is checked as a push's is. */

@@ -81,6 +81,8 @@ async function drivePages(deps: RunDriverDeps, runId: string, signal: AbortSigna
   let run = await loadRun(deps.store, runId);
   const fetchFrom = (cursor: string | null) => fetchWithRetries(deps, run, cursor, signal);
   let fetching: Promise<Fetched> | undefined;
+  // The cursors pages began from, as this driver saw them: a next cursor among them is a loop (record-page.decision.ts).
+  const began = new Set<string | null>();
   for (;;) {
     if (!run.exists || run.status !== 'running' || run.kind !== 'pull' || signal.aborted) return run;
     const fetched = await (fetching ?? fetchFrom(run.cursor));
@@ -90,10 +92,12 @@ async function drivePages(deps: RunDriverDeps, runId: string, signal: AbortSigna
     // the next page still counts only once its own records and cursor are recorded. If this page
     // ends the run (or the driver), the fetched page is simply dropped.
     const nextCursor = 'page' in fetched ? fetched.page.nextCursor : null;
-    fetching = nextCursor !== null ? fetchFrom(nextCursor) : undefined;
+    began.add(run.cursor);
+    const loops = nextCursor !== null && began.has(nextCursor);
+    fetching = nextCursor !== null && !loops ? fetchFrom(nextCursor) : undefined;
     const events =
       'page' in fetched
-        ? await importPage(deps, run, fetched.page)
+        ? await importPage(deps, run, fetched.page, loops)
         : ['unconfigured' in fetched ? decideSourceMissing(run) : decideFetchGaveUp(run, MAX_FETCH_ATTEMPTS, fetched.error)];
     await deps.beforeRecordingPage?.(run);
     const recorded = await appendRunEvents(deps, run, events);
@@ -103,12 +107,12 @@ async function drivePages(deps: RunDriverDeps, runId: string, signal: AbortSigna
   }
 }
 
-async function importPage(deps: RunDriverDeps, run: ImportRunState, page: ContactPage): Promise<ImportEvent[]> {
+async function importPage(deps: RunDriverDeps, run: ImportRunState, page: ContactPage, nextCursorSeen: boolean): Promise<ImportEvent[]> {
   const { firstSeq, recorded } = pageStart(run);
   const items = checkItems(page.records, firstSeq).slice(recorded);
   const results = await importItems(deps.store, run.source, run.runId, items, { ...deps.metadata, correlationId: run.runId });
   throwIfNotStored(results);
-  return decidePage(run, { cursor: run.cursor, nextCursor: page.nextCursor, results });
+  return decidePage(run, { cursor: run.cursor, nextCursor: page.nextCursor, results, nextCursorSeen });
 }
 
 type Fetched = { page: ContactPage } | { error: string } | { unconfigured: true };

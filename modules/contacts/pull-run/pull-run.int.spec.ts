@@ -10,6 +10,7 @@ import { createSandbox, type Sandbox } from '../../sandbox';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
 import { createTestDatabase } from '../../../test/harness/test-database';
 import { SandboxCrmContactSource } from '../contact-source/sandbox-crm.contact-source';
+import type { ContactSource } from '../contact-source/contact-source.port';
 import { driveRun, loadRun, type RunDriverDeps } from './drive-run';
 import { orphanedRuns, resumeUnfinishedRuns } from './resume-runs';
 import { resumeRun, startRun, unfinishedRuns } from './start-run';
@@ -208,6 +209,41 @@ describe('a pull run', () => {
       await resumeRun(store, stopped.runId, 'support', deps.metadata);
       expect(await driveRun(deps, stopped.runId)).toMatchObject({ status: 'completed', processed: SIZE });
       expect(await contactEvents()).toBe(events);
+    });
+  });
+
+  describe('when the source hands out a cursor that leads back to a page already pulled', () => {
+    // A source whose next cursor goes round (the same cursor again, or an earlier one) would be followed
+    // for ever, each lap's records appended to the run's stream. The stub gives up after 20 pages, so a
+    // driver without the stop rule ends in review for another reason instead of hanging the spec.
+    const looping = (next: Record<string, string>): ContactSource & { asked: Array<string | null> } => {
+      const asked: Array<string | null> = [];
+      return {
+        name: 'crm',
+        asked,
+        fetchPage: ({ cursor }) => {
+          asked.push(cursor ?? null);
+          if (asked.length > 20) return Promise.reject(new Error('the stub was asked for more than 20 pages'));
+          const nextCursor = next[cursor ?? '(start)'];
+          return Promise.resolve({ records: [{ sourceId: `loop-${asked.length}`, version: 1, fields: {} }], nextCursor });
+        },
+      };
+    };
+
+    it.each([
+      ['the same cursor again', { '(start)': 'same', same: 'same' }, [null, 'same'], 'same', 'same'],
+      ['an earlier cursor', { '(start)': 'a', a: 'b', b: 'a' }, [null, 'a', 'b'], 'a', 'b'],
+    ])('stops as needs_review when it is %s, recording the pages before', async (_label, next, asked, looped, after) => {
+      const source = looping(next);
+      const runId = await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, deps.metadata);
+      const stopped = await driveRun({ ...deps, sources: () => source }, runId);
+      expect(stopped).toMatchObject({
+        status: 'needs_review',
+        pages: asked.length - 1,
+        processed: asked.length - 1,
+        reason: `the source gave cursor ${looped} as the next after cursor ${after}, and a page of this run already began there: following it would go round for ever`,
+      });
+      expect(source.asked).toEqual(asked);
     });
   });
 

@@ -9,6 +9,9 @@
  *   run whose source is not configured here (any more);
  * - a source that keeps contradicting itself: MAX_CONFLICT_PAGES_IN_A_ROW pages in a row with
  *   records whose version it already gave with other content;
+ * - a source whose next cursor leads back to a page this driver already began from (the page's own
+ *   cursor, or an earlier one): followed, the run would go round for ever, appending every lap's
+ *   records to its stream;
  * - an error that driving the run again cannot fix (a background driver's: run-drivers.ts).
  */
 import type { ImportEvent } from '../contact.events';
@@ -24,12 +27,20 @@ export interface ImportedPage {
   nextCursor: string | null;
   /** The page's records not recorded yet: all of them, unless a driver died between the page's appends. */
   results: RecordResult[];
+  /** `nextCursor` is a cursor a page of this run already began from (this one's included), as far as its driver saw. */
+  nextCursorSeen?: boolean;
 }
 
 /** The seq of the page's first record, and how many of its records are recorded already (import-run.state.ts). */
 export const pageStart = (run: ImportRunState) => ({ firstSeq: run.processed - run.recordedInPage, recorded: run.recordedInPage });
 
 export function decidePage(run: ImportRunState, page: ImportedPage): ImportEvent[] {
+  if (page.nextCursor !== null && page.nextCursorSeen) {
+    const reason = boundedReason(
+      `the source gave cursor ${page.nextCursor} as the next after cursor ${page.cursor ?? '(start)'}, and a page of this run already began there: following it would go round for ever`,
+    );
+    return [{ type: 'ImportRunNeedsReview', data: { runId: run.runId, reason } }];
+  }
   const conflicts = page.results.filter((r) => r.outcome === 'conflict').length;
   if (conflicts > 0 && run.conflictPagesInARow + 1 >= MAX_CONFLICT_PAGES_IN_A_ROW) {
     const reason = `the source contradicted itself on ${MAX_CONFLICT_PAGES_IN_A_ROW} pages in a row (the last at cursor ${page.cursor ?? '(start)'}: ${conflicts} records)`;

@@ -86,6 +86,27 @@ describe('decidePage', () => {
   });
 });
 
+describe('decidePage, when the next cursor leads back to a page the run already began from', () => {
+  it('stops the run for review, naming both cursors, and records nothing of the page', () => {
+    const events = decidePage(run(), { cursor: 'c1', nextCursor: 'c1', results: [result(500, 'unchanged')], nextCursorSeen: true });
+    expect(events).toStrictEqual([
+      {
+        type: 'ImportRunNeedsReview',
+        data: {
+          runId: 'r1',
+          reason:
+            'the source gave cursor c1 as the next after cursor c1, and a page of this run already began there: following it would go round for ever',
+        },
+      },
+    ]);
+  });
+
+  it('completes the run on its last page whatever came before (no next cursor is no loop)', () => {
+    const events = decidePage(run(), { cursor: 'c1', nextCursor: null, results: [result(500, 'imported')], nextCursorSeen: true });
+    expect(events.at(-1)).toMatchObject({ type: 'ImportRunCompleted' });
+  });
+});
+
 describe('decideFetchGaveUp', () => {
   it('stops the run for review, naming the page, the attempts and the last error', () => {
     expect(decideFetchGaveUp(run({ cursor: null }), MAX_FETCH_ATTEMPTS, 'HTTP 500')).toStrictEqual({
