@@ -34,10 +34,15 @@ export const InStripeAmountSteps = (): PropertyDecorator =>
     },
   });
 
-/** The amount is at most Stripe's largest charge in the body's currency (twelve digits in IDR, eight in the rest). */
+/**
+ * The amount is at most Stripe's largest charge in the body's currency (twelve digits in IDR, eight in the rest).
+ * Named `max` with the largest bound of any currency, so the OpenAPI document (src/openapi/validated-bodies.ts)
+ * states the `maximum` a body can ever have; the currency's own bound is checked here and named in the message.
+ */
 export const AtMostStripeMaximum = (): PropertyDecorator =>
   ValidateBy({
-    name: 'stripeMaximumAmount',
+    name: 'max',
+    constraints: [stripeMaximumAmountOf('IDR')],
     validator: {
       validate: (value: unknown, args) => typeof value !== 'number' || value <= stripeMaximumAmountOf(currencyOf(args)),
       defaultMessage: (args) => {
