@@ -11,6 +11,7 @@ import { createHttpApp } from './bootstrap/http-app';
 import { startSandboxIfEnabled } from './bootstrap/in-process-sandbox';
 import { startRuntime } from './bootstrap/runtime';
 import { exitOnStartupFailure, stopOnSignals } from './bootstrap/process-lifecycle';
+import { addressInUseOr, ensureAddressFree } from './bootstrap/listen-address';
 import { startBackground } from './bootstrap/background';
 import { openReadModels } from './bootstrap/read-models';
 import { idemFeatures } from './app.module';
@@ -19,6 +20,8 @@ import { createSandbox } from '../modules/sandbox';
 async function main(): Promise<void> {
   const loaded = loadConfig();
   applyLogLevel(loaded.logLevel);
+  // Before anything starts: a taken port would otherwise show only after the database and the worker.
+  await ensureAddressFree(loaded.http);
   // The sandbox first: the features find the provider through the configuration it returns.
   const { config, sandbox } = await startSandboxIfEnabled(loaded, createSandbox);
   // The banner comes once everything is up, which can take a while (a first embedded start creates
@@ -29,7 +32,9 @@ async function main(): Promise<void> {
   const readModels = await openReadModels(runtime, features);
   const background = config.worker.inApiProcess ? await startBackground(runtime, features, { readModels }) : undefined;
   const app = await createHttpApp(runtime, { features, readModels });
-  await app.listen({ port: config.http.port, host: config.http.host });
+  await app.listen({ port: config.http.port, host: config.http.host }).catch((error: unknown) => {
+    throw addressInUseOr(error, config.http);
+  });
   const url = (await app.getUrl()).replace('[::1]', 'localhost');
   sandbox?.configureWebhook({ url: `${url}/v1/webhooks/payments`, secret: config.payments.webhookSecret });
   const featureLines = features.flatMap((feature) => feature.bannerLines?.(url) ?? []);

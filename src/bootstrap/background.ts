@@ -10,6 +10,7 @@ import { Logger as JobLogger, type LogLevel } from 'graphile-worker';
 import { projectionLanesOf, reactorsOf, readModelsOf, taskListOf, type Feature, type WorkerContext } from '../features/feature';
 import { installJobQueue } from '../jobs/install-job-queue';
 import { startJobWorker, type JobWorker } from '../jobs/job-worker';
+import { endPool } from './end-pool';
 import { startProjections, type RunningProjections } from '../subscriptions/start-projections';
 import { openReadModels, type ReadModels } from './read-models';
 import type { Runtime } from './runtime';
@@ -143,7 +144,7 @@ async function startJobs(runtime: Runtime, features: readonly Feature[], worker:
   // Stopping twice (a test stops the jobs early, then the whole background) is not an error.
   let jobsStopping: Promise<void> | undefined;
   const stopJobs = async () => {
-    await jobs.stop().finally(() => jobPool.end());
+    await jobs.stop().finally(() => endPool(jobPool));
   };
   return { done: jobs.done, stop: () => (jobsStopping ??= stopJobs()) };
 }

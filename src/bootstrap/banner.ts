@@ -21,7 +21,12 @@ export function startupBanner({
   /** What an `idem` command needs besides DATABASE_URL to reach this instance (Feature.cliEnvironment). */
   cliEnvironment?: Record<string, string>;
 }): string {
-  const cliVariables = Object.entries(cliEnvironment).map(([name, value]) => ` ${name}=${redact(value)}`);
+  const { kind, esdbConnectionString } = config.eventStore;
+  // On EventStoreDB the events are not in the database: an idem beside it needs the store's address too,
+  // or it would open the database's own (empty) event store.
+  const storeEnvironment: Record<string, string> =
+    kind === 'esdb' && esdbConnectionString ? { EVENT_STORE: 'esdb', EVENTSTORE_CONNECTION_STRING: esdbConnectionString } : {};
+  const cliVariables = Object.entries({ ...storeEnvironment, ...cliEnvironment }).map(([name, value]) => ` ${name}=${redact(value)}`);
   const lines = [
     '',
     'Idem is running',
@@ -31,7 +36,9 @@ export function startupBanner({
         `                 idem beside it: DATABASE_URL=${runtime.databaseUrl}${cliVariables.join('')}`
       : `  database       ${redact(runtime.databaseUrl)}` +
         (cliVariables.length ? `\n                 idem beside it: this DATABASE_URL,${cliVariables.join('')}` : ''),
-    `  event store    ${config.eventStore.kind}`,
+    kind === 'esdb' && esdbConnectionString
+      ? `  event store    EventStoreDB at ${redact(esdbConnectionString)}`
+      : `  event store    ${kind} (the database above)`,
     sandboxUrl
       ? `  provider       Stripe-shaped sandbox at ${sandboxUrl}  (charges: ${sandboxUrl}/_sandbox/charges)`
       : `  provider       Stripe API ${config.payments.stripeApiBase ?? 'https://api.stripe.com'}`,

@@ -4,6 +4,8 @@
  * last), a second one is ignored while that happens.
  */
 import { ConfigError } from '../config/config-error';
+import { DataDirectoryInUse } from '../database/embedded-postgres';
+import { AddressInUse } from './listen-address';
 
 /** The signals that stop the service gracefully. */
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -35,13 +37,18 @@ export function stopOnSignals(announce: string, closers: Closer[]): void {
   for (const signal of STOP_SIGNALS) process.on(signal, () => void stop(signal));
 }
 
-/** A bad configuration prints only its message; anything else its stack. */
+/** Failures the operator fixes by a setting: their message says which, and a stack trace would bury it. */
+const OPERATOR_FAILURES = [AddressInUse, DataDirectoryInUse];
+
+/** A bad configuration prints only its message, a taken address or data directory what to do; anything else its stack. */
 export function exitOnStartupFailure(what: string) {
   return (error: unknown): never => {
     process.stderr.write(
       error instanceof ConfigError
         ? `${error.message}\n`
-        : `${what} failed to start: ${error instanceof Error ? error.stack : String(error)}\n`,
+        : OPERATOR_FAILURES.some((kind) => error instanceof kind)
+          ? `${what} failed to start: ${(error as Error).message}\n`
+          : `${what} failed to start: ${error instanceof Error ? error.stack : String(error)}\n`,
     );
     process.exit(1);
   };

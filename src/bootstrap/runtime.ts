@@ -12,6 +12,7 @@ import type { EventStore } from '../event-store/event-store.port';
 import { EsdbEventStore } from '../event-store/esdb/esdb.event-store';
 import { PostgresEventStore } from '../event-store/postgres/postgres.event-store';
 import { surviveLostConnections } from '../database/lost-connections';
+import { endPool } from './end-pool';
 
 export interface PoolOptions {
   max: number;
@@ -66,7 +67,7 @@ export async function startRuntime(config: IdemConfig, options: { poolSize?: num
       openPool,
       async close() {
         await eventStore.close();
-        await opened.end();
+        await endPool(opened);
         await embedded?.stop();
       },
     };

@@ -42,6 +42,29 @@ describe('GET /admin', () => {
     },
   );
 
+  it.each([
+    ['/admin/', '/admin'],
+    ['/admin/?utm_source=newsletter&q=a%20b', '/admin?utm_source=newsletter&q=a%20b'],
+  ])('sends %s on to the screen at %s', async (url, location) => {
+    const answer = await cases.harness.app.inject({ url });
+    expect({ status: answer.statusCode, location: answer.headers.location }).toEqual({ status: 301, location });
+  });
+
+  it.each(['/admin?utm_source=newsletter', '/admin?fbclid=x&utm_campaign=y', '/admin/admin.js?v=2', '/admin/admin.css?v=2'])(
+    'serves %s, ignoring what a link or a cache buster added to the query',
+    async (url) => {
+      const answer = await cases.harness.app.inject({ url });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers['content-security-policy']).toBe(ADMIN_CONTENT_SECURITY_POLICY);
+    },
+  );
+
+  it('leaves the api as strict as before: a /v1 route still refuses a parameter it does not read', async () => {
+    const answer = await cases.harness.app.inject({ url: '/v1/support/reviews?utm_source=newsletter', headers: auth('support') });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json().errors).toEqual([{ field: 'utm_source', message: 'property utm_source should not exist' }]);
+  });
+
   it('has no inline script for the policy to allow', async () => {
     const html = (await cases.harness.app.inject({ url: '/admin' })).body;
     expect(html.match(/<script[^>]*>/g)).toEqual(['<script src="/admin/admin.js" defer>']);
@@ -54,7 +77,8 @@ describe('GET /admin from the compiled service (dist/, as npm start runs it)', (
   it('finds the files beside the source and serves them', async () => {
     const service = await startService({ DATABASE_URL: await createTestDatabase('admin_screen_dist') });
     try {
-      for (const file of ['', '/admin.js', '/admin.css']) {
+      // fetch follows the redirect of `/admin/`, as a browser does.
+      for (const file of ['', '/admin.js', '/admin.css', '/', '/?utm_source=newsletter']) {
         const answer = await fetch(`${service.apiUrl}/admin${file}`);
         expect({ file, status: answer.status, policy: answer.headers.get('content-security-policy') }).toEqual({
           file,
@@ -132,6 +156,22 @@ describeInBrowser('the admin screen, in chromium', () => {
     await page.click('#login-form button');
     await page.locator(screen).waitFor();
   }
+
+  describe('opened from a link', () => {
+    it('shows the login form at /admin/ with a tracking parameter, under its one address', async () => {
+      const page = await (await browser.newContext()).newPage();
+      page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+      page.on('pageerror', (error) => consoleErrors.push(error.message));
+      const answer = await page.goto(`${cases.url}/admin/?utm_source=newsletter`);
+      expect(answer?.status()).toBe(200);
+      expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe('/admin?utm_source=newsletter');
+      await page.locator('#login-form').waitFor();
+      await page.fill('#token', 'dev-support');
+      await page.click('#login-form button');
+      await page.locator('#workspace').waitFor();
+      await page.context().close();
+    });
+  });
 
   describe('for support', () => {
     let page: Page;
