@@ -4,7 +4,7 @@
  * last), a second one is ignored while that happens.
  */
 import { ConfigError } from '../config/config-error';
-import { DataDirectoryInUse } from '../database/embedded-postgres';
+import { DataDirectoryInUse } from '../database/reclaim-data-directory';
 import { AddressInUse } from './listen-address';
 
 /** The signals that stop the service gracefully. */
