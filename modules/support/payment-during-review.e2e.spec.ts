@@ -7,7 +7,7 @@
  * and the next request charged the customer a second time (DESIGN §9.1).
  */
 import { randomUUID } from 'node:crypto';
-import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
+import { auth, deliverWebhooksTo, startTestApp, type TestApp } from '../../test/harness/test-app';
 import { chargeOrder, loadOrder, orderStream } from '../payments';
 import { isSucceededCharge } from '../sandbox';
 
@@ -16,9 +16,7 @@ let harness: TestApp;
 
 beforeAll(async () => {
   harness = await startTestApp('payment_during_review', { IDEM_WEBHOOK_SECRET: SECRET, IDEM_PAYMENT_METHOD: 'saved_card' });
-  await harness.app.listen({ port: 0, host: '127.0.0.1' });
-  const url = `${await harness.app.getUrl()}/v1/webhooks/payments`.replace('[::1]', '127.0.0.1');
-  harness.sandbox.configureWebhook({ url, secret: SECRET });
+  await deliverWebhooksTo(harness, SECRET);
 });
 afterAll(() => harness.close());
 

@@ -88,3 +88,13 @@ export async function listenOnFreePort(app: NestFastifyApplication): Promise<{ p
   const { port } = new URL(await app.getUrl());
   return { port: Number(port), url: (path) => `http://127.0.0.1:${port}${path}` };
 }
+
+/**
+ * The sandbox delivers its webhooks to this app, signed with `secret` (the app's IDEM_WEBHOOK_SECRET): the app
+ * is served on a free port for them. Returns the webhook address (to turn deliveries off and on again).
+ */
+export async function deliverWebhooksTo(harness: TestApp, secret: string): Promise<string> {
+  const webhookUrl = (await listenOnFreePort(harness.app)).url('/v1/webhooks/payments');
+  harness.sandbox.configureWebhook({ url: webhookUrl, secret });
+  return webhookUrl;
+}

@@ -6,7 +6,7 @@
  * No background worker here: the spec runs the worker's step itself, at the moment the race needs.
  */
 import { randomUUID } from 'node:crypto';
-import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
+import { auth, deliverWebhooksTo, startTestApp, type TestApp } from '../../../test/harness/test-app';
 import { isSucceededCharge } from '../../sandbox';
 import { chargeOrder } from '../charge-order/charge-order.job';
 import { loadOrder } from '../load-order';
@@ -18,9 +18,7 @@ let harness: TestApp;
 
 beforeAll(async () => {
   harness = await startTestApp('early_webhook_race', { IDEM_WEBHOOK_SECRET: SECRET, IDEM_PAYMENT_METHOD: 'saved_card' });
-  await harness.app.listen({ port: 0, host: '127.0.0.1' });
-  const url = `${await harness.app.getUrl()}/v1/webhooks/payments`.replace('[::1]', '127.0.0.1');
-  harness.sandbox.configureWebhook({ url, secret: SECRET });
+  await deliverWebhooksTo(harness, SECRET);
 });
 afterAll(() => harness?.close());
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
-import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
+import { auth, deliverWebhooksTo, startTestApp, type TestApp } from '../../../test/harness/test-app';
 import type { Sandbox } from '../../sandbox';
 import { ChargeOutcomeStillUnknown, chargeOrder, type ChargeOrderDeps } from '../charge-order/charge-order.job';
 import { loadOrder } from '../load-order';
@@ -19,10 +19,8 @@ beforeAll(async () => {
   harness = await startTestApp('webhooks', { IDEM_WEBHOOK_SECRET: SECRET, IDEM_PAYMENT_METHOD: 'saved_card' });
   harness.sandbox.createCustomer({ id: 'c1', paymentMethod: 'pm_card_visa' });
   harness.sandbox.createCustomer({ id: DECLINING, paymentMethod: 'pm_card_chargeDeclined' });
-  await harness.app.listen({ port: 0, host: '127.0.0.1' });
-  webhookUrl = `${await harness.app.getUrl()}/v1/webhooks/payments`.replace('[::1]', '127.0.0.1');
+  webhookUrl = await deliverWebhooksTo(harness, SECRET);
   sandbox = harness.sandbox;
-  sandbox.configureWebhook({ url: webhookUrl, secret: SECRET });
   deps = { store: harness.runtime.eventStore, workerId: 'w', gateway: harness.gateway };
 });
 afterAll(() => harness.close());
