@@ -5,6 +5,7 @@
  */
 import 'reflect-metadata';
 import { loadConfig } from './config/config';
+import { formatDuration } from './config/duration';
 import { applyLogLevel } from './bootstrap/log-levels';
 import { startBackground } from './bootstrap/background';
 import { startSandboxIfEnabled } from './bootstrap/in-process-sandbox';
@@ -26,7 +27,7 @@ async function main(): Promise<void> {
     ['database', () => runtime.close()],
   ]);
   process.stdout.write(
-    `Idem worker ${background.workerId} running (projections, charge jobs, recovery every ${config.worker.recoveryIntervalMs / 1000}s)\n`,
+    `Idem worker ${background.workerId} running (projections, charge jobs, recovery every ${formatDuration(config.worker.recoveryIntervalMs)})\n`,
   );
 }
 

@@ -1,4 +1,5 @@
 import type { IdemConfig } from '../config/config';
+import { formatDuration } from '../config/duration';
 import type { Runtime } from './runtime';
 
 /** What a developer needs after `npm start`: where things are and how to call them. */
@@ -43,7 +44,7 @@ export function startupBanner({
       ? `  provider       Stripe-shaped sandbox at ${sandboxUrl}  (charges: ${sandboxUrl}/_sandbox/charges)`
       : `  provider       Stripe API ${config.payments.stripeApiBase ?? 'https://api.stripe.com'}`,
     worker
-      ? `  worker         in this process (${worker}): projections, charge jobs, recovery every ${config.worker.recoveryIntervalMs / 60_000} min`
+      ? `  worker         in this process (${worker}): projections, charge jobs, recovery every ${formatDuration(config.worker.recoveryIntervalMs)}`
       : '  worker         not in this process (run dist/src/worker.js)',
     ...featureLines,
   ];

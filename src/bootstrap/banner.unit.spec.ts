@@ -43,3 +43,18 @@ describe('the start banner', () => {
     });
   });
 });
+
+describe('the worker line', () => {
+  it('says how often recovery runs as IDEM_RECOVERY_INTERVAL is written, 15m by default', () => {
+    const worker = (env: Record<string, string>) =>
+      startupBanner({
+        config: loadConfig({ IDEM_DATA_DIR: '/data', LOG_LEVEL: 'error', ...env }),
+        url: 'http://127.0.0.1:3000',
+        runtime: embeddedRuntime,
+        worker: 'w-1',
+        cliEnvironment: {},
+      });
+    expect(worker({})).toContain('recovery every 15m\n');
+    expect(worker({ IDEM_RECOVERY_INTERVAL: '30s' })).toContain('recovery every 30s\n');
+  });
+});
