@@ -3,7 +3,7 @@
  * each fit the store's limit; an import killed between those appends goes on from the slice's first
  * record without an outcome, and every record of the run is recorded exactly once.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
@@ -17,9 +17,13 @@ import { importFile } from './import-file';
 const metadata = { correlationId: 't', causationId: 't', actor: { role: 'sync', tokenId: 't' } };
 const noise = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`unknown_field_with_a_long_name_${'z'.repeat(30)}_${i}`, i]));
 
+const directories: string[] = [];
+
 /** 499 records rejected for their many unknown fields, then one valid record: 500 lines, one slice. */
 function file(tag: string): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'idem-file-chunks-')), 'contacts.ndjson');
+  const directory = mkdtempSync(join(tmpdir(), 'idem-file-chunks-'));
+  directories.push(directory);
+  const path = join(directory, 'contacts.ndjson');
   const lines = Array.from({ length: 499 }, (_, i) => JSON.stringify({ sourceId: `${tag}-bad-${i}`, fields: {}, ...noise }));
   lines.push(JSON.stringify({ sourceId: `${tag}-ok`, version: 1, eventId: `${tag}-ok-1`, fields: { name: 'Ok' } }));
   writeFileSync(path, lines.join('\n') + '\n');
@@ -33,7 +37,10 @@ beforeAll(async () => {
   store = new PostgresEventStore(pool);
   await store.migrate();
 });
-afterAll(() => pool.end());
+afterAll(async () => {
+  await pool.end();
+  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
+});
 
 const recordSeqs = async (runId: string) =>
   (await store.readStream(importStream(runId)))
