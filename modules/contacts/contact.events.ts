@@ -64,6 +64,14 @@ export interface ImportRunStarted {
     file?: string;
     /** Push with an Idempotency-Key: the request it answered, so a reused key with another body is refused. */
     requestFingerprint?: string;
+    /**
+     * Push: whether the request had an Idempotency-Key. False: no retry can take the run over, so a run
+     * its request left unfinished is ended by a worker (abandon-push.decision.ts). Absent in runs
+     * recorded before; their run id tells (push-run.ts).
+     */
+    idempotencyKey?: boolean;
+    /** Push: how many records the batch had (absent in runs recorded before). */
+    records?: number;
   };
 }
 /** A page (or a slice of a file) is done: its records' outcomes were recorded in the same append. */

@@ -1,17 +1,19 @@
 /**
  * Everything contacts (sync) adds to Idem (see src/features/feature.ts): the import, contact and
  * sync-run routes; the contacts, import_events and sync_runs read models; on each worker, the
- * resumption of pull runs whose driver died with its process; `idem sync`.
+ * resumption of pull runs whose driver died with its process and the end of push runs no request can
+ * finish any more; `idem sync`.
  */
 import { contactsReadModel } from '../../projections/contacts/contacts.projector';
 import { importEventsReadModel } from '../../projections/import-events/import-events.projector';
 import { syncRunsReadModel } from '../../projections/sync-runs/sync-runs.projector';
-import { runningPullRuns, runningPullRunsAt } from '../../projections/sync-runs/sync-runs.queries';
+import { runningPullRuns, runningPullRunsAt, runningPushRuns } from '../../projections/sync-runs/sync-runs.queries';
 import type { IdemConfig } from '../../src/config/config';
 import type { Feature } from '../../src/features/feature';
 import { configuredContactSources, crmUrlOf } from './contact-source/configured-sources';
 import type { ContactSources } from './contact-source/contact-source.port';
 import { ContactsModule } from './contacts.module';
+import { sweepAbandonedPushes } from './import-contacts/end-abandoned-pushes';
 import { DEFAULT_ORPHAN_SWEEP, resumeUnfinishedRuns } from './pull-run/resume-runs';
 import { syncCommand } from './sync-runs/sync.command';
 
@@ -31,6 +33,11 @@ export function contactsFeature({ sources = configuredContactSources }: Contacts
         const metadata = { correlationId: workerId, causationId: workerId, actor: { role: 'worker', tokenId: workerId } };
         const sweep = { ...DEFAULT_ORPHAN_SWEEP, candidates: () => runningPullRuns(pool), knownAtStart: () => runningPullRunsAt(pool) };
         return resumeUnfinishedRuns({ store, sources: sources(config), metadata }, sweep);
+      },
+      // Push runs a request without an Idempotency-Key left unfinished end, failed, with the reason.
+      ({ store, pool, workerId }) => {
+        const metadata = { correlationId: workerId, causationId: workerId, actor: { role: 'worker', tokenId: workerId } };
+        return Promise.resolve(sweepAbandonedPushes({ store, metadata }, { everyMs: 60_000, candidates: () => runningPushRuns(pool) }));
       },
     ],
     commands: [syncCommand],

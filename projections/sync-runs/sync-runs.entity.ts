@@ -5,11 +5,13 @@ import { bigintAsNumber } from '../../src/subscriptions/read-models/column-trans
 /**
  * One import run (`import-<runId>`: a pull run, a file, a push batch) as GET /v1/sync/runs lists it,
  * with its outcome counts as columns. The list leaves push batches out (one run per POST), so its
- * indexes do too.
+ * indexes do too; the last one holds only the push runs still running, which a worker's sweep reads
+ * (end-abandoned-pushes.ts).
  */
 @Entity({ name: 'sync_runs' })
 @Index(['startedAt', 'runId'], { where: "kind <> 'push'" })
 @Index(['status', 'startedAt', 'runId'], { where: "kind <> 'push'" })
+@Index(['runId'], { where: "kind = 'push' AND status = 'running'" })
 export class SyncRunRow {
   @PrimaryColumn({ name: 'run_id', type: 'text' })
   runId!: string;

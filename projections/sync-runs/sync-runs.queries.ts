@@ -54,6 +54,16 @@ export async function runningPullRuns(pool: Pool): Promise<string[]> {
 }
 
 /**
+ * Push runs the read model shows running: requests in flight, and runs a request left unfinished
+ * (a worker's sweep judges each on its stream, end-abandoned-pushes.ts). Few at any time; the entity's
+ * partial index finds them without reading the finished ones.
+ */
+export async function runningPushRuns(pool: Pool): Promise<string[]> {
+  const { rows } = await pool.query<{ run_id: string }>(`SELECT run_id FROM sync_runs WHERE kind = 'push' AND status = 'running'`);
+  return rows.map((row) => row.run_id);
+}
+
+/**
  * The pull runs the live read model shows running and the checkpoint it shows them at, in one
  * statement (one snapshot: the projector commits its rows with its checkpoint). Undefined before the
  * read model's live version exists. A starting worker folds only the lifecycle events after it.

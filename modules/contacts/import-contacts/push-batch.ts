@@ -57,10 +57,13 @@ async function claimAndImport(
     if (decision.kind === 'reused') throw reused();
     if (decision.kind === 'in_progress') throw inProgress();
     // Ids of this request's own: two requests racing with one body must not be taken for one append.
-    const write = new RunWriter(store, stream, metadata, randomUUID());
+    const write = new RunWriter(store, stream, metadata, randomUUID(), keyed);
     const claim: ImportEvent =
       decision.kind === 'claim'
-        ? pushClaim(runId, request.source, metadata.actor.role, request.fingerprint)
+        ? pushClaim(runId, request.source, metadata.actor.role, request.fingerprint, {
+            idempotencyKey: keyed,
+            records: request.items.length,
+          })
         : { type: 'ImportRunResumed', data: { runId, by: metadata.actor.role } };
     if (!(await write.claim(claim, decision.kind === 'claim' ? 'no_stream' : decision.revision))) continue;
     return { answers: await importUnanswered(write, request, runId, run, metadata), replayed: false };
@@ -98,6 +101,7 @@ class RunWriter {
     private readonly stream: string,
     private readonly metadata: CommandContext['metadata'],
     private readonly attempt: string,
+    private readonly keyed: boolean,
   ) {}
 
   /** False when another request claimed (or took over) the run first. */
@@ -119,7 +123,8 @@ class RunWriter {
       await appendLinkedInChunks(this.store, this.stream, toAppend, this.revision);
     } catch (error) {
       // This request outlived its lease and a retry took the run over: that retry's answers are the run's.
-      if (error instanceof WrongExpectedVersion) throw inProgress();
+      // Without a key no retry can: a worker ended the run as abandoned (abandon-push.decision.ts).
+      if (error instanceof WrongExpectedVersion) throw this.keyed ? inProgress() : endedAsAbandoned();
       throw error;
     }
   }
@@ -131,6 +136,15 @@ class RunWriter {
 
 const reused = () =>
   new AppError('unprocessable', 'IDEMPOTENCY_KEY.REUSED', 'This Idempotency-Key was already used with a different request body', {});
+
+const endedAsAbandoned = () =>
+  new AppError(
+    'conflict',
+    'IMPORT.RUN_ABANDONED',
+    'This batch took so long that its run was ended as abandoned before its answers were recorded; the records it ' +
+      'imported are in their contact streams; send the batch again to have every record answered',
+    {},
+  );
 
 const inProgress = () =>
   new AppError(

@@ -34,9 +34,16 @@ export const toAnswer = ({ sourceId, outcome, revision, reason, ...rest }: Recor
   ...(reason ? { reason } : {}),
 });
 
-export const pushClaim = (runId: string, source: string, startedBy: string, requestFingerprint: string): ImportRunStarted => ({
+/** `batch`: whether the request had an Idempotency-Key and how many records it sent (runs recorded before have neither). */
+export const pushClaim = (
+  runId: string,
+  source: string,
+  startedBy: string,
+  requestFingerprint: string,
+  batch?: { idempotencyKey: boolean; records: number },
+): ImportRunStarted => ({
   type: 'ImportRunStarted',
-  data: { runId, source, startedBy, kind: 'push', requestFingerprint },
+  data: { runId, source, startedBy, kind: 'push', requestFingerprint, ...batch },
 });
 
 /** What follows the claim: each record's outcome, then the run's counts over every answer (`all`). */
@@ -64,6 +71,11 @@ export interface PushRun {
   answers: Map<number, RecordAnswer>;
   /** When the run's last event was recorded: a run silent for a lease is taken over. */
   lastRecordedAt?: string;
+  /** Ended without answers: a worker found it abandoned (abandon-push.decision.ts). */
+  failed?: boolean;
+  /** From the claim, when it says: whether the request had an Idempotency-Key, and how many records it sent. */
+  idempotencyKey?: boolean;
+  records?: number;
 }
 
 export function foldPushRun(events: RecordedEvent[]): PushRun {
@@ -71,8 +83,12 @@ export function foldPushRun(events: RecordedEvent[]): PushRun {
   for (const event of events) {
     run.revision = event.revision;
     run.lastRecordedAt = event.metadata.recordedAt;
-    if (event.type === 'ImportRunStarted') run.requestFingerprint = (event.data as ImportRunStarted['data']).requestFingerprint;
+    if (event.type === 'ImportRunStarted') {
+      const { requestFingerprint, idempotencyKey, records } = event.data as ImportRunStarted['data'];
+      Object.assign(run, { requestFingerprint, idempotencyKey, records });
+    }
     if (event.type === 'ImportRunCompleted') run.completed = true;
+    if (event.type === 'ImportRunFailed') run.failed = true;
     if (event.type === 'ImportRecordProcessed') {
       const d = event.data as ImportRecordProcessed['data'];
       const sourceId = d.outcome === 'rejected' && d.sourceId === '' ? null : d.sourceId;
