@@ -45,7 +45,8 @@ export class ImportContactsController {
     required: false,
     description:
       'A retry with the same key gets the original answers back; another body is 422 IDEMPOTENCY_KEY.REUSED; ' +
-      'while the first request is still in progress, 409 IDEMPOTENCY_KEY.IN_PROGRESS (taken over after 60 s of silence).',
+      'while the first request is still in progress, 409 IDEMPOTENCY_KEY.IN_PROGRESS (taken over after 60 s of silence). ' +
+      'Without a key, a request silent for 3 minutes mid-batch has its run ended by a worker as abandoned, and then gets 409 IMPORT.RUN_ABANDONED.',
   })
   @ApiBody({
     description: 'Up to 1,000 records; each is answered with its outcome, an invalid one is rejected on its own.',
