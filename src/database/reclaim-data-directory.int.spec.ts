@@ -9,11 +9,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataDirectoryInUse, reclaimDataDirectory } from './reclaim-data-directory';
 
-const IDLE = ['-e', 'setTimeout(() => undefined, 60000)'];
+/**
+ * The stand-ins idle in `sleep`, not node: Node 24 renames its main thread, so /proc/<pid>/comm of a node
+ * process reads `MainThread` once it has started, whatever name it was started under.
+ */
+const SLEEP = '/bin/sleep';
+const IDLE = ['60'];
 
 let root: string;
 let clusterDir: string;
-/** A stand-in for the server: node under the name `postgres` (what /proc/<pid>/comm shows). */
+/** A stand-in for the server: `sleep` under the name `postgres` (what /proc/<pid>/comm shows). */
 let fakePostgres: string;
 const started: number[] = [];
 
@@ -22,7 +27,7 @@ beforeEach(() => {
   clusterDir = join(root, 'pg');
   mkdirSync(clusterDir);
   fakePostgres = join(root, 'postgres');
-  symlinkSync(process.execPath, fakePostgres);
+  symlinkSync(SLEEP, fakePostgres);
 });
 afterEach(() => {
   for (const pid of started.splice(0)) if (isRunning(pid)) process.kill(pid, 'SIGKILL');
@@ -56,7 +61,7 @@ function child(command: string, cwd: string): ChildProcess {
 describe('reclaimDataDirectory', () => {
   describe('when postmaster.pid names a process that is not a PostgreSQL of this directory', () => {
     it('leaves an orphan alone and removes the stale file', async () => {
-      const other = orphan(process.execPath, clusterDir);
+      const other = orphan(SLEEP, clusterDir);
       writePidFile(other);
       await reclaimDataDirectory(clusterDir);
       expect(isRunning(other)).toBe(true);
@@ -64,7 +69,7 @@ describe('reclaimDataDirectory', () => {
     });
 
     it('leaves a process with a live parent alone, and removes the stale file instead of refusing the directory', async () => {
-      const other = child(process.execPath, clusterDir);
+      const other = child(SLEEP, clusterDir);
       writePidFile(other.pid!);
       await reclaimDataDirectory(clusterDir);
       expect(isRunning(other.pid!)).toBe(true);

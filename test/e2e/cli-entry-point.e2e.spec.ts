@@ -67,9 +67,10 @@ describe('idem on an embedded data directory a running instance holds', () => {
     // The instance's PostgreSQL as the CLI sees it: a live process named postgres, working in the
     // directory, with a live parent (this one), in postmaster.pid. Not this test process itself: were
     // its parent init, the CLI would stop it as an orphan.
+    // `sleep`, not node: Node 24 renames its main thread, so a node process's comm reads `MainThread`.
     const postgres = join(dir, 'postgres');
-    await symlink(process.execPath, postgres);
-    holder = spawn(postgres, ['-e', 'setTimeout(() => undefined, 120000)'], { stdio: 'ignore', cwd: join(dir, 'pg') });
+    await symlink('/bin/sleep', postgres);
+    holder = spawn(postgres, ['120'], { stdio: 'ignore', cwd: join(dir, 'pg') });
     await writeFile(join(dir, 'pg', 'postmaster.pid'), `${holder.pid}\n${join(dir, 'pg')}\n`);
   });
   afterAll(async () => {
