@@ -142,26 +142,34 @@ describe('the sweep of abandoned push runs', () => {
   });
 });
 
+/**
+ * A keyless request of five records that has claimed its run and imported its records, held before it
+ * appends its answers until `openGate()`.
+ */
+async function requestHeldBeforeItsAnswers(runId: string) {
+  let openGate!: () => void;
+  const gate = new Promise<void>((resolve) => (openGate = resolve));
+  let judged!: () => void;
+  const claimed = new Promise<void>((resolve) => (judged = resolve));
+  const request = pushBatch(
+    storeOfRequest(async (n) => {
+      if (n === 2) {
+        judged();
+        await gate;
+      }
+    }),
+    batch(5),
+    { runId, keyed: false },
+    metadata,
+  );
+  await claimed;
+  return { request, openGate };
+}
+
 describe('a request still alive when the sweep judges its run abandoned', () => {
   it('keeps its run: its answers are appended first, the sweep loses its append and leaves the run completed', async () => {
     const runId = `push.${randomUUID()}`;
-    let openGate!: () => void;
-    const gate = new Promise<void>((resolve) => (openGate = resolve));
-    let judged!: () => void;
-    const claimed = new Promise<void>((resolve) => (judged = resolve));
-    // The request claims, imports its records, then waits before appending its answers.
-    const request = pushBatch(
-      storeOfRequest(async (n) => {
-        if (n === 2) {
-          judged();
-          await gate;
-        }
-      }),
-      batch(5),
-      { runId, keyed: false },
-      metadata,
-    );
-    await claimed;
+    const { request, openGate } = await requestHeldBeforeItsAnswers(runId);
     // The sweep reads the run (the claim alone), then the request appends its answers, then the sweep appends.
     const sweepStore = new Proxy(db.store, {
       get(target, prop) {
@@ -188,22 +196,7 @@ describe('a request still alive when the sweep judges its run abandoned', () => 
 describe('a request without a key whose run the sweep ended before its answers', () => {
   it('is refused with 409 IMPORT.RUN_ABANDONED, and the run stays failed with the sweep’s reason', async () => {
     const runId = `push.${randomUUID()}`;
-    let openGate!: () => void;
-    const gate = new Promise<void>((resolve) => (openGate = resolve));
-    let judged!: () => void;
-    const claimed = new Promise<void>((resolve) => (judged = resolve));
-    const request = pushBatch(
-      storeOfRequest(async (n) => {
-        if (n === 2) {
-          judged();
-          await gate;
-        }
-      }),
-      batch(5),
-      { runId, keyed: false },
-      metadata,
-    );
-    await claimed;
+    const { request, openGate } = await requestHeldBeforeItsAnswers(runId);
     expect(await endAbandonedPushes(worker, [runId], later())).toEqual([runId]);
     openGate();
     await expect(request).rejects.toMatchObject({ kind: 'conflict', code: 'IMPORT.RUN_ABANDONED' });
