@@ -17,7 +17,7 @@ import { createSandbox } from '../modules/sandbox';
 async function main(): Promise<void> {
   const loaded = loadConfig();
   applyLogLevel(loaded.logLevel);
-  const { config, sandbox } = await startSandboxIfEnabled(loaded, createSandbox);
+  const { config, sandbox } = await startSandboxIfEnabled(loaded, createSandbox, { keepState: false });
   const runtime = await startRuntime(config);
   const background = await startBackground(runtime, idemFeatures());
   // Before the banner, which is what a supervisor or a test waits for before it may signal (main.ts).

@@ -19,6 +19,7 @@ import { ORDER_ID_METADATA_KEY } from './payment-intents/payment-intent';
 import { registerReadPaymentIntents } from './payment-intents/read-payment-intents.routes';
 import type { RequestLogEntry } from './request-log';
 import { SandboxSignals } from './sandbox-signals';
+import { SandboxJournal } from './sandbox-journal';
 import { createSandboxState } from './sandbox-state';
 import { newRequestId } from './stripe-ids';
 import type { WebhookEndpoint } from './webhooks/deliver-event';
@@ -40,6 +41,12 @@ export interface SandboxOptions {
   searchLagMs?: number;
   /** The sandbox CRM's seed and size (crm/register-crm.ts). */
   crm?: CrmOptions;
+  /**
+   * A directory to keep the provider's state in (sandbox-journal.ts): a sandbox started again on it
+   * holds the intents, customers and answered idempotency keys of the one before. Without it the state
+   * lives in memory only (tests, benches).
+   */
+  stateDir?: string;
 }
 
 export interface Sandbox {
@@ -99,6 +106,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     onAttempt: (attempt) => signals.emit('webhook-attempted', attempt),
   });
   const state = createSandboxState(clock, { webhooks, signals, shutdown: shutdown.signal }, options.searchLagMs);
+  const journal = options.stateDir === undefined ? undefined : SandboxJournal.open(options.stateDir, state);
 
   const app = Fastify({ logger: false, genReqId: newRequestId, forceCloseConnections: true });
   app.addHook('onRequest', async (request, reply) => {
@@ -116,7 +124,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   registerWebhookControl(app, state);
   registerSandboxCrm(app, options.crm);
 
-  await app.listen({ port: options.port ?? 0, host });
+  try {
+    await app.listen({ port: options.port ?? 0, host });
+  } catch (error) {
+    journal?.close();
+    throw error;
+  }
   const port = (app.server.address() as AddressInfo).port;
 
   return {
@@ -126,6 +139,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     close: async () => {
       shutdown.abort();
       await Promise.all([app.close(), webhooks.idle()]);
+      journal?.close();
     },
     charges: (filter = {}) =>
       filter.orderId === undefined ? state.intents.all() : state.intents.withMetadata(ORDER_ID_METADATA_KEY, filter.orderId),

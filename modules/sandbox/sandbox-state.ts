@@ -4,6 +4,7 @@ import { HeldResponses } from './faults/held-responses';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 import { IntentsStore } from './payment-intents/intents.store';
 import { RequestLog } from './request-log';
+import type { SandboxJournal } from './sandbox-journal';
 import type { SandboxSignals } from './sandbox-signals';
 import type { WebhookDispatcher } from './webhooks/webhook-dispatcher';
 
@@ -20,6 +21,8 @@ export interface SandboxState {
   signals: SandboxSignals;
   /** Aborted by close(): every held or delayed request lets go of its connection. */
   shutdown: AbortSignal;
+  /** Where the provider's state is kept across restarts, when the sandbox was given a directory. */
+  journal?: SandboxJournal;
 }
 
 export function createSandboxState(
@@ -48,4 +51,5 @@ export function resetSandboxState(state: SandboxState): void {
   state.idempotency.clear();
   state.requestLog.clear();
   state.webhooks.clear();
+  state.journal?.clear();
 }

@@ -5,6 +5,7 @@
  * the sandbox's URL. Without the sandbox the configuration is returned as it was.
  */
 import type { IdemConfig } from '../config/config';
+import { join } from 'node:path';
 import { findFreePort } from '../database/free-port';
 
 export interface InProcessProvider {
@@ -12,11 +13,19 @@ export interface InProcessProvider {
   close(): Promise<void>;
 }
 
+/**
+ * `keepState`: the sandbox keeps what it holds under the data directory (`<IDEM_DATA_DIR>/sandbox`), so
+ * a restarted `npm start` still knows the charges it made (modules/sandbox/sandbox-journal.ts). Only
+ * the api process keeps it: a worker started beside it on the same data directory runs a sandbox of
+ * its own in memory, as before, instead of fighting over one journal.
+ */
 export async function startSandboxIfEnabled<P extends InProcessProvider>(
   config: IdemConfig,
-  createSandbox: (options: { port: number }) => Promise<P>,
+  createSandbox: (options: { port: number; stateDir?: string }) => Promise<P>,
+  { keepState }: { keepState: boolean },
 ): Promise<{ config: IdemConfig; sandbox: P | undefined }> {
   if (!config.sandbox.enabled) return { config, sandbox: undefined };
-  const sandbox = await createSandbox({ port: await findFreePort(config.sandbox.port) });
+  const port = await findFreePort(config.sandbox.port);
+  const sandbox = await createSandbox(keepState ? { port, stateDir: join(config.dataDir, 'sandbox') } : { port });
   return { config: { ...config, payments: { ...config.payments, stripeApiBase: sandbox.url } }, sandbox };
 }

@@ -39,8 +39,7 @@ export function registerCustomers(app: FastifyInstance, state: SandboxState): vo
     if (!parsed.ok) return answer(state, request, reply, parsed.error.status, parsed.error.body);
     const problem = defaultProblem(state, customer.id, parsed.value);
     if (problem) return answer(state, request, reply, problem.status, problem.body);
-    Object.assign(customer, parsed.value);
-    return answer(state, request, reply, 200, customerObject(customer));
+    return answer(state, request, reply, 200, customerObject(state.customers.update(customer.id, parsed.value)));
   });
 }
 

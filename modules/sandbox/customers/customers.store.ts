@@ -34,13 +34,45 @@ export interface StoredPaymentMethod {
 export class CustomersStore {
   private readonly customers = new Map<string, StoredCustomer>();
   private readonly paymentMethods = new Map<string, StoredPaymentMethod>();
+  /** Told every customer as it is after a change, and every new PaymentMethod (the sandbox journal). */
+  onCustomer?: (customer: StoredCustomer) => void;
+  onPaymentMethod?: (method: StoredPaymentMethod) => void;
 
   constructor(private readonly clock: () => number) {}
 
   create(fields: Omit<StoredCustomer, 'id' | 'created'>, id = newCustomerId()): StoredCustomer {
     const customer = { id, created: this.nowSeconds(), ...fields };
+    this.onCustomer?.(customer);
     this.customers.set(customer.id, customer);
     return customer;
+  }
+
+  /** Changes a customer's fields (the customer must exist); what is not in `fields` stays. */
+  update(id: string, fields: Partial<Omit<StoredCustomer, 'id' | 'created'>>): StoredCustomer {
+    const current = this.customers.get(id);
+    if (!current) throw new Error(`no customer ${id}`);
+    const updated = { ...current, ...fields };
+    this.onCustomer?.(updated);
+    this.customers.set(id, updated);
+    return updated;
+  }
+
+  /** A customer or PaymentMethod read back from the journal (modules/sandbox/sandbox-journal.ts). */
+  restoreCustomer(customer: StoredCustomer): void {
+    this.customers.set(customer.id, customer);
+  }
+
+  restorePaymentMethod(method: StoredPaymentMethod): void {
+    this.paymentMethods.set(method.id, method);
+  }
+
+  allCustomers(): StoredCustomer[] {
+    return [...this.customers.values()];
+  }
+
+  /** In the order they were attached. */
+  allPaymentMethods(): StoredPaymentMethod[] {
+    return [...this.paymentMethods.values()];
   }
 
   get(id: string): StoredCustomer | undefined {
@@ -53,6 +85,7 @@ export class CustomersStore {
 
   attach(testMethod: string, customer: string): StoredPaymentMethod {
     const attached = { id: newPaymentMethodId(), customer, created: this.nowSeconds(), testMethod };
+    this.onPaymentMethod?.(attached);
     this.paymentMethods.set(attached.id, attached);
     return attached;
   }

@@ -22,7 +22,7 @@ export function ensureTestCustomer(customers: CustomersStore, request: TestCusto
   const customer = customers.get(request.id) ?? customers.create(blankCustomer(), request.id);
   const current = customer.defaultPaymentMethod === null ? undefined : customers.paymentMethod(customer.defaultPaymentMethod);
   if (request.paymentMethod !== undefined && current?.testMethod !== request.paymentMethod) {
-    customer.defaultPaymentMethod = customers.attach(request.paymentMethod, customer.id).id;
+    return customers.update(customer.id, { defaultPaymentMethod: customers.attach(request.paymentMethod, customer.id).id });
   }
   return customer;
 }

@@ -29,6 +29,9 @@ interface Entry {
   response?: StoredResponse;
 }
 
+/** An answered key as the sandbox journal keeps it (keys still in flight are not kept: see sandbox-journal.ts). */
+export type IdempotencyRecord = Required<Entry>;
+
 /** Proof of the claim, so that a request that outlived a sandbox reset cannot write into a newer claim. */
 export type ClaimTicket = { readonly key: string; readonly entry: object };
 
@@ -47,6 +50,8 @@ export type ClaimTicket = { readonly key: string; readonly entry: object };
  */
 export class IdempotencyStore {
   private readonly entries = new Map<string, Entry>();
+  /** Told every key once it has its answer (the sandbox journal); `key` is the account-scoped key. */
+  onAnswered?: (key: string, record: IdempotencyRecord) => void;
 
   constructor(private readonly clock: () => number) {}
 
@@ -68,7 +73,20 @@ export class IdempotencyStore {
 
   complete(ticket: ClaimTicket, response: StoredResponse): void {
     const entry = this.entries.get(ticket.key);
-    if (entry === ticket.entry) entry.response = response;
+    if (entry !== ticket.entry) return;
+    this.onAnswered?.(ticket.key, { ...entry, response });
+    entry.response = response;
+  }
+
+  /** An answered key read back from the journal; one already expired is not restored. */
+  restore(key: string, record: IdempotencyRecord): void {
+    if (!this.isExpired(record, this.clock())) this.entries.set(key, { ...record });
+  }
+
+  /** The answered keys not yet expired: what the journal keeps when it is rewritten. */
+  *answeredKeys(): Generator<[string, IdempotencyRecord]> {
+    const now = this.clock();
+    for (const [key, entry] of this.entries) if (entry.response && !this.isExpired(entry, now)) yield [key, entry as IdempotencyRecord];
   }
 
   release(ticket: ClaimTicket): void {

@@ -23,6 +23,8 @@ export class IntentsStore {
   private readonly byOrder = new Map<string, string[]>();
   private readonly searchIndex = new Map<string, IndexedVersion[]>();
   searchLagMs: number;
+  /** Told every new intent and new version, with the time it changed (the sandbox journal). */
+  onChange?: (intent: PaymentIntent, at: number) => void;
 
   constructor(
     private readonly clock: () => number,
@@ -32,8 +34,34 @@ export class IntentsStore {
   }
 
   add(intent: PaymentIntent): void {
+    const at = this.clock();
+    this.onChange?.(intent, at);
+    this.addAt(intent, at);
+  }
+
+  /** A new version of an existing intent (a processing payment settling). */
+  update(intent: PaymentIntent): void {
+    if (!this.intents.has(intent.id)) throw new Error(`no intent ${intent.id}`);
+    const at = this.clock();
+    this.onChange?.(intent, at);
+    this.updateAt(intent, at);
+  }
+
+  /** A version read back from the journal, at the time it was made: new or the next version of one. */
+  restore(intent: PaymentIntent, at: number): void {
+    if (this.intents.has(intent.id)) this.updateAt(intent, at);
+    else this.addAt(intent, at);
+  }
+
+  /** Every version of every intent with the time it was made, oldest first per intent, intents in creation order. */
+  *versionsForJournal(): Generator<{ intent: PaymentIntent; at: number }> {
+    for (const versions of this.searchIndex.values())
+      for (const version of versions) yield { intent: version.intent, at: version.indexedAt };
+  }
+
+  private addAt(intent: PaymentIntent, at: number): void {
     this.intents.set(intent.id, intent);
-    this.index(intent);
+    this.index(intent, at);
     const orderId = intent.metadata[ORDER_ID_METADATA_KEY];
     if (orderId === undefined) return;
     const ofOrder = this.byOrder.get(orderId);
@@ -41,11 +69,9 @@ export class IntentsStore {
     else this.byOrder.set(orderId, [intent.id]);
   }
 
-  /** A new version of an existing intent (a processing payment settling). */
-  update(intent: PaymentIntent): void {
-    if (!this.intents.has(intent.id)) throw new Error(`no intent ${intent.id}`);
+  private updateAt(intent: PaymentIntent, at: number): void {
     this.intents.set(intent.id, intent);
-    this.index(intent);
+    this.index(intent, at);
   }
 
   get(id: string): PaymentIntent | undefined {
@@ -81,8 +107,8 @@ export class IntentsStore {
     this.searchIndex.clear();
   }
 
-  private index(intent: PaymentIntent): void {
-    const version = { indexedAt: this.clock(), intent };
+  private index(intent: PaymentIntent, indexedAt: number): void {
+    const version = { indexedAt, intent };
     const versions = this.searchIndex.get(intent.id);
     if (versions) versions.push(version);
     else this.searchIndex.set(intent.id, [version]);
