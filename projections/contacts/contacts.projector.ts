@@ -8,6 +8,7 @@ import type { RecordedEvent } from '../../src/event-store/event-store.port';
 import { eventTime } from '../../src/subscriptions/read-models/event-time';
 import type { ReadModel } from '../../src/subscriptions/read-models/read-model';
 import { ContactRow } from './contacts.entity';
+import { storableInstant } from './storable-instant';
 
 const CONTACT_EVENT_TYPES = ['ContactImported', 'ContactDeleted'];
 
@@ -20,7 +21,8 @@ export function evolveContactRow(row: ContactRow | undefined, event: RecordedEve
     sourceId: data.sourceId,
     version: data.sourceVersion ?? null,
     // Milliseconds only (see the entity); the event keeps the source's spelling, which is what is compared.
-    updatedAt: data.sourceUpdatedAt ? new Date(data.sourceUpdatedAt) : null,
+    // Null for a time the column cannot hold, written before the import refused it (storable-instant.ts).
+    updatedAt: storableInstant(data.sourceUpdatedAt),
     checksum: data.checksum,
     sourceEventId: data.sourceEventId ?? null,
     fields: data.fields,

@@ -4,6 +4,7 @@ import type { RecordedEvent } from '../../src/event-store/event-store.port';
 import { eventTime } from '../../src/subscriptions/read-models/event-time';
 import type { ReadModel } from '../../src/subscriptions/read-models/read-model';
 import { ImportEventRow } from './import-events.entity';
+import { storableInstant } from '../contacts/storable-instant';
 
 export function evolveImportEvent(row: ImportEventRow | undefined, event: RecordedEvent): ImportEventRow | undefined {
   if (event.type !== 'ImportRecordProcessed' || (row && event.revision <= row.revision)) return row;
@@ -15,7 +16,8 @@ export function evolveImportEvent(row: ImportEventRow | undefined, event: Record
     sourceId: data.sourceId,
     eventId: data.eventId ?? null,
     sourceVersion: data.sourceVersion ?? null,
-    sourceUpdatedAt: data.sourceUpdatedAt ? new Date(data.sourceUpdatedAt) : null,
+    // Null for a time the column cannot hold, written before the import refused it (storable-instant.ts).
+    sourceUpdatedAt: storableInstant(data.sourceUpdatedAt),
     checksum: data.checksum ?? null,
     outcome: data.outcome,
     reason: data.reason ?? null,

@@ -10,6 +10,7 @@ import { createMetricsRegistry } from '../metrics/metrics-registry';
 import { MetricsModule } from '../metrics/metrics.module';
 import { serveOpenApi } from '../openapi/serve-openapi';
 import { routeHandlers } from '../openapi/route-handlers';
+import { serveApiIndex } from './api-index';
 import { httpEdgeOptions, installHttpEdge, jsonBodyParser } from './http-edge';
 import { nestLogLevels } from './log-levels';
 import type { Runtime } from './runtime';
@@ -60,5 +61,6 @@ export async function createHttpApp(
   // themselves, outside that order.
   await app.init();
   serveOpenApi(app);
+  serveApiIndex(adapter.getInstance());
   return app;
 }

@@ -1,6 +1,6 @@
 /**
  * The api's edge (http-edge.ts) on a real port: request ids on every answer, and problem+json for
- * what is refused before a route runs — too deep, not JSON, a prototype-poisoning key, an undecodable URL,
+ * what is refused before a route runs — too deep, not JSON, a prototype-poisoning key, a duplicate key, an undecodable URL,
  * a parameter too long, a request Node's HTTP parser refuses, a request that arrives while the api stops.
  */
 import { randomUUID } from 'node:crypto';
@@ -109,6 +109,36 @@ describe('refused before a route runs, as problem+json', () => {
     }
     expect(await harness.runtime.eventStore.readStream(`order-${orderId}`)).toEqual([]);
     expect((await fetch(url(`/v1/orders/${orderId}`), { headers: auth('storefront') })).status).toBe(404);
+    expect((await fetch(url('/health/live'))).status).toBe(200);
+  });
+
+  it('refuses a body that names a key twice in one object with 400 REQUEST.DUPLICATE_KEY naming it, writes nothing, stays up', async () => {
+    const [first, second] = [`dup-a-${randomUUID()}`, `dup-b-${randomUUID()}`];
+    const orderId = `edge-dup-${randomUUID()}`;
+    const record = (sourceId: string) => `{"sourceId":"${sourceId}","fields":{"name":"n"}}`;
+    for (const [path, token, body, field] of [
+      ['/v1/contacts/import', auth('sync'), `{"source":"crm","records":[${record(first)}],"records":[${record(second)}]}`, 'records'],
+      // Nested, and spelled differently: "n\u0061me" is "name" once decoded.
+      [
+        '/v1/contacts/import',
+        auth('sync'),
+        `{"source":"crm","records":[${record(first)},{"sourceId":"${second}","fields":{"name":"a","n\\u0061me":"b"}}]}`,
+        'records.1.fields.name',
+      ],
+      [`/v1/orders/${orderId}/charge`, auth('storefront'), '{"amount":1250,"currency":"EUR","customerId":"c","amount":1}', 'amount'],
+    ] as const) {
+      const response = await fetch(url(path), { method: 'POST', headers: { ...token, 'content-type': 'application/json' }, body });
+      expect({ body, status: response.status }).toEqual({ body, status: 400 });
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      const problem = (await response.json()) as { code: string; title: string; errors: unknown };
+      expect(problem.code).toBe('REQUEST.DUPLICATE_KEY');
+      expect(problem.title).toContain(`"${field.split('.').pop()}"`);
+      expect(problem.errors).toEqual([{ field, message: expect.any(String) }]);
+    }
+    for (const sourceId of [first, second]) {
+      expect(await harness.runtime.eventStore.readStream(`contact-crm.${sourceId}`)).toEqual([]);
+    }
+    expect(await harness.runtime.eventStore.readStream(`order-${orderId}`)).toEqual([]);
     expect((await fetch(url('/health/live'))).status).toBe(200);
   });
 

@@ -19,6 +19,8 @@
  * - a JSON body with a `__proto__` or `constructor.prototype` key is refused with 400
  *   REQUEST.FORBIDDEN_KEY: Fastify's parser refuses it (prototype poisoning) with the same error as
  *   broken JSON, which told the caller its valid JSON was not JSON;
+ * - a JSON body that names one key twice in an object is refused with 400 REQUEST.DUPLICATE_KEY,
+ *   naming the key and its path: JSON.parse kept the last value silently (duplicate-json-key.ts);
  * - a request that arrives once the api is stopping (on a keep-alive connection, after the signal) is
  *   answered 503 SERVICE.STOPPING as problem+json with its request id: Fastify's own 503 for it
  *   (`return503OnClosing`) is plain JSON written before any hook runs.
@@ -31,6 +33,7 @@ import { AppError } from '../errors/app-error';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../errors/json-depth';
 import { NOT_JSON_TITLE } from '../errors/problem-json.filter';
 import { decodeUtf8 } from '../errors/utf8-text';
+import { firstDuplicateKey, type DuplicateKey } from './duplicate-json-key';
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
@@ -101,6 +104,19 @@ const forbiddenKey = () =>
 
 const notUtf8 = () => new AppError('validation', 'REQUEST.MALFORMED', 'The body is not valid UTF-8, which JSON must be (RFC 8259 §8.1)');
 
+/** A key of any length is named, but only so much of it is echoed. */
+const MAX_KEY_SHOWN = 100;
+
+function duplicateKey({ key, path }: DuplicateKey): AppError {
+  const shown = (text: string) => (text.length > MAX_KEY_SHOWN ? `${text.slice(0, MAX_KEY_SHOWN)}…` : text);
+  return new AppError(
+    'validation',
+    'REQUEST.DUPLICATE_KEY',
+    `The JSON body names the key ${JSON.stringify(shown(key))} twice in one object; which value is meant is ambiguous`,
+    { errors: [{ field: shown(path), message: 'this key appears more than once in its object' }] },
+  );
+}
+
 /** Whether a body Fastify's parser refused is JSON all the same: then the refusal was for a forbidden key. */
 function isJson(body: string): boolean {
   try {
@@ -113,7 +129,8 @@ function isJson(body: string): boolean {
 
 /**
  * The api's JSON parser (`app.useBodyParser('application/json', …)`): Fastify's own, refusing the
- * prototype-poisoning keys as it does, with that refusal named for what it is.
+ * prototype-poisoning keys as it does, with that refusal named for what it is, and refusing a key
+ * repeated within an object. Every JSON route's body comes through here.
  */
 export function jsonBodyParser(instance: FastifyInstance): FastifyBodyParser<Buffer> {
   const secureParse = instance.getDefaultJsonParser('error', 'error') as (
@@ -124,7 +141,11 @@ export function jsonBodyParser(instance: FastifyInstance): FastifyBodyParser<Buf
   return (request, body, done) => {
     const text = typeof body === 'string' ? body : decodeUtf8(body);
     if (text === undefined) return done(notUtf8());
-    secureParse(request, text, (error, value) => done(error && isJson(text) ? forbiddenKey() : error, value));
+    secureParse(request, text, (error, value) => {
+      if (error) return done(isJson(text) ? forbiddenKey() : error);
+      const duplicate = firstDuplicateKey(text);
+      done(duplicate ? duplicateKey(duplicate) : null, duplicate ? undefined : value);
+    });
   };
 }
 

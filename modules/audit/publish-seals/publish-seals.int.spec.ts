@@ -7,7 +7,10 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Logger } from 'graphile-worker';
 import { readSeals } from '../../../projections/audit-chain/audit-chain.queries';
+import { startJobWorker } from '../../../src/jobs/job-worker';
+import { waitUntil } from '../../../test/harness/wait-until';
 import type { ProjectionDatabase } from '../../../test/projections/projection-harness';
 import { chainedHistory, EVENT_COUNT, firstBreak, idem, linkChain, settled, tamper } from '../../../test/harness/audit-history';
 import { compareCheckpoints, type Checkpoint } from '../../../src/event-store/checkpoint';
@@ -15,8 +18,8 @@ import { SEAL_STREAM } from '../ledger-sealed.events';
 import type { VerifyReport } from '../verify-history/chain-break';
 import { checkLinksOf } from '../verify-history/check-links';
 import { verifyHistory } from '../verify-history/verify-history';
-import { PUBLISH_SEALS_JOB_KEY } from './publish-seals.payload';
-import { publishSeals } from './publish-seals';
+import { PUBLISH_SEALS_JOB_KEY, PUBLISH_SEALS_TASK } from './publish-seals.payload';
+import { publishSeals, publishSealsTask } from './publish-seals';
 
 const SEAL_EVERY = 4;
 /** 11 events seal at 4 and 8; those two seals' events (12, 13) seal at 12; that seal's event is 14. */
@@ -71,6 +74,35 @@ describe('publishing the seals to seal-ledger', () => {
     expect(await publish(db)).toBe(0);
     expect(await db.store.readStream(SEAL_STREAM)).toHaveLength(SEALED_AT.length);
     expect(await verifyHistory(db)).toMatchObject({ ok: true, checked: CHAINED, sealsChecked: 2 * SEALED_AT.length, unchained: 0 });
+  });
+
+  it('logs one line at info per run of the job, as every job does, and what it published at debug', async () => {
+    const logged: Array<[string, string]> = [];
+    const worker = await startJobWorker({
+      pool: db.pool,
+      concurrency: 1,
+      pollIntervalMs: 100,
+      logger: new Logger(() => (level, message) => logged.push([level, message])),
+      taskList: { [PUBLISH_SEALS_TASK]: publishSealsTask({ store: db.store, pool: db.pool, workerId: 'spec' }) },
+    });
+    try {
+      await waitUntil(
+        () => db.store.readStream(SEAL_STREAM),
+        (published) => published.length === 2,
+        10_000,
+      );
+      await waitUntil(
+        async () => logged.filter(([, message]) => /Completed task/.test(message)).length,
+        (runs) => runs === 1,
+        10_000,
+      );
+    } finally {
+      await worker.stop();
+    }
+    // Besides the worker's own start line, which names its tasks.
+    const aboutSeals = logged.filter(([level, message]) => level === 'info' && /seal/.test(message) && !/looking for jobs/.test(message));
+    expect(aboutSeals.map(([, message]) => message)).toEqual([expect.stringMatching(/^Completed task \d+ \(publish-ledger-seals, /)]);
+    expect(logged).toContainEqual(['debug', `published 2 seal(s) to ${SEAL_STREAM}`]);
   });
 
   it('lets two publishers race without doubling a seal', async () => {

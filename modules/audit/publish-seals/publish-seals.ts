@@ -70,10 +70,15 @@ export class SealStreamStuck extends Error {
   }
 }
 
+/**
+ * The job queue logs each run's completion at info already ("Completed task 7 (publish-ledger-seals,
+ * 9 ms)"), and a bulk import records a seal, and so queues a run, every few hundred events: a line of
+ * our own at info made two lines per seal. How many seals a run published is for debugging.
+ */
 export function publishSealsTask(deps: PublishSealsDeps): Task {
   return async (_payload, helpers) => {
     const published = await publishSeals(deps, `job:${helpers.job.id}`);
-    if (published) helpers.logger.info(`published ${published} seal(s) to ${SEAL_STREAM}`);
+    if (published) helpers.logger.debug(`published ${published} seal(s) to ${SEAL_STREAM}`);
   };
 }
 
