@@ -93,6 +93,13 @@ export interface ChargeNeedsReview {
      * resolves the case retrieves it. Absent in reviews no payment caused and in events from before.
      */
     paymentIntentId?: string;
+    /**
+     * True when the review records the provider's refusal of the attempt just before it (a request
+     * refused at validation, for Idem's API key, or for a key reused with other parameters): that
+     * request ran nothing and is over at the provider, so resolving the case need not wait for it.
+     * Absent in other reviews and in events recorded before it was.
+     */
+    providerAnswered?: true;
   };
 }
 
