@@ -115,6 +115,11 @@ export interface ChargeReviewResolved {
      * it (events from before this check existed carry none).
      */
     payment?: { paymentIntentId: string; providerChargeId?: string; amount: number; currency: string };
+    /**
+     * Resolved as paid with a payment of another amount than ordered, which support accepted
+     * explicitly: the amount the order asked for, beside `payment.amount` (what was taken).
+     */
+    orderedAmount?: number;
   };
 }
 
