@@ -11,6 +11,7 @@ import {
   orderStream,
   type ChargeOutcome,
   type PaymentGateway,
+  WebhookDeliveries,
 } from '../../modules/payments';
 import { READ_MODELS, REACTORS } from '../harness/projection-catalogue';
 import { runCli } from '../../src/cli';
@@ -66,7 +67,15 @@ describe('idem recover --order', () => {
       body: JSON.stringify({ kind: 'drop_after_commit', orderId, times: 2 }),
     });
     await expect(
-      chargeOrder({ store: harness.runtime.eventStore, gateway: harness.gateway, workerId: 'w' }, orderId),
+      chargeOrder(
+        {
+          store: harness.runtime.eventStore,
+          gateway: harness.gateway,
+          workerId: 'w',
+          outsidePayments: new WebhookDeliveries(harness.runtime.pool),
+        },
+        orderId,
+      ),
     ).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
     const config = harness.runtime.config;
     (config.payments as { stripeApiBase?: string }).stripeApiBase = harness.sandbox.url;
@@ -90,7 +99,15 @@ describe('idem recover --order', () => {
       attemptReachedProvider();
       return new Promise((resolve) => (answerAttempt = resolve));
     };
-    const worker = chargeOrder({ store: harness.runtime.eventStore, gateway: holdingGateway, workerId: 'held' }, orderId);
+    const worker = chargeOrder(
+      {
+        store: harness.runtime.eventStore,
+        gateway: holdingGateway,
+        workerId: 'held',
+        outsidePayments: new WebhookDeliveries(harness.runtime.pool),
+      },
+      orderId,
+    );
     await attemptInFlight;
     const history = await harness.runtime.eventStore.readStream(orderStream(orderId));
 

@@ -28,8 +28,14 @@ export interface ReconcileResult {
   error?: string;
 }
 
+/**
+ * What recovery runs with: the worker's dependencies, but the outside payments are always read from
+ * `pool` (the same check as the worker's before a first attempt).
+ */
+export type RecoveryDeps = Omit<ChargeOrderDeps, 'outsidePayments'> & { pool: Pool };
+
 export async function reconcileOrder(
-  deps: ChargeOrderDeps & { pool: Pool },
+  deps: RecoveryDeps,
   orderId: string,
   options: { staleAfterMs: number; trigger: RecoveryLine['trigger'] },
 ): Promise<ReconcileResult> {
@@ -38,7 +44,7 @@ export async function reconcileOrder(
   let reason: string;
   try {
     // A pending order gets its first attempt here: the same check of outside payments as the worker's.
-    const outsidePayments = deps.outsidePayments ?? new WebhookDeliveries(deps.pool);
+    const outsidePayments = new WebhookDeliveries(deps.pool);
     const result = await chargeOrder(
       { ...deps, outsidePayments, attemptLeaseMs: options.staleAfterMs },
       orderId,
@@ -80,7 +86,7 @@ export async function reconcileOrder(
  * again while the first still runs, and take the conflicting revision from the worker, whose outcome
  * would then be dropped. The result says so, and nothing is sent.
  */
-export const reconcileOrderNow = (deps: ChargeOrderDeps & { pool: Pool }, orderId: string, trigger: 'support' | 'cli') =>
+export const reconcileOrderNow = (deps: RecoveryDeps, orderId: string, trigger: 'support' | 'cli') =>
   reconcileOrder(deps, orderId, { staleAfterMs: DEFAULT_ATTEMPT_LEASE_MS, trigger });
 
 const reasonFor = (result: ChargeOrderResult, oldStatus: OrderStatus | 'none'): string => {
