@@ -7,8 +7,10 @@
  * A row, not an event on `order-<id>`: the worker appends its outcome at the exact revision of its
  * attempt, so an event written there by a duplicate arriving mid-attempt (a double click under a fresh
  * key is exactly that) would make the outcome conflict and leave the order to be verified after the
- * attempt's lease. The row costs one insert for the first duplicate under each new key (none for
- * duplicates without a key or under a known one) and one primary-key read per keyed request.
+ * attempt's lease. The row costs one insert (a no-op once the key is there) for each duplicate under
+ * a key the stream does not name — none for duplicates without a key, under the key of the request or
+ * on a paid order — and one primary-key read only for such a key on an order that was declined or
+ * asked for more than once (needsKeyOnRecord).
  */
 import type { Pool } from 'pg';
 
