@@ -11,6 +11,7 @@ import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
 import { chargeOrder, loadOrder, reconcileOrder, type ChargeOrderDeps, type PaymentGateway } from './index';
 import { orderStream } from './order.events';
 import { isSucceededCharge } from '../sandbox';
+import { WebhookDeliveries } from './receive-webhook/webhook-deliveries';
 
 const SECRET = 'whsec_property';
 let harness: TestApp;
@@ -84,6 +85,7 @@ describe('charging under duplicates, races, crashes, faults and webhooks', () =>
           store: harness.runtime.eventStore,
           gateway: harness.gateway,
           workerId: 'w',
+          outsidePayments: new WebhookDeliveries(harness.runtime.pool),
           attemptLeaseMs: 60_000,
         };
         const correlationIdsOf = async (orderId: string) =>

@@ -15,6 +15,8 @@ export {
 export { StripePaymentGateway } from './payment-gateway/stripe.payment-gateway';
 export { CHARGE_ORDER_TASK, chargeOrderJobKey, type ChargeOrderPayload } from './charge-order/charge-order.payload';
 export { chargeOrder, ChargeOutcomeStillUnknown, DEFAULT_ATTEMPT_LEASE_MS, type ChargeOrderDeps } from './charge-order/charge-order.job';
-export { reconcileOrder, reconcileOrderNow, type ReconcileResult } from './recover-stuck-charges/reconcile-order';
+export { reconcileOrder, reconcileOrderNow, type ReconcileResult, type RecoveryDeps } from './recover-stuck-charges/reconcile-order';
 export { decideResolveReview, type ResolveReview } from './resolve-review/resolve-review.decision';
 export { checkProviderForOrder, type ProviderCheck } from './resolve-review/provider-check';
+export { WebhookDeliveries } from './receive-webhook/webhook-deliveries';
+export type { OutsidePayments } from './charge-order/outside-payments.decision';

@@ -11,14 +11,22 @@ export const loadOrder = (store: EventStore, orderId: string): Promise<LoadedOrd
 export const foldOrder = (history: RecordedEvent[]): OrderState => orderCommands.fold(history);
 
 /**
- * The order as the request made under `idempotencyKey` left it, when a later request followed it (a
- * new request after a decline): a retry under the old key is answered that request's outcome, the
- * decline, not the later request's charge. Undefined when no request was made under the key, or when
- * it made the latest one (the current state is then its answer).
+ * The order as the request answered under `idempotencyKey` left it, when a later request followed it
+ * (a new request after a decline): a retry under the old key is answered that request's outcome, the
+ * decline, not the later request's charge. The key names its request in the stream when it created
+ * it, or in `keyOnRecord` when it came on a duplicate (request-keys.ts). Undefined when no request was
+ * made under the key, or when it is the latest one (the current state is then its answer).
  */
-export function orderAsLeftByRequest(history: RecordedEvent[], idempotencyKey: string): LoadedOrder | undefined {
+export function orderAsLeftByRequest(
+  history: RecordedEvent[],
+  idempotencyKey: string,
+  keyOnRecord?: { requestNumber: number },
+): LoadedOrder | undefined {
   const isRequest = (event: RecordedEvent) => event.type === 'ChargeRequested';
-  const start = history.findIndex((event) => isRequest(event) && event.data.idempotencyKey === idempotencyKey);
+  const start = history.findIndex(
+    (event) =>
+      isRequest(event) && (event.data.idempotencyKey === idempotencyKey || event.data.requestNumber === keyOnRecord?.requestNumber),
+  );
   const next = start < 0 ? -1 : history.findIndex((event, i) => i > start && isRequest(event));
   if (next < 0) return undefined;
   const left = history.slice(0, next);

@@ -93,6 +93,13 @@ export interface ChargeNeedsReview {
      * resolves the case retrieves it. Absent in reviews no payment caused and in events from before.
      */
     paymentIntentId?: string;
+    /**
+     * True when the review records the provider's refusal of the attempt just before it (a request
+     * refused at validation, for Idem's API key, or for a key reused with other parameters): that
+     * request ran nothing and is over at the provider, so resolving the case need not wait for it.
+     * Absent in other reviews and in events recorded before it was.
+     */
+    providerAnswered?: true;
   };
 }
 
@@ -108,6 +115,11 @@ export interface ChargeReviewResolved {
      * it (events from before this check existed carry none).
      */
     payment?: { paymentIntentId: string; providerChargeId?: string; amount: number; currency: string };
+    /**
+     * Resolved as paid with a payment of another amount than ordered, which support accepted
+     * explicitly: the amount the order asked for, beside `payment.amount` (what was taken).
+     */
+    orderedAmount?: number;
   };
 }
 

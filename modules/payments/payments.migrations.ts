@@ -1,8 +1,8 @@
 /**
  * The payments module's own tables (not read models, not the event store): webhook dedupe (with the
- * outside payments of orders not known yet), the recovery audit log and the archive of finished job
- * rows. Ordered migrations, never edited once shipped (add a new one); recorded in
- * `idem_payments_migrations`.
+ * outside payments of orders not known yet), the recovery audit log, the archive of finished job
+ * rows and the Idempotency-Keys of duplicate charge requests. Ordered migrations, never edited once
+ * shipped (add a new one); recorded in `idem_payments_migrations`.
  */
 import type { Pool } from 'pg';
 import { applyMigrations } from '../../src/database/migrate';
@@ -73,6 +73,23 @@ ALTER TABLE payment_webhook_deliveries_archive ADD COLUMN payment_intent_id text
 CREATE INDEX payment_webhook_deliveries_outside_payment ON payment_webhook_deliveries (order_id) WHERE payment_intent_id IS NOT NULL;
 CREATE INDEX payment_webhook_deliveries_archive_outside_payment ON payment_webhook_deliveries_archive (order_id)
   WHERE payment_intent_id IS NOT NULL;`,
+  },
+  {
+    version: 6,
+    name: 'idempotency keys of duplicate charge requests',
+    // A charge request answered as a duplicate under an Idempotency-Key its order's stream does not
+    // name: the key, the request it was answered with and its body's fingerprint (request-keys.ts).
+    // Kept, not archived: a retry under the key must meet its answer however late it comes, as a key
+    // recorded in a ChargeRequested does.
+    sql: `
+CREATE TABLE payment_request_keys (
+  order_id            text NOT NULL,
+  idempotency_key     text NOT NULL,
+  request_number      integer NOT NULL,
+  request_fingerprint text NOT NULL,
+  recorded_at         timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (order_id, idempotency_key)
+);`,
   },
 ];
 

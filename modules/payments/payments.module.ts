@@ -11,6 +11,7 @@ import { PAYMENT_GATEWAY, type PaymentGateway } from './payment-gateway/payment-
 import { ReceiveWebhookController } from './receive-webhook/receive-webhook.controller';
 import { WebhookDeliveries } from './receive-webhook/webhook-deliveries';
 import { RequestChargeController } from './request-charge/request-charge.controller';
+import { RequestKeys } from './request-charge/request-keys';
 
 /** The payments api: request a charge, read an order's payment state and history, provider webhooks. */
 @Module({})
@@ -24,6 +25,7 @@ export class PaymentsModule {
       controllers: [RequestChargeController, GetOrderController, ReceiveWebhookController],
       providers: [
         { provide: WebhookDeliveries, useFactory: (pool: Pool) => new WebhookDeliveries(pool), inject: [DATABASE_POOL] },
+        { provide: RequestKeys, useFactory: (pool: Pool) => new RequestKeys(pool), inject: [DATABASE_POOL] },
         { provide: PAYMENT_GATEWAY, useFactory: gatewayFor, inject: [IDEM_CONFIG] },
         { provide: ORDER_READ_MODEL, useFactory: (source: DataSource) => new OrderQueries(source), inject: [READ_MODEL_DATA_SOURCE] },
       ],

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { auth, deliverWebhooksTo, startTestApp, type TestApp } from '../../test/harness/test-app';
-import { chargeOrder, loadOrder, orderStream } from '../payments';
+import { WebhookDeliveries, chargeOrder, loadOrder, orderStream } from '../payments';
 import { isSucceededCharge } from '../sandbox';
 
 const SECRET = 'whsec_test_review_payment';
@@ -38,7 +38,15 @@ async function orderInReviewWithoutAttempt(customerId: string): Promise<string> 
     payload: { amount: 1250, currency: 'EUR', customerId },
   });
   expect(requested.statusCode).toBe(202);
-  await chargeOrder({ store: harness.runtime.eventStore, gateway: harness.gateway, workerId: 'w' }, orderId);
+  await chargeOrder(
+    {
+      store: harness.runtime.eventStore,
+      gateway: harness.gateway,
+      workerId: 'w',
+      outsidePayments: new WebhookDeliveries(harness.runtime.pool),
+    },
+    orderId,
+  );
   const { state } = await loadOrder(harness.runtime.eventStore, orderId);
   expect(state).toMatchObject({ status: 'needs_review', attempts: 0 });
   return orderId;

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
-import { ChargeOutcomeStillUnknown, chargeOrder, loadOrder, type ChargeOrderDeps } from '../payments';
+import { ChargeOutcomeStillUnknown, WebhookDeliveries, chargeOrder, loadOrder, type ChargeOrderDeps } from '../payments';
 import { isSucceededCharge } from '../sandbox';
 
 let harness: TestApp;
@@ -17,7 +17,12 @@ beforeAll(async () => {
   harness = await startTestApp('resolve_as_failed', { IDEM_PAYMENT_METHOD: 'saved_card' });
   harness.sandbox.createCustomer({ id: 'cus_rf', paymentMethod: 'pm_card_visa' });
   harness.sandbox.createCustomer({ id: DECLINING, paymentMethod: 'pm_card_chargeDeclined' });
-  deps = { store: harness.runtime.eventStore, gateway: harness.gateway, workerId: 'w' };
+  deps = {
+    store: harness.runtime.eventStore,
+    gateway: harness.gateway,
+    workerId: 'w',
+    outsidePayments: new WebhookDeliveries(harness.runtime.pool),
+  };
 });
 afterAll(() => harness.close());
 

@@ -6,7 +6,7 @@ import {
   requestCharge,
 } from '../../test/harness/support-cases';
 import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
-import { chargeOrder, loadOrder, type ChargeOrderDeps } from '../payments';
+import { WebhookDeliveries, chargeOrder, loadOrder, type ChargeOrderDeps } from '../payments';
 import { waitFor } from '../../test/projections/projection-harness';
 import { isSucceededCharge } from '../sandbox';
 
@@ -14,7 +14,12 @@ let harness: TestApp;
 let deps: ChargeOrderDeps;
 beforeAll(async () => {
   harness = await startTestApp('support_actions');
-  deps = { store: harness.runtime.eventStore, gateway: harness.gateway, workerId: 'w' };
+  deps = {
+    store: harness.runtime.eventStore,
+    gateway: harness.gateway,
+    workerId: 'w',
+    outsidePayments: new WebhookDeliveries(harness.runtime.pool),
+  };
 });
 afterAll(() => harness.close());
 

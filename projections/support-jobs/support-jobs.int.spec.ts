@@ -16,6 +16,7 @@ import { createProjectionDatabase, waitUntilCaughtUp, type ProjectionDatabase } 
 import { SupportJobRow } from './support-jobs.entity';
 import { importRunJobId, supportJobsReadModel } from './support-jobs.projector';
 import { SupportJobQueries } from './support-jobs.queries';
+import { noOutsidePayments } from '../../test/harness/outside-payments';
 
 /** support_jobs as projected before it followed runs into and out of review. */
 const supportJobsBeforeReview = {
@@ -137,7 +138,7 @@ describe('support_jobs, for a charge whose card needs 3-D Secure', () => {
         maxNetworkRetries: 0,
         paymentMethod: 'pm_card_authenticationRequired',
       });
-      expect(await chargeOrder({ store: db.store, gateway, workerId: 'w1' }, orderId)).toBe('settled');
+      expect(await chargeOrder({ store: db.store, gateway, workerId: 'w1', outsidePayments: noOutsidePayments }, orderId)).toBe('settled');
       const [intent] = sandbox.charges({ orderId });
 
       await project(db, supportJobsReadModel);

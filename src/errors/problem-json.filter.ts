@@ -6,6 +6,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type AppErrorKind } from './app-error';
 import { ClientLeft } from './client-left';
+import { IDEMPOTENCY_KEY_IN_PROGRESS, IN_PROGRESS_RETRY_AFTER_SECONDS } from './idempotency-key';
 import { isStoreUnavailable } from '../event-store/store-unavailable';
 
 const STATUS: Record<AppErrorKind, number> = {
@@ -66,8 +67,9 @@ export class ProblemJsonFilter implements ExceptionFilter {
     problem.instance = request.url.split('?')[0];
     // Nest's own 404 names the whole URL ("Cannot GET /path?query"): the title names the path only.
     if (problem.code === 'ROUTE.NOT_FOUND') problem.title = `Cannot ${request.method} ${problem.instance}`;
-    // A 503 that knows when to ask again says so the HTTP way too (RFC 9110 §10.2.3), in seconds.
-    const retryAfter = problem.status === 503 ? problem.retryAfterSeconds : undefined;
+    // A 503, or a 409 for a key still in progress, that knows when to ask again says so the HTTP way too
+    // (RFC 9110 §10.2.3), in seconds.
+    const retryAfter = problem.status === 503 || problem.status === 409 ? problem.retryAfterSeconds : undefined;
     if (typeof retryAfter === 'number' && retryAfter > 0) void reply.header('retry-after', String(Math.ceil(retryAfter)));
     void reply.status(problem.status).header('content-type', 'application/problem+json').send(problem);
   }
@@ -77,8 +79,11 @@ export class ProblemJsonFilter implements ExceptionFilter {
     if (exception instanceof ClientLeft) return { type: 'about:blank', title: exception.message, status: 499, code: 'REQUEST.CLIENT_LEFT' };
     if (exception instanceof AppError) {
       const status = STATUS[exception.kind];
+      // Every route's "key still in progress" says when to ask again, whichever feature raised it.
+      const inProgress = exception.code === IDEMPOTENCY_KEY_IN_PROGRESS ? { retryAfterSeconds: IN_PROGRESS_RETRY_AFTER_SECONDS } : {};
       // Details extend the problem but never override its standard members.
       return {
+        ...inProgress,
         ...exception.details,
         type: `https://idem.dev/problems/${exception.code}`,
         title: exception.message,

@@ -1,4 +1,5 @@
 import { Logger, NotFoundException } from '@nestjs/common';
+import { AppError } from './app-error';
 import { ClientLeft } from './client-left';
 import { ProblemJsonFilter } from './problem-json.filter';
 
@@ -42,6 +43,36 @@ describe('ProblemJsonFilter', () => {
     expect(JSON.stringify(sent.body)).not.toContain('127.0.0.1');
     expect(warn).toHaveBeenCalledTimes(1);
     expect(error).not.toHaveBeenCalled();
+  });
+
+  it('answers a key still in progress with 409 and a Retry-After of a few seconds, as header and as member', () => {
+    const sent: { status?: number; headers: Record<string, string>; body?: unknown } = { headers: {} };
+    const reply = {
+      header: (name: string, value: string) => ((sent.headers[name] = value), reply),
+      status: (status: number) => ((sent.status = status), reply),
+      send: (body: unknown) => ((sent.body = body), reply),
+    };
+    const host = { switchToHttp: () => ({ getRequest: () => ({ url: '/v1/contacts/import' }), getResponse: () => reply }) };
+    const busy = new AppError(
+      'conflict',
+      'IDEMPOTENCY_KEY.IN_PROGRESS',
+      'Another request with this Idempotency-Key is still in progress',
+      {},
+    );
+    new ProblemJsonFilter().catch(busy, host as never);
+    expect(sent).toMatchObject({
+      status: 409,
+      headers: { 'retry-after': '2' },
+      body: { status: 409, code: 'IDEMPOTENCY_KEY.IN_PROGRESS', retryAfterSeconds: 2 },
+    });
+  });
+
+  it('sends no Retry-After with another 409', () => {
+    const headers: Record<string, string> = {};
+    const reply = { header: (name: string, value: string) => ((headers[name] = value), reply), status: () => reply, send: () => reply };
+    const host = { switchToHttp: () => ({ getRequest: () => ({ url: '/x' }), getResponse: () => reply }) };
+    new ProblemJsonFilter().catch(new AppError('conflict', 'ORDER.PROVIDER_CHECK_STALE', 'changed', {}), host as never);
+    expect(headers).not.toHaveProperty('retry-after');
   });
 
   it('names the path of the request as the instance, without its query string', () => {

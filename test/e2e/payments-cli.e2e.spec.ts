@@ -11,6 +11,9 @@ import {
   orderStream,
   type ChargeOutcome,
   type PaymentGateway,
+  WebhookDeliveries,
+  CHARGE_ORDER_TASK,
+  chargeOrderJobKey,
 } from '../../modules/payments';
 import { READ_MODELS, REACTORS } from '../harness/projection-catalogue';
 import { runCli } from '../../src/cli';
@@ -66,7 +69,15 @@ describe('idem recover --order', () => {
       body: JSON.stringify({ kind: 'drop_after_commit', orderId, times: 2 }),
     });
     await expect(
-      chargeOrder({ store: harness.runtime.eventStore, gateway: harness.gateway, workerId: 'w' }, orderId),
+      chargeOrder(
+        {
+          store: harness.runtime.eventStore,
+          gateway: harness.gateway,
+          workerId: 'w',
+          outsidePayments: new WebhookDeliveries(harness.runtime.pool),
+        },
+        orderId,
+      ),
     ).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
     const config = harness.runtime.config;
     (config.payments as { stripeApiBase?: string }).stripeApiBase = harness.sandbox.url;
@@ -90,7 +101,15 @@ describe('idem recover --order', () => {
       attemptReachedProvider();
       return new Promise((resolve) => (answerAttempt = resolve));
     };
-    const worker = chargeOrder({ store: harness.runtime.eventStore, gateway: holdingGateway, workerId: 'held' }, orderId);
+    const worker = chargeOrder(
+      {
+        store: harness.runtime.eventStore,
+        gateway: holdingGateway,
+        workerId: 'held',
+        outsidePayments: new WebhookDeliveries(harness.runtime.pool),
+      },
+      orderId,
+    );
     await attemptInFlight;
     const history = await harness.runtime.eventStore.readStream(orderStream(orderId));
 
@@ -102,6 +121,54 @@ describe('idem recover --order', () => {
 
     answerAttempt({ kind: 'unknown', error: 'released by the test' });
     await expect(worker).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
+  });
+
+  describe('when the order is still pending (no attempt was ever made)', () => {
+    const pendingOrder = async () => {
+      const orderId = `cli-${randomUUID()}`;
+      await requestCharge(orderId);
+      (harness.runtime.config.payments as { stripeApiBase?: string }).stripeApiBase = harness.sandbox.url;
+      return orderId;
+    };
+    const queueJob = (orderId: string) =>
+      harness.runtime.pool.query(`SELECT graphile_worker.add_job($1, json_build_object('orderId', $2::text), job_key := $3)`, [
+        CHARGE_ORDER_TASK,
+        orderId,
+        chargeOrderJobKey(orderId),
+      ]);
+
+    it('charges it and says that no worker queued or ran its job, and to start one (no worker is running here)', async () => {
+      const orderId = await pendingOrder();
+
+      const result = await idem('recover', '--order', orderId);
+
+      expect(result.code).toBe(0);
+      expect(result.out).toContain(`${orderId}  pending → paid  (charged as a first attempt: no worker has queued or run its charge job`);
+      expect(result.out).toContain('start one (npm run worker)');
+      expect(result.out).not.toContain('gave up');
+    });
+
+    it('says that its job is queued and no worker took it', async () => {
+      const orderId = await pendingOrder();
+      await queueJob(orderId);
+
+      const result = await idem('recover', '--order', orderId);
+
+      expect(result.out).toContain('its charge job is queued and no worker has taken it; is a worker running? start one (npm run worker)');
+    });
+
+    it('says how often its job ran and its last error when it ran without an attempt', async () => {
+      const orderId = await pendingOrder();
+      await queueJob(orderId);
+      await harness.runtime.pool.query(
+        `UPDATE graphile_worker._private_jobs SET attempts = 2, last_error = 'card look-up got no answer' WHERE key = $1`,
+        [chargeOrderJobKey(orderId)],
+      );
+
+      const result = await idem('recover', '--order', orderId);
+
+      expect(result.out).toContain('its charge job ran 2 time(s) without an attempt (last error: card look-up got no answer)');
+    });
   });
 
   it('refuses --older-than beside --order (it chooses the sweep, not how one order is recovered)', async () => {

@@ -3,7 +3,7 @@
  * has no row yet or lags behind the revision the caller has seen (`?minRevision=`).
  */
 import { randomUUID } from 'node:crypto';
-import { chargeOrder } from '../../modules/payments';
+import { WebhookDeliveries, chargeOrder } from '../../modules/payments';
 import { OrderQueries } from '../../projections/orders/orders.queries';
 import { auth } from '../harness/test-app';
 import { startTestService, type TestService } from '../harness/test-service';
@@ -47,7 +47,15 @@ describe('GET /v1/orders/{orderId}', () => {
     await charge(orderId);
     await projected(orderId, 0);
     await service.background.projections.stop();
-    await chargeOrder({ store: service.runtime.eventStore, gateway: service.gateway, workerId: 'by-hand' }, orderId);
+    await chargeOrder(
+      {
+        store: service.runtime.eventStore,
+        gateway: service.gateway,
+        workerId: 'by-hand',
+        outsidePayments: new WebhookDeliveries(service.runtime.pool),
+      },
+      orderId,
+    );
 
     const fromReadModel = await get(`/v1/orders/${orderId}`);
     expect(fromReadModel).toMatchObject({ status: 200, body: { status: 'pending', revision: 0 } });

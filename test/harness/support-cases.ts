@@ -4,7 +4,7 @@
  * charge job is run here, by the test, so each case is reached in a known number of steps.
  */
 import { randomUUID } from 'node:crypto';
-import { ChargeOutcomeStillUnknown, chargeOrder, loadOrder, type ChargeOrderDeps } from '../../modules/payments';
+import { ChargeOutcomeStillUnknown, WebhookDeliveries, chargeOrder, loadOrder, type ChargeOrderDeps } from '../../modules/payments';
 import { DEFAULT_SEARCH_LAG_MS } from '../../modules/sandbox';
 import { readModelsOf } from '../../src/features/feature';
 import { startProjections } from '../../src/subscriptions/start-projections';
@@ -31,7 +31,7 @@ export async function startSupportCases(label: string, env: Record<string, strin
   return {
     harness,
     url,
-    deps: { store, gateway: harness.gateway, workerId: 'w' },
+    deps: { store, gateway: harness.gateway, workerId: 'w', outsidePayments: new WebhookDeliveries(pool) },
     async close() {
       await projections.stop();
       await harness.close();

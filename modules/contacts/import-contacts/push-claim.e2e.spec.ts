@@ -86,6 +86,8 @@ describe('POST /v1/contacts/import with an Idempotency-Key', () => {
       expect(busy.statusCode).toBe(409);
       expect(busy.headers['content-type']).toContain('application/problem+json');
       expect(busy.json().code).toBe('IDEMPOTENCY_KEY.IN_PROGRESS');
+      // When to send it again, the HTTP way (a few seconds: the request in progress answers soon).
+      expect(busy.headers['retry-after']).toBe('2');
       expect(await contactEvents(records[0].sourceId)).toEqual([]);
       expect(await harness.runtime.eventStore.readStream(importStream(runId))).toHaveLength(1);
       const other = await push(batchOf(`busy-other-${randomUUID().slice(0, 8)}-`, 1), { 'idempotency-key': key });

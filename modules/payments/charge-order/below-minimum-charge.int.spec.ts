@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { startBackground, type Background } from '../../../src/bootstrap/background';
-import { startTestApp, type TestApp } from '../../../test/harness/test-app';
+import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
 import { waitFor } from '../../../test/projections/projection-harness';
 import { isSucceededCharge } from '../../sandbox';
 import { loadOrder } from '../load-order';
@@ -64,5 +64,15 @@ describe('a charge of 1 EUR cent recorded before the minimum-amount check', () =
     expect(reconciled).toMatchObject({ oldStatus: 'needs_review', newStatus: 'needs_review' });
     expect(harness.sandbox.requests({ orderId })).toHaveLength(1);
     expect(await typesOf(orderId)).toHaveLength(3);
+
+    // The provider refused the one request outright (it ran nothing): resolving as failed need not
+    // wait the five minutes a request that got no answer may still be executing at the provider.
+    const resolved = await harness.app.inject({
+      method: 'POST',
+      url: `/v1/support/orders/${orderId}/resolve`,
+      headers: auth('support'),
+      payload: { resolution: 'failed', note: 'amount below the provider minimum; nothing was charged' },
+    });
+    expect([resolved.statusCode, resolved.json()]).toMatchObject([200, { status: 'failed' }]);
   });
 });

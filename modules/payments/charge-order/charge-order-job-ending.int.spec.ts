@@ -17,6 +17,7 @@ import { loadOrder } from '../load-order';
 import { orderStream } from '../order.events';
 import { reconcileOrder } from '../recover-stuck-charges/reconcile-order';
 import { chargeOrder, runChargeOrderJob, type ChargeOrderDeps } from './charge-order.job';
+import { WebhookDeliveries } from '../receive-webhook/webhook-deliveries';
 
 const LEASE_MS = 60_000;
 let harness: TestApp;
@@ -88,6 +89,7 @@ describe('the charge-order job', () => {
         store: failingOnce(harness.runtime.eventStore, 'ChargeSucceeded'),
         gateway: harness.gateway,
         workerId: 'w1',
+        outsidePayments: new WebhookDeliveries(harness.runtime.pool),
         now: () => new Date(clock),
         attemptLeaseMs: LEASE_MS,
       };
@@ -159,6 +161,7 @@ describe('the charge-order job', () => {
         store: alwaysOutrun(harness.runtime.eventStore, 'ChargeAttemptStarted'),
         gateway: harness.gateway,
         workerId: 'w-contended',
+        outsidePayments: new WebhookDeliveries(harness.runtime.pool),
       };
 
       expect(await chargeOrder(deps, orderId)).toBe('contended');

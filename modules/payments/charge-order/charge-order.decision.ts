@@ -76,7 +76,7 @@ export function decideOutcome(state: OrderState, attempt: number, outcome: Exclu
     case 'action_required':
       return needsReview(state, `customer action required: ${outcome.reason}`);
     case 'rejected':
-      return needsReview(state, `provider rejected the request: ${outcome.reason}`);
+      return answeredByReview(state, `provider rejected the request: ${outcome.reason}`);
     case 'pending':
       return processing(state, attempt, outcome.reason, outcome.paymentIntentId);
     case 'unknown':
@@ -183,4 +183,12 @@ export function decideProcessingCheck(state: OrderState, payment: ProviderPaymen
 
 function needsReview(state: OrderState, reason: string): ChargeNeedsReview {
   return { type: 'ChargeNeedsReview', data: { orderId: state.orderId, reason } };
+}
+
+/**
+ * The provider refused the attempt's request outright (validation, its API key, a key reused with
+ * other parameters): that request ran nothing and is over there (see `providerAnswered`).
+ */
+function answeredByReview(state: OrderState, reason: string): ChargeNeedsReview {
+  return { type: 'ChargeNeedsReview', data: { orderId: state.orderId, reason, providerAnswered: true } };
 }

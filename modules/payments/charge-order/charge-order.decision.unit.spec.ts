@@ -206,14 +206,14 @@ describe('decideOutcome, every kind of provider answer', () => {
     });
   });
 
-  it('words the review reasons for customer action and provider refusals', () => {
+  it('words the review reasons for customer action and provider refusals, and marks a refusal as the request being over there', () => {
     expect(decideOutcome(state(), 2, { kind: 'action_required', paymentIntentId: 'pi_1', reason: 'needs 3DS' })).toStrictEqual({
       type: 'ChargeNeedsReview',
       data: { orderId: 'o1', reason: 'customer action required: needs 3DS' },
     });
     expect(decideOutcome(state(), 2, { kind: 'rejected', reason: 'No such customer' })).toStrictEqual({
       type: 'ChargeNeedsReview',
-      data: { orderId: 'o1', reason: 'provider rejected the request: No such customer' },
+      data: { orderId: 'o1', reason: 'provider rejected the request: No such customer', providerAnswered: true },
     });
   });
 

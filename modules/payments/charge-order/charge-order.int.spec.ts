@@ -10,6 +10,7 @@ import { orderStream } from '../order.events';
 import { StripePaymentGateway } from '../payment-gateway/stripe.payment-gateway';
 import { decideRequestCharge } from '../request-charge/request-charge.decision';
 import { ChargeOutcomeStillUnknown, chargeOrder, type ChargeOrderDeps } from './charge-order.job';
+import { noOutsidePayments } from '../../../test/harness/outside-payments';
 
 let pool: Pool;
 let store: PostgresEventStore;
@@ -26,6 +27,7 @@ beforeAll(async () => {
   deps = {
     store,
     workerId: 'w1',
+    outsidePayments: noOutsidePayments,
     gateway: new StripePaymentGateway({ secretKey: 'sk_test_idem', baseUrl: sandbox.url, maxNetworkRetries: 0, timeoutMs: 2000 }),
   };
 });

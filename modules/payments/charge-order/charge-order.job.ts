@@ -30,10 +30,10 @@ export interface ChargeOrderDeps {
   requestedBy?: CommandMetadata;
   /**
    * Payments made outside Idem whose webhook came before the order existed, checked before a first
-   * attempt. The worker's task and recovery always pass them (payments.feature, reconcile-order);
-   * only a caller without the database (some specs) goes without the check.
+   * attempt (the worker's task and recovery read them from the database: WebhookDeliveries). Required:
+   * a run without the check could charge an order a customer already paid outside Idem.
    */
-  outsidePayments?: OutsidePayments;
+  outsidePayments: OutsidePayments;
   now?: () => Date;
   /** An attempt younger than this is left to the worker that started it (default {@link DEFAULT_ATTEMPT_LEASE_MS}). */
   attemptLeaseMs?: number;
@@ -171,8 +171,7 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
     // looks at the order again (receive-webhook), so either this look sees the payment and nothing is
     // charged, or that second look sees this request and sends the order to review itself (naming the
     // payment, after this attempt charged in the worst case: a refund to make, as for a late webhook).
-    const outside =
-      state.exists && state.status === 'pending' && deps.outsidePayments ? await deps.outsidePayments.outsidePaymentsFor(orderId) : [];
+    const outside = state.exists && state.status === 'pending' ? await deps.outsidePayments.outsidePaymentsFor(orderId) : [];
     const step = decideNextStep(state, now(), deps.attemptLeaseMs ?? DEFAULT_ATTEMPT_LEASE_MS, outside);
     const r = `r${state.requestNumber}`;
     try {

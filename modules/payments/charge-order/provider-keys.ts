@@ -3,7 +3,7 @@
  * Pure: the history and the time come in as data.
  */
 import type { RecordedEvent } from '../../../src/event-store/event-store.port';
-import type { ChargeAttemptStarted, ChargeRequested } from '../order.events';
+import { isProcessingAtProvider, type ChargeAttemptStarted, type ChargeRequested, type OrderEvent } from '../order.events';
 import type { ChargeInstruction } from '../payment-gateway/payment-gateway.port';
 
 /**
@@ -24,13 +24,42 @@ export interface ProviderKeyUse {
   firstUsedAt: Date;
   /** When the last attempt under the key was recorded (no request under it was sent earlier than that). */
   lastUsedAt: Date;
+  /**
+   * When the last attempt under the key that the provider did not answer was recorded: a request of
+   * such an attempt may still be executing there. Undefined when the provider answered every attempt
+   * under the key (its requests are all over there).
+   */
+  lastUnansweredAt?: Date;
+}
+
+/**
+ * The outcome the worker records right after an attempt, when it is the provider's answer to that
+ * attempt's request (which is then over at the provider). A timeout or reset answers nothing.
+ */
+function answersAttempt(event: RecordedEvent): boolean {
+  const recorded = event as unknown as OrderEvent;
+  switch (recorded.type) {
+    case 'ChargeSucceeded':
+    case 'ChargeFailed':
+      return true;
+    case 'ChargeOutcomeUnknown':
+      return isProcessingAtProvider(recorded);
+    case 'ChargeNeedsReview':
+      return recorded.data.providerAnswered === true;
+    default:
+      return false;
+  }
 }
 
 /** Every key the order sent to the provider (a key whose request never got an attempt was never sent). */
 export function providerKeyUses(history: RecordedEvent[]): ProviderKeyUse[] {
   const requests = new Map<string, ChargeRequested['data']>();
   const uses = new Map<string, ProviderKeyUse>();
+  // The attempt just recorded, until the event after it says whether the provider answered it.
+  let open: { use: ProviderKeyUse; before: Date | undefined } | undefined;
   for (const event of history) {
+    if (open && answersAttempt(event)) open.use.lastUnansweredAt = open.before;
+    open = undefined;
     if (event.type === 'ChargeRequested') {
       const data = event.data as unknown as ChargeRequested['data'];
       requests.set(data.providerKey, data);
@@ -39,9 +68,13 @@ export function providerKeyUses(history: RecordedEvent[]): ProviderKeyUse[] {
       const request = requests.get(providerKey);
       const at = new Date(event.metadata.recordedAt);
       const known = uses.get(providerKey);
-      if (known) known.lastUsedAt = at;
+      if (known) {
+        open = { use: known, before: known.lastUnansweredAt };
+        known.lastUsedAt = at;
+        known.lastUnansweredAt = at;
+      }
       if (!request || known) continue;
-      uses.set(providerKey, {
+      const use: ProviderKeyUse = {
         instruction: {
           orderId: request.orderId,
           amount: request.amount,
@@ -54,7 +87,10 @@ export function providerKeyUses(history: RecordedEvent[]): ProviderKeyUse[] {
         },
         firstUsedAt: at,
         lastUsedAt: at,
-      });
+        lastUnansweredAt: at,
+      };
+      uses.set(providerKey, use);
+      open = { use, before: undefined };
     }
   }
   return [...uses.values()];

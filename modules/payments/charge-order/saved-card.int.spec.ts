@@ -15,6 +15,7 @@ import { orderStream } from '../order.events';
 import { StripePaymentGateway } from '../payment-gateway/stripe.payment-gateway';
 import { decideRequestCharge } from '../request-charge/request-charge.decision';
 import { ChargeOutcomeStillUnknown, chargeOrder, type ChargeOrderDeps } from './charge-order.job';
+import { noOutsidePayments } from '../../../test/harness/outside-payments';
 
 let pool: Pool;
 let store: PostgresEventStore;
@@ -22,7 +23,7 @@ let sandbox: Sandbox;
 let stripe: Stripe;
 const gateway = (paymentMethod?: string | null) =>
   new StripePaymentGateway({ secretKey: 'sk_test_idem', baseUrl: sandbox.url, maxNetworkRetries: 0, timeoutMs: 2000, paymentMethod });
-const lookingUp = (): ChargeOrderDeps => ({ store, workerId: 'w1', gateway: gateway(null) });
+const lookingUp = (): ChargeOrderDeps => ({ store, workerId: 'w1', outsidePayments: noOutsidePayments, gateway: gateway(null) });
 
 beforeAll(async () => {
   pool = new Pool({ connectionString: await createTestDatabase('saved_card'), max: 10 });
@@ -149,7 +150,7 @@ describe("chargeOrder with each customer's saved card", () => {
     const orderId = await requestCharge('c1');
     const before = customerCalls().length;
 
-    await chargeOrder({ store, workerId: 'w1', gateway: gateway() }, orderId);
+    await chargeOrder({ store, workerId: 'w1', outsidePayments: noOutsidePayments, gateway: gateway() }, orderId);
 
     expect(sandbox.charges({ orderId }).map((i) => i.payment_method)).toEqual(['pm_card_visa']);
     expect(customerCalls()).toHaveLength(before);

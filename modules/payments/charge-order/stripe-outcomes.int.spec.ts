@@ -16,6 +16,7 @@ import { ChargeOutcomeStillUnknown, ChargeStillProcessing, chargeOrder, type Cha
 import { MAX_CONSECUTIVE_UNKNOWN } from './charge-order.decision';
 import { orderStream } from '../order.events';
 import { waitFor } from '../../../test/projections/projection-harness';
+import { noOutsidePayments } from '../../../test/harness/outside-payments';
 
 let pool: Pool;
 let store: PostgresEventStore;
@@ -28,7 +29,12 @@ const gatewayWith = (paymentMethod?: string) =>
     timeoutMs: 2000,
     ...(paymentMethod && { paymentMethod }),
   });
-const depsWith = (paymentMethod?: string): ChargeOrderDeps => ({ store, workerId: 'w1', gateway: gatewayWith(paymentMethod) });
+const depsWith = (paymentMethod?: string): ChargeOrderDeps => ({
+  store,
+  workerId: 'w1',
+  outsidePayments: noOutsidePayments,
+  gateway: gatewayWith(paymentMethod),
+});
 
 beforeAll(async () => {
   pool = new Pool({ connectionString: await createTestDatabase('stripe_outcomes'), max: 10 });
@@ -153,6 +159,7 @@ describe('chargeOrder against Stripe-shaped answers', () => {
     const refusedKey = (paymentMethod: string | null) => ({
       store,
       workerId: 'w1',
+      outsidePayments: noOutsidePayments,
       gateway: new StripePaymentGateway({ secretKey: 'rk_test_no_such_key', baseUrl: sandbox.url, maxNetworkRetries: 0, paymentMethod }),
     });
 

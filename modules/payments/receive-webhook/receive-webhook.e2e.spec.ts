@@ -6,6 +6,7 @@ import { ChargeOutcomeStillUnknown, chargeOrder, type ChargeOrderDeps } from '..
 import { loadOrder } from '../load-order';
 import { secondChargeCount } from '../needs-review.alert';
 import { orderStream } from '../order.events';
+import { WebhookDeliveries } from './webhook-deliveries';
 
 const SECRET = 'whsec_test_e2e';
 let harness: TestApp;
@@ -21,7 +22,12 @@ beforeAll(async () => {
   harness.sandbox.createCustomer({ id: DECLINING, paymentMethod: 'pm_card_chargeDeclined' });
   webhookUrl = await deliverWebhooksTo(harness, SECRET);
   sandbox = harness.sandbox;
-  deps = { store: harness.runtime.eventStore, workerId: 'w', gateway: harness.gateway };
+  deps = {
+    store: harness.runtime.eventStore,
+    workerId: 'w',
+    gateway: harness.gateway,
+    outsidePayments: new WebhookDeliveries(harness.runtime.pool),
+  };
 });
 afterAll(() => harness.close());
 

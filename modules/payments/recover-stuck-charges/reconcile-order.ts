@@ -1,8 +1,8 @@
 /**
  * Recovery for one order: an order stuck in processing or unknown is verified with the provider and
- * its outcome recorded; one still pending (its job gave up before any attempt) is charged as a first
- * attempt — the same worker path with the attempt lease shortened to the recovery threshold, so an
- * attempt that has been silent that long is treated as dead. Writes an audit line.
+ * its outcome recorded; one still pending (no worker took its job, or its job made no attempt) is
+ * charged as a first attempt — the same worker path with the attempt lease shortened to the recovery
+ * threshold, so an attempt that has been silent that long is treated as dead. Writes an audit line.
  */
 import type { Pool } from 'pg';
 import {
@@ -18,6 +18,7 @@ import { loadOrder } from '../load-order';
 import { WebhookDeliveries } from '../receive-webhook/webhook-deliveries';
 import type { OrderStatus } from '../order.state';
 import { writeRecoveryLine, type RecoveryLine } from './recovery-log';
+import { chargeJobState } from './charge-job-state';
 
 export interface ReconcileResult {
   orderId: string;
@@ -28,8 +29,14 @@ export interface ReconcileResult {
   error?: string;
 }
 
+/**
+ * What recovery runs with: the worker's dependencies, but the outside payments are always read from
+ * `pool` (the same check as the worker's before a first attempt).
+ */
+export type RecoveryDeps = Omit<ChargeOrderDeps, 'outsidePayments'> & { pool: Pool };
+
 export async function reconcileOrder(
-  deps: ChargeOrderDeps & { pool: Pool },
+  deps: RecoveryDeps,
   orderId: string,
   options: { staleAfterMs: number; trigger: RecoveryLine['trigger'] },
 ): Promise<ReconcileResult> {
@@ -38,13 +45,15 @@ export async function reconcileOrder(
   let reason: string;
   try {
     // A pending order gets its first attempt here: the same check of outside payments as the worker's.
-    const outsidePayments = deps.outsidePayments ?? new WebhookDeliveries(deps.pool);
+    const outsidePayments = new WebhookDeliveries(deps.pool);
     const result = await chargeOrder(
       { ...deps, outsidePayments, attemptLeaseMs: options.staleAfterMs },
       orderId,
       `recovery:${options.trigger}`,
     );
     reason = reasonFor(result, oldStatus);
+    // Charged here: say why no attempt had been made, as the queue shows it (no worker, a job retrying…).
+    if (result === 'settled' && oldStatus === 'pending') reason = `charged as a first attempt: ${await chargeJobState(deps.pool, orderId)}`;
   } catch (error) {
     if (error instanceof ChargeStillProcessing) reason = `still processing: ${error.message}`;
     else if (error instanceof ChargeOutcomeStillUnknown) reason = `still unknown: ${error.message}`;
@@ -80,7 +89,7 @@ export async function reconcileOrder(
  * again while the first still runs, and take the conflicting revision from the worker, whose outcome
  * would then be dropped. The result says so, and nothing is sent.
  */
-export const reconcileOrderNow = (deps: ChargeOrderDeps & { pool: Pool }, orderId: string, trigger: 'support' | 'cli') =>
+export const reconcileOrderNow = (deps: RecoveryDeps, orderId: string, trigger: 'support' | 'cli') =>
   reconcileOrder(deps, orderId, { staleAfterMs: DEFAULT_ATTEMPT_LEASE_MS, trigger });
 
 const reasonFor = (result: ChargeOrderResult, oldStatus: OrderStatus | 'none'): string => {
@@ -92,6 +101,6 @@ const reasonFor = (result: ChargeOrderResult, oldStatus: OrderStatus | 'none'): 
     case 'contended':
       return 'the order kept changing under recovery (other writers won every round); nothing recorded, the next sweep looks again';
     case 'settled':
-      return oldStatus === 'pending' ? 'charged as a first attempt (its job gave up before any)' : 'verified with the provider';
+      return oldStatus === 'pending' ? 'charged as a first attempt' : 'verified with the provider';
   }
 };

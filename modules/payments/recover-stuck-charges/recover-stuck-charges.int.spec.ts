@@ -19,6 +19,9 @@ import { orderCommands } from '../order.commands';
 import { decideRequestCharge } from '../request-charge/request-charge.decision';
 import type { PaymentGateway } from '../payment-gateway/payment-gateway.port';
 import { recoverStuckCharges, type FindStuckOrders } from './recover-stuck-charges.job';
+import { WebhookDeliveries } from '../receive-webhook/webhook-deliveries';
+
+const deliveries = () => new WebhookDeliveries(harness.runtime.pool);
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -100,9 +103,9 @@ async function unknownSince(at: Date): Promise<string> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ kind: 'drop_after_commit', orderId, times: 2 }),
   });
-  await expect(chargeOrder({ store: store(), gateway: harness.gateway, workerId: 'w', now: () => at }, orderId)).rejects.toBeInstanceOf(
-    ChargeOutcomeStillUnknown,
-  );
+  await expect(
+    chargeOrder({ store: store(), gateway: harness.gateway, workerId: 'w', outsidePayments: deliveries(), now: () => at }, orderId),
+  ).rejects.toBeInstanceOf(ChargeOutcomeStillUnknown);
   return orderId;
 }
 
@@ -119,9 +122,9 @@ async function processingSince(at: Date): Promise<string> {
     listPayments: (customerId, since) => harness.gateway.listPayments(customerId, since),
     savedPaymentMethod: (customerId) => harness.gateway.savedPaymentMethod(customerId),
   };
-  await expect(chargeOrder({ store: store(), gateway: crashing, workerId: 'w', now: () => at }, orderId)).rejects.toBeInstanceOf(
-    WorkerCrashed,
-  );
+  await expect(
+    chargeOrder({ store: store(), gateway: crashing, workerId: 'w', outsidePayments: deliveries(), now: () => at }, orderId),
+  ).rejects.toBeInstanceOf(WorkerCrashed);
   return orderId;
 }
 

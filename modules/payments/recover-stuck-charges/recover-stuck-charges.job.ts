@@ -6,8 +6,7 @@
  * falls out of every net.
  */
 import { Logger } from '@nestjs/common';
-import type { Pool } from 'pg';
-import type { ChargeOrderDeps } from '../charge-order/charge-order.job';
+import type { RecoveryDeps } from './reconcile-order';
 import type { OrderStatus } from '../order.state';
 import { escalateToReview } from './escalate-to-review';
 import { reconcileOrder, type ReconcileResult } from './reconcile-order';
@@ -41,7 +40,7 @@ const logger = new Logger('Recovery');
 
 /** Every order the sweep looked at; those whose recovery failed carry `error` and stay stuck for the next sweep. */
 export async function recoverStuckCharges(
-  deps: ChargeOrderDeps & { pool: Pool },
+  deps: RecoveryDeps,
   findStuckOrders: FindStuckOrders,
   options: RecoverStuckChargesOptions,
 ): Promise<ReconcileResult[]> {

@@ -5,10 +5,9 @@
  */
 import { Logger } from '@nestjs/common';
 import type { Task } from 'graphile-worker';
-import type { Pool } from 'pg';
 import type { JobSchedule } from '../../../src/features/feature';
 import type { IdemConfig } from '../../../src/config/config';
-import type { ChargeOrderDeps } from '../charge-order/charge-order.job';
+import type { RecoveryDeps } from './reconcile-order';
 import { recoverStuckCharges, type FindStuckOrders } from './recover-stuck-charges.job';
 
 export const RECOVER_STUCK_CHARGES_TASK = 'recover-stuck-charges';
@@ -20,7 +19,7 @@ export const RECOVERY_SCHEDULE: JobSchedule = {
 
 const logger = new Logger('Worker');
 
-type SweepDeps = ChargeOrderDeps & { pool: Pool };
+type SweepDeps = RecoveryDeps;
 
 export function recoverStuckChargesTask(deps: SweepDeps, findStuckOrders: FindStuckOrders, config: IdemConfig): Task {
   return async () => {

@@ -21,7 +21,8 @@ import { orderCommands } from '../order.commands';
 import { isSettled } from '../order.state';
 import { toOrderView, type OrderView } from '../order.view';
 import { ChargeRequestBody } from './charge-request.body';
-import { decideRequestCharge } from './request-charge.decision';
+import { decideRequestCharge, keyToRemember, needsKeyOnRecord, type RequestCharge } from './request-charge.decision';
+import { RequestKeys, type KeyOnRecord } from './request-keys';
 
 const MAX_WAIT_MS = 10_000;
 
@@ -30,6 +31,7 @@ export class RequestChargeController {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(IDEM_CONFIG) private readonly config: IdemConfig,
+    private readonly requestKeys: RequestKeys,
   ) {}
 
   @Post(':orderId/charge')
@@ -46,7 +48,13 @@ export class RequestChargeController {
       'ORDER.CHARGE_MISMATCH: this order was asked for with another amount, currency or customer (and was not declined: ' +
       'after a decline any body is a new request); nothing written.',
   })
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'The same key with another body is refused.' })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      'A retry under a key gets the answer that key got, also when its request was a duplicate of another ' +
+      '(after a decline: the decline, not a new charge). The same key with another body is refused (422 IDEMPOTENCY_KEY.REUSED).',
+  })
   @ApiQuery({
     name: 'waitMs',
     required: false,
@@ -68,16 +76,29 @@ export class RequestChargeController {
     const requestId = String(metadata.requestId ?? metadata.correlationId);
     const { amount, currency, customerId, description } = body;
     assertShopCurrency(currency, this.config.payments.currencies);
-    const command = { orderId, amount, currency, customerId, description, idempotencyKey, requestId };
-    let { state, revision, appended } = await orderCommands.handle(this.store, orderId, (order) => decideRequestCharge(command, order), {
-      metadata,
-      maxAttempts: 5,
-    });
+    const command: RequestCharge = { orderId, amount, currency, customerId, description, idempotencyKey, requestId };
+    const decide = (keyOnRecord?: KeyOnRecord | null) =>
+      orderCommands.handle(this.store, orderId, (order) => decideRequestCharge({ ...command, keyOnRecord }, order), {
+        metadata,
+        maxAttempts: 5,
+      });
+    let { state, revision, appended } = await decide();
+    // A key the stream does not name, on an order that was declined or asked for again: it may have
+    // been answered as a duplicate before, so its record is read and the request decided again.
+    let keyOnRecord: KeyOnRecord | undefined;
+    if (idempotencyKey && needsKeyOnRecord(command, state)) {
+      keyOnRecord = await this.requestKeys.keyOnRecord(orderId, idempotencyKey);
+      ({ state, revision, appended } = await decide(keyOnRecord ?? null));
+    }
+    // A duplicate under a new key is remembered before it is answered: a retry under that key after a
+    // decline then gets this answer again instead of starting a new charge.
+    const toRemember = appended === 0 ? keyToRemember({ ...command, keyOnRecord }, state) : undefined;
+    if (idempotencyKey && toRemember) await this.requestKeys.remember(orderId, idempotencyKey, toRemember);
     // A retry under the key of an earlier request (a later one followed its decline) gets that request's
     // answer. Only an order asked for more than once can have one, so only then is the stream read again.
     const earlier =
       appended === 0 && idempotencyKey && state.requestNumber > 1
-        ? orderAsLeftByRequest(await this.store.readStream(orderStream(orderId)), idempotencyKey)
+        ? orderAsLeftByRequest(await this.store.readStream(orderStream(orderId)), idempotencyKey, keyOnRecord)
         : undefined;
     if (earlier) ({ state, revision } = earlier);
     else if (waitMs > 0 && !isSettled(state.status)) ({ state, revision } = await waitForSettled(this.store, orderId, waitMs));

@@ -9,6 +9,7 @@ import type { NewEvent } from '../../../src/command-handling/decider';
 import { AppError } from '../../../src/errors/app-error';
 import type { ChargeRequested, OrderEvent } from '../order.events';
 import type { OrderState } from '../order.state';
+import type { KeyOnRecord } from './request-keys';
 
 export interface RequestCharge {
   orderId: string;
@@ -19,6 +20,35 @@ export interface RequestCharge {
   idempotencyKey?: string;
   /** The HTTP request's id: a proxy retrying the very same request re-appends the same event. */
   requestId: string;
+  /**
+   * What request-keys.ts remembers of `idempotencyKey` (a key first seen on a duplicate): null when it
+   * was looked up and is unknown, undefined when it was not looked up (see {@link needsKeyOnRecord}).
+   */
+  keyOnRecord?: KeyOnRecord | null;
+}
+
+/**
+ * A key the stream does not name may have been answered as a duplicate of an earlier request: on an
+ * order that was declined (a new request may start) or asked for more than once (the key's answer
+ * may be an earlier request's), the decision needs its record first. Other orders, and every request
+ * without a key or under a key the stream names, are decided without the look-up.
+ */
+export function needsKeyOnRecord(command: RequestCharge, state: OrderState): boolean {
+  const key = command.idempotencyKey;
+  if (key === undefined || command.keyOnRecord !== undefined || state.idempotencyKeys[key] !== undefined) return false;
+  return state.status === 'failed' || state.requestNumber > 1;
+}
+
+/**
+ * The key to remember after a request answered as a duplicate (nothing appended): a key neither the
+ * stream nor the record knows, on an order a new request could still follow. A paid order never gets
+ * another request, so its duplicates answer "paid" under any key and write nothing.
+ */
+export function keyToRemember(command: RequestCharge, state: OrderState): KeyOnRecord | undefined {
+  const key = command.idempotencyKey;
+  if (key === undefined || command.keyOnRecord || state.idempotencyKeys[key] !== undefined) return undefined;
+  if (!state.exists || state.status === 'paid') return undefined;
+  return { requestNumber: state.requestNumber, requestFingerprint: chargeFingerprint(command) };
 }
 
 /** The charge-defining fields: what a duplicate must repeat exactly. */
@@ -31,8 +61,12 @@ export function chargeFingerprint(command: Pick<RequestCharge, 'amount' | 'curre
 export const providerKeyFor = (orderId: string, requestNumber: number) => `idem-order-${orderId}-r${requestNumber}`;
 
 export function decideRequestCharge(command: RequestCharge, state: OrderState): NewEvent<OrderEvent>[] {
+  // Nothing is decided before the key's record is known: the caller looks it up and decides again.
+  if (needsKeyOnRecord(command, state)) return [];
   const fingerprint = chargeFingerprint(command);
-  const keyFingerprint = command.idempotencyKey ? state.idempotencyKeys[command.idempotencyKey] : undefined;
+  const keyFingerprint = command.idempotencyKey
+    ? (state.idempotencyKeys[command.idempotencyKey] ?? command.keyOnRecord?.requestFingerprint)
+    : undefined;
   if (keyFingerprint !== undefined && keyFingerprint !== fingerprint) {
     throw new AppError('unprocessable', 'IDEMPOTENCY_KEY.REUSED', 'This Idempotency-Key was already used with a different request body', {
       orderId: command.orderId,

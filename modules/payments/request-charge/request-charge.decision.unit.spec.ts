@@ -1,7 +1,7 @@
 import { deciderSpec } from '../../../test/harness/decider-spec';
 import type { ChargeFailed, ChargeRequested, ChargeSucceeded, OrderEvent } from '../order.events';
 import { orderCommands } from '../order.commands';
-import { chargeFingerprint, decideRequestCharge, type RequestCharge } from './request-charge.decision';
+import { chargeFingerprint, decideRequestCharge, keyToRemember, needsKeyOnRecord, type RequestCharge } from './request-charge.decision';
 
 const spec = deciderSpec(orderCommands, decideRequestCharge);
 const pay: RequestCharge = { orderId: '481', amount: 1250, currency: 'EUR', customerId: 'cus_42', requestId: 'req-1' };
@@ -140,6 +140,61 @@ describe('RequestCharge', () => {
         .given([requested(pay), declined])
         .when(other)
         .then([requested(other, 2)]);
+    });
+  });
+
+  describe('when an Idempotency-Key the stream does not name comes after a decline', () => {
+    const late = { ...pay, idempotencyKey: 'key-dup' };
+    const fold = (events: OrderEvent[]) => events.reduce(orderCommands.evolve, orderCommands.initialState());
+
+    it('decides nothing until the key was looked up in its record', () => {
+      expect(needsKeyOnRecord(late, fold([requested(pay), declined]))).toBe(true);
+      spec
+        .given([requested(pay), declined])
+        .when(late)
+        .thenNothing();
+    });
+
+    it('answers the same body with the decline when the key came on a duplicate of that request', () => {
+      spec
+        .given([requested(pay), declined])
+        .when({ ...late, keyOnRecord: { requestNumber: 1, requestFingerprint: chargeFingerprint(pay) } })
+        .thenNothing();
+    });
+
+    it('refuses another body under that key (IDEMPOTENCY_KEY.REUSED)', () => {
+      spec
+        .given([requested(pay), declined])
+        .when({ ...late, amount: 99, keyOnRecord: { requestNumber: 1, requestFingerprint: chargeFingerprint(pay) } })
+        .thenRefuses('IDEMPOTENCY_KEY.REUSED');
+    });
+
+    it('requests again when the key is new to the order too (looked up, no record)', () => {
+      spec
+        .given([requested(pay), declined])
+        .when({ ...late, keyOnRecord: null })
+        .then([requested(late, 2)]);
+    });
+
+    it('needs no look-up on an order asked for once and not declined, nor for a key the stream names', () => {
+      expect(needsKeyOnRecord(late, fold([requested(pay)]))).toBe(false);
+      expect(needsKeyOnRecord(late, fold([requested(late), declined]))).toBe(false);
+    });
+  });
+
+  describe('after a request answered as a duplicate (keyToRemember)', () => {
+    const fold = (events: OrderEvent[]) => events.reduce(orderCommands.evolve, orderCommands.initialState());
+    const dup = { ...pay, idempotencyKey: 'key-dup' };
+
+    it('remembers a new key with the request it was answered with and its body', () => {
+      expect(keyToRemember(dup, fold([requested(pay)]))).toEqual({ requestNumber: 1, requestFingerprint: chargeFingerprint(pay) });
+    });
+
+    it('remembers nothing without a key, for a key the stream or the record names, or on a paid order', () => {
+      expect(keyToRemember(pay, fold([requested(pay)]))).toBeUndefined();
+      expect(keyToRemember(dup, fold([requested(dup)]))).toBeUndefined();
+      expect(keyToRemember({ ...dup, keyOnRecord: { requestNumber: 1, requestFingerprint: 'f' } }, fold([requested(pay)]))).toBeUndefined();
+      expect(keyToRemember(dup, fold([requested(pay), paid]))).toBeUndefined();
     });
   });
 });

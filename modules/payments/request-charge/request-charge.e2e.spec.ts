@@ -19,6 +19,34 @@ const charge = (orderId: string, body: unknown, headers: Record<string, string> 
 const eventsOf = (orderId: string) => harness.runtime.eventStore.readStream(orderStream(orderId));
 const body = { amount: 1250, currency: 'EUR', customerId: 'cus_42' };
 
+/** The worker's first attempt, declined (what charge-order.job.ts records after request 1). */
+async function declineFirstAttempt(orderId: string): Promise<void> {
+  const metadata = {
+    correlationId: 'c',
+    causationId: 'job',
+    actor: { role: 'worker', tokenId: 'w' },
+    recordedAt: new Date().toISOString(),
+  };
+  await harness.runtime.eventStore.append(
+    orderStream(orderId),
+    [
+      {
+        id: randomUUID(),
+        type: 'ChargeAttemptStarted',
+        data: { orderId, attempt: 1, workerId: 'w', providerKey: `idem-order-${orderId}-r1` },
+        metadata,
+      },
+      {
+        id: randomUUID(),
+        type: 'ChargeFailed',
+        data: { orderId, attempt: 1, declineCode: 'generic_decline', reason: 'declined' },
+        metadata,
+      },
+    ],
+    0,
+  );
+}
+
 describe('POST /v1/orders/{orderId}/charge', () => {
   it('accepts the first request with 202, the pending state and a Location', async () => {
     const orderId = `o-${randomUUID()}`;
@@ -68,31 +96,7 @@ describe('POST /v1/orders/{orderId}/charge', () => {
       const orderId = `o-${randomUUID()}`;
       const first = { ...body, amount: 1002 };
       expect((await charge(orderId, first, { 'idempotency-key': 'kd1' })).statusCode).toBe(202);
-      // The worker's attempt, declined (what charge-order.job.ts records).
-      const metadata = {
-        correlationId: 'c',
-        causationId: 'job',
-        actor: { role: 'worker', tokenId: 'w' },
-        recordedAt: new Date().toISOString(),
-      };
-      await harness.runtime.eventStore.append(
-        orderStream(orderId),
-        [
-          {
-            id: randomUUID(),
-            type: 'ChargeAttemptStarted',
-            data: { orderId, attempt: 1, workerId: 'w', providerKey: `idem-order-${orderId}-r1` },
-            metadata,
-          },
-          {
-            id: randomUUID(),
-            type: 'ChargeFailed',
-            data: { orderId, attempt: 1, declineCode: 'generic_decline', reason: 'declined' },
-            metadata,
-          },
-        ],
-        0,
-      );
+      await declineFirstAttempt(orderId);
       // The customer tries again (another amount, no key): a new request.
       expect((await charge(orderId, { ...body, amount: 1003 })).statusCode).toBe(202);
 
@@ -102,6 +106,65 @@ describe('POST /v1/orders/{orderId}/charge', () => {
       expect(retry.headers['idempotent-replayed']).toBe('true');
       expect(retry.json()).toMatchObject({ orderId, status: 'failed', amount: 1002, revision: 2 });
       expect(await eventsOf(orderId)).toHaveLength(4);
+    });
+  });
+
+  describe('when a duplicate came under its own Idempotency-Key and the charge was then declined', () => {
+    it("answers a retry under the duplicate's key with the decline it was part of, and starts nothing", async () => {
+      const orderId = `o-${randomUUID()}`;
+      expect((await charge(orderId, body, { 'idempotency-key': 'ka' })).statusCode).toBe(202);
+      const duplicate = await charge(orderId, body, { 'idempotency-key': 'kb' });
+      expect(duplicate.headers['idempotent-replayed']).toBe('true');
+      await declineFirstAttempt(orderId);
+
+      const retry = await charge(orderId, body, { 'idempotency-key': 'kb' });
+
+      expect(retry.statusCode).toBe(200);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(retry.json()).toMatchObject({ orderId, status: 'failed', revision: 2 });
+      expect((await eventsOf(orderId)).map((e) => e.type)).toEqual(['ChargeRequested', 'ChargeAttemptStarted', 'ChargeFailed']);
+    });
+
+    it("answers a retry under the duplicate's key with that decline after a new request followed it", async () => {
+      const orderId = `o-${randomUUID()}`;
+      await charge(orderId, body, { 'idempotency-key': 'ka' });
+      await charge(orderId, body, { 'idempotency-key': 'kb' });
+      await declineFirstAttempt(orderId);
+      expect((await charge(orderId, body, { 'idempotency-key': 'kc' })).statusCode).toBe(202);
+
+      const retry = await charge(orderId, body, { 'idempotency-key': 'kb' });
+
+      expect(retry.statusCode).toBe(200);
+      expect(retry.json()).toMatchObject({ orderId, status: 'failed', revision: 2 });
+      expect(await eventsOf(orderId)).toHaveLength(4);
+    });
+
+    it("refuses the duplicate's key with another body after the decline, as the first key's would be", async () => {
+      const orderId = `o-${randomUUID()}`;
+      await charge(orderId, body, { 'idempotency-key': 'ka' });
+      await charge(orderId, body, { 'idempotency-key': 'kb' });
+      await declineFirstAttempt(orderId);
+
+      const reused = await charge(orderId, { ...body, amount: 1300 }, { 'idempotency-key': 'kb' });
+
+      expect(reused.statusCode).toBe(422);
+      expect(reused.json()).toMatchObject({ code: 'IDEMPOTENCY_KEY.REUSED' });
+      expect(await eventsOf(orderId)).toHaveLength(3);
+    });
+
+    it('starts a new charge for the same body under a key never used on the order (a new request, DESIGN §4)', async () => {
+      const orderId = `o-${randomUUID()}`;
+      await charge(orderId, body, { 'idempotency-key': 'ka' });
+      await charge(orderId, body, { 'idempotency-key': 'kb' });
+      await declineFirstAttempt(orderId);
+
+      const fresh = await charge(orderId, body, { 'idempotency-key': 'kc' });
+
+      expect(fresh.statusCode).toBe(202);
+      expect(fresh.headers['idempotent-replayed']).toBeUndefined();
+      const events = await eventsOf(orderId);
+      expect(events.map((e) => e.type)).toEqual(['ChargeRequested', 'ChargeAttemptStarted', 'ChargeFailed', 'ChargeRequested']);
+      expect(events[3].data).toMatchObject({ idempotencyKey: 'kc', requestNumber: 2 });
     });
   });
 

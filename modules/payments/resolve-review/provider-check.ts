@@ -14,8 +14,10 @@
  *
  * A key under which the provider shows no payment is answered "nothing happened" only once no request
  * under it can still be executing there: our client stops waiting after its timeout, but the provider
- * finishes a request it received. Until IN_FLIGHT_MARGIN_MS after the key's last attempt began, it is
- * `unanswered` (the resolution is refused with 503; asking again later answers it).
+ * finishes a request it received. Until IN_FLIGHT_MARGIN_MS after the key's last attempt that got no
+ * answer began, it is `unanswered` (the resolution is refused with 503; asking again later answers
+ * it). An attempt the provider answered (a request refused at validation, where Stripe ran nothing; a
+ * decline) is over there, and needs no wait.
  */
 import type { EventStore, RecordedEvent } from '../../../src/event-store/event-store.port';
 import { providerKeyUses } from '../charge-order/provider-keys';
@@ -88,9 +90,11 @@ export async function checkProviderForOrder(
 
   const shownKeys = new Set([...found.values()].map((payment) => payment.providerKey));
   let answerableAt = 0;
-  for (const { instruction, lastUsedAt } of uses) {
+  for (const { instruction, lastUnansweredAt } of uses) {
     const key = instruction.idempotencyKey;
-    const settledAt = lastUsedAt.getTime() + IN_FLIGHT_MARGIN_MS;
+    // Every attempt the provider answered is over there: only one it did not answer can be executing.
+    if (lastUnansweredAt === undefined) continue;
+    const settledAt = lastUnansweredAt.getTime() + IN_FLIGHT_MARGIN_MS;
     if (!shownKeys.has(key) && now.getTime() < settledAt) {
       check.unanswered.push(key);
       answerableAt = Math.max(answerableAt, settledAt);

@@ -121,6 +121,48 @@ describe('checkProviderForOrder', () => {
     });
   });
 
+  describe('when the provider answered the last attempt under a key and shows no payment under it', () => {
+    // The worker's record of a request Stripe refused at validation (400): it ran nothing.
+    const rejected = (at: number) =>
+      event(
+        'ChargeNeedsReview',
+        { orderId: 'o1', reason: 'provider rejected the request: parameter_invalid_integer: Invalid integer', providerAnswered: true },
+        at,
+      );
+
+    it('answers that nothing happened under it at once: no request under the key can still be executing', async () => {
+      const { gateway } = providerHolding({});
+      const history = [request(1, t0), attempt(1, t0), rejected(t0 + 1000)];
+
+      expect(await checkProviderForOrder(gateway, storeOf(history), 'o1', new Date(t0 + 2000))).toEqual({
+        succeeded: [],
+        pending: [],
+        unanswered: [],
+      });
+    });
+
+    it('still waits for an earlier attempt under the key that got no answer (it may still be executing)', async () => {
+      const { gateway } = providerHolding({});
+      const timedOut = event('ChargeOutcomeUnknown', { orderId: 'o1', attempt: 1, error: 'timeout' }, t0 + 10_000);
+      const history = [request(1, t0), attempt(1, t0), timedOut, attempt(1, t0 + 60_000), rejected(t0 + 61_000)];
+
+      expect(await checkProviderForOrder(gateway, storeOf(history), 'o1', new Date(t0 + 120_000))).toEqual({
+        succeeded: [],
+        pending: [],
+        unanswered: ['k1'],
+        retryAfterSeconds: IN_FLIGHT_MARGIN_MS / 1000 - 120,
+      });
+    });
+
+    it('waits as before when the review after the attempt names no answer (a review recorded before answers were)', async () => {
+      const { gateway } = providerHolding({});
+      const older = event('ChargeNeedsReview', { orderId: 'o1', reason: 'provider rejected the request: x' }, t0 + 1000);
+      const history = [request(1, t0), attempt(1, t0), older];
+
+      expect((await checkProviderForOrder(gateway, storeOf(history), 'o1', new Date(t0 + 2000))).unanswered).toEqual(['k1']);
+    });
+  });
+
   it('leaves every key unanswered when the provider does not answer (a timeout, a 5xx), instead of failing', async () => {
     const { gateway } = providerHolding({});
     const unreachable = { ...gateway, listPayments: () => Promise.reject(new Error('ETIMEDOUT')) };

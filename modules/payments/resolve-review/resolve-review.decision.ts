@@ -19,6 +19,12 @@ export interface ResolveReview {
   requestId: string;
   /** What the provider holds for the order across every key it used; required to resolve either way. */
   providerCheck?: ProviderCheck;
+  /**
+   * Resolved as paid: the amount (minor units, the order's currency) support accepts when the
+   * provider's payment is not the amount ordered. Without it such a payment is refused; with it, it
+   * must be that payment's amount exactly.
+   */
+  acceptedAmount?: number;
 }
 
 export function decideResolveReview(command: ResolveReview, state: OrderState): NewEvent<OrderEvent>[] {
@@ -28,11 +34,17 @@ export function decideResolveReview(command: ResolveReview, state: OrderState): 
       orderStatus: state.status,
     });
   }
+  if (command.acceptedAmount !== undefined && command.resolution !== 'paid') {
+    throw new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', {
+      errors: [{ field: 'acceptedAmount', message: 'acceptedAmount is only for the resolution "paid"' }],
+    });
+  }
   // The order went into review after the caller looked: ask again.
   const check = command.providerCheck;
   if (!check)
     throw new AppError('conflict', 'ORDER.PROVIDER_CHECK_STALE', `Order ${command.orderId} changed while it was being checked; try again`);
   const payment = command.resolution === 'paid' ? paymentThatPaid(command.orderId, check, state) : undefined;
+  const orderedAmount = payment ? acceptedDifference(command, state, payment) : undefined;
   if (command.resolution === 'failed') refuseWhileMoneyMayHaveMoved(command.orderId, check);
   return [
     {
@@ -44,6 +56,7 @@ export function decideResolveReview(command: ResolveReview, state: OrderState): 
           note: command.note,
           resolution: command.resolution,
           ...(payment ? { payment } : {}),
+          ...(orderedAmount !== undefined ? { orderedAmount } : {}),
         },
       },
       // With the request id in the event id, a second resolution decided on the same state is a
@@ -62,7 +75,10 @@ export function decideResolveReview(command: ResolveReview, state: OrderState): 
  */
 function paymentThatPaid(orderId: string, check: ProviderCheck, state: OrderState): NonNullable<ChargeReviewResolved['data']['payment']> {
   const succeeded = check.succeededPayments ?? [];
-  const payment = succeeded.find((p) => p.paymentIntentId === state.paymentIntentId) ?? succeeded[0];
+  const payment =
+    succeeded.find((p) => p.paymentIntentId === state.paymentIntentId) ??
+    succeeded.find((p) => p.amount === state.amount && p.currency === state.currency) ??
+    succeeded[0];
   if (payment) {
     return {
       paymentIntentId: payment.paymentIntentId,
@@ -85,6 +101,38 @@ function paymentThatPaid(orderId: string, check: ProviderCheck, state: OrderStat
     'ORDER.PROVIDER_HOLDS_NO_CHARGE',
     `The provider holds no succeeded payment for order ${orderId}: it cannot be resolved as paid`,
     {},
+  );
+}
+
+/**
+ * A payment of another amount than ordered (999 taken for an order of 1250) does not make the order
+ * paid by itself: the ledger would show one amount and the order another, without a word. It is
+ * refused, naming both, unless support accepts that very amount (`acceptedAmount`); then the
+ * resolution records the amount ordered beside the payment (returned here). A payment in another
+ * currency is refused whatever is accepted: it is refunded, not reinterpreted.
+ */
+function acceptedDifference(
+  command: ResolveReview,
+  state: OrderState,
+  payment: NonNullable<ChargeReviewResolved['data']['payment']>,
+): number | undefined {
+  if (payment.amount === state.amount && payment.currency === state.currency) return undefined;
+  const sameCurrency = payment.currency === state.currency;
+  if (sameCurrency && command.acceptedAmount === payment.amount) return state.amount;
+  const paid = `${payment.amount} ${payment.currency}`;
+  const ordered = `${state.amount} ${state.currency}`;
+  const remedy = sameCurrency
+    ? `send acceptedAmount: ${payment.amount} to resolve it as paid with that amount, or refund it`
+    : 'a payment in another currency cannot be accepted: refund it';
+  throw new AppError(
+    'unprocessable',
+    'ORDER.PAYMENT_AMOUNT_MISMATCH',
+    `The provider's payment ${payment.paymentIntentId} for order ${command.orderId} is ${paid} (minor units) but the order is for ${ordered}: ${remedy}`,
+    {
+      ordered: { amount: state.amount, currency: state.currency },
+      paid: { paymentIntentId: payment.paymentIntentId, amount: payment.amount, currency: payment.currency },
+      ...(command.acceptedAmount !== undefined ? { acceptedAmount: command.acceptedAmount } : {}),
+    },
   );
 }
 

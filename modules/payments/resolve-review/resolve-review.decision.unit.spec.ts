@@ -184,6 +184,59 @@ describe('ResolveReview', () => {
     });
   });
 
+  describe('when it is to be resolved as paid and the provider holds a payment of another amount', () => {
+    it('refuses it, naming the amount ordered and the amount paid, unless that amount is accepted', () => {
+      spec
+        .given(inReview)
+        .when(resolve('paid', held(payment('pi_short', 999))))
+        .thenRefuses('ORDER.PAYMENT_AMOUNT_MISMATCH', {
+          kind: 'unprocessable',
+          message: expect.stringMatching(/pi_short.*999 EUR.*4200 EUR/),
+          details: { ordered: { amount: 4200, currency: 'EUR' }, paid: { paymentIntentId: 'pi_short', amount: 999, currency: 'EUR' } },
+        });
+    });
+
+    it('refuses an accepted amount that is not the one the provider holds', () => {
+      spec
+        .given(inReview)
+        .when({ ...resolve('paid', held(payment('pi_short', 999))), acceptedAmount: 998 })
+        .thenRefuses('ORDER.PAYMENT_AMOUNT_MISMATCH', { details: { acceptedAmount: 998 } });
+    });
+
+    it('records the payment and the amount ordered when the resolution accepts the amount paid', () => {
+      spec
+        .given(inReview)
+        .when({ ...resolve('paid', held(payment('pi_short', 999))), acceptedAmount: 999 })
+        .then([
+          {
+            ...resolved('paid', payment('pi_short', 999)),
+            data: { ...resolved('paid', payment('pi_short', 999)).data, orderedAmount: 4200 },
+          } as OrderEvent,
+        ]);
+    });
+
+    it('takes a payment of the amount ordered over one of another amount', () => {
+      spec
+        .given(inReview)
+        .when(resolve('paid', held(payment('pi_short', 999), payment('pi_full'))))
+        .then([resolved('paid', payment('pi_full'))]);
+    });
+
+    it('refuses an accepted amount with the resolution "failed" as bad input', () => {
+      spec
+        .given(inReview)
+        .when({ ...resolve('failed', nothingHeld), acceptedAmount: 999 })
+        .thenRefuses('REQUEST.INVALID', { kind: 'validation' });
+    });
+
+    it('refuses a payment in another currency, which no accepted amount can stand for', () => {
+      spec
+        .given(inReview)
+        .when({ ...resolve('paid', held({ ...payment('pi_usd'), currency: 'USD' })), acceptedAmount: 4200 })
+        .thenRefuses('ORDER.PAYMENT_AMOUNT_MISMATCH', { details: { paid: { currency: 'USD' } } });
+    });
+  });
+
   describe('when the order does not wait for review', () => {
     it.each<[string, OrderEvent[]]>([
       ['pending', [requested]],

@@ -1,4 +1,4 @@
-import { IsDefined, IsIn, IsString, MaxLength, MinLength, type ValidationOptions } from 'class-validator';
+import { IsDefined, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, type ValidationOptions } from 'class-validator';
 import { StorableText } from '../../../src/errors/storable-text';
 
 /**
@@ -20,4 +20,15 @@ export class ResolveReviewBody {
   @MaxLength(2000, { ...ifText, message: 'note must be at most 2000 characters' })
   @StorableText()
   note!: string;
+
+  /**
+   * With "paid": the amount (minor units, the order's currency) support accepts when the provider's
+   * payment is not the amount ordered; it must be that payment's amount. Without it such a payment is
+   * refused with 422 ORDER.PAYMENT_AMOUNT_MISMATCH, naming both amounts.
+   */
+  @IsOptional()
+  @IsInt({ message: 'acceptedAmount must be an integer amount in minor units' })
+  @Min(1, { message: 'acceptedAmount must be at least 1' })
+  @Max(999_999_999_999, { message: 'acceptedAmount must be at most 999999999999' })
+  acceptedAmount?: number;
 }

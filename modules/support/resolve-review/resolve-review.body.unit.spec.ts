@@ -47,6 +47,15 @@ describe('ResolveReviewBody', () => {
     expect(await problemsOf({ resolution: 'paid', note: 7 })).toEqual([{ field: 'note', message: 'note must be a string' }]);
   });
 
+  it('says what an accepted amount must be', async () => {
+    expect(await problemsOf({ resolution: 'paid', note: 'short payment accepted', acceptedAmount: '999' })).toEqual([
+      { field: 'acceptedAmount', message: 'acceptedAmount must be an integer amount in minor units' },
+    ]);
+    expect(await problemsOf({ resolution: 'paid', note: 'short payment accepted', acceptedAmount: 0 })).toEqual([
+      { field: 'acceptedAmount', message: 'acceptedAmount must be at least 1' },
+    ]);
+  });
+
   it('takes a resolution and a note', async () => {
     await expect(
       createValidationPipe().transform({ resolution: 'failed', note: 'card expired' }, { type: 'body', metatype: ResolveReviewBody }),

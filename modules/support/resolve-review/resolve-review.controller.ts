@@ -1,5 +1,6 @@
 /** POST /v1/support/orders/{orderId}/resolve — close a needs-review case with a note. */
 import { Body, Controller, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
 import { CommandMetadata } from '../../../src/auth/caller.decorator';
 import { Roles } from '../../../src/auth/roles';
 import { EVENT_STORE } from '../../../src/event-store/event-store.port';
@@ -27,6 +28,13 @@ export class ResolveReviewController {
   @Post(':orderId/resolve')
   @Roles('support')
   @HttpCode(200)
+  @ApiResponse({
+    status: 422,
+    description:
+      'ORDER.PAYMENT_AMOUNT_MISMATCH: "paid", but the provider\'s payment is another amount (or currency) than the order: ' +
+      'details name both (ordered, paid); send acceptedAmount equal to the paid amount to accept it (same currency only). ' +
+      'Also ORDER.NOT_IN_REVIEW, ORDER.PROVIDER_HOLDS_CHARGE, ORDER.PROVIDER_HOLDS_NO_CHARGE, ORDER.PROVIDER_PAYMENT_PENDING.',
+  })
   async resolve(
     @Param('orderId') orderId: string,
     @Body() body: ResolveReviewBody,
@@ -40,7 +48,16 @@ export class ResolveReviewController {
     const inReview = (await loadOrder(this.store, orderId)).state.status === 'needs_review';
     const providerCheck = inReview ? await checkProviderForOrder(this.gateway, this.store, orderId, new Date()) : undefined;
     const requestId = String(metadata.requestId ?? metadata.correlationId);
-    const command = { orderId, actor, note: body.note, resolution: body.resolution, requestId, providerCheck };
+    const { note, resolution, acceptedAmount } = body;
+    const command = {
+      orderId,
+      actor,
+      note,
+      resolution,
+      requestId,
+      providerCheck,
+      ...(acceptedAmount !== undefined ? { acceptedAmount } : {}),
+    };
     const resolved = await orderCommands.handle(this.store, orderId, (order) => decideResolveReview(command, order), { metadata });
     return toOrderView(resolved.state, resolved.revision);
   }
