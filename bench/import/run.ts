@@ -8,7 +8,8 @@
  * Last line of stdout: JSON with row_upsert_per_s, batch_upsert_per_s, push_records_per_s,
  * pull_records_per_s, the ratios, peak_rss_mb, contacts, distinct_source_ids, wrong_state.
  * Targets (issue 14): ratio_vs_row_upsert ≥ 2, ratio_vs_batch_upsert ≥ 0.3, pull_vs_push ≥ 0.7,
- * peak_rss_mb ≤ 300, contacts == distinct_source_ids, wrong_state == 0.
+ * peak_rss_mb ≤ 300, contacts == distinct_source_ids, wrong_state == 0. Beside them, the push again
+ * with the api and the worker in two processes (api-worker.ts): `*_api_worker` figures.
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ import { progress } from '../lib/log';
 import { describeMachine, machineInfo, postgresInfo } from '../lib/machine';
 import { round } from '../lib/stats';
 import { generate } from './data';
+import { startApiAndWorker } from './api-worker';
 import { pull, push, wrongState } from './idem-contenders';
 
 async function main(): Promise<void> {
@@ -59,6 +61,28 @@ async function main(): Promise<void> {
     progress(`pull: ${round(pulled.perSecond)} records/s start to completed`);
     const state = await wrongState(service.databaseUrl, freshest);
     peakRss = Math.max(peakRss, memoryMb(service.pid)?.hwm ?? 0);
+    // The same push against the production topology, on a database of its own (service stopped first,
+    // so the two never share the machine; the sampler first, as a stopped process reads as NaN).
+    clearInterval(sampler);
+    await service.stop();
+    progress('push again, api and worker in two processes (docker-compose topology)');
+    const split = await startApiAndWorker(mainJs, {
+      PORT: '0',
+      IDEM_SANDBOX_PORT: '0',
+      IDEM_DATA_DIR: join(tempDir, 'data-api-worker'),
+      LOG_LEVEL: 'warn',
+    });
+    let splitPush: { perSecond: number };
+    let splitState: { contacts: number; wrong: number };
+    let splitRss: number;
+    try {
+      splitPush = await push(split.api.apiUrl, split.api.databaseUrl, records, freshest);
+      splitState = await wrongState(split.api.databaseUrl, freshest);
+      splitRss = split.peakRssMb();
+    } finally {
+      await split.stop();
+    }
+    progress(`push, api + worker: ${round(splitPush.perSecond)} records/s end to end`);
     const result = {
       contacts: state.contacts,
       distinct_source_ids: freshest.size,
@@ -73,6 +97,12 @@ async function main(): Promise<void> {
       peak_rss_mb: round(peakRss),
       wrong_state: state.wrong,
       recipe_wrong_state: row.wrongState + batch.wrongState,
+      // The docker-compose topology (api-worker.ts): not what the targets above were set on.
+      push_records_per_s_api_worker: round(splitPush.perSecond),
+      ratio_vs_row_upsert_api_worker: round(splitPush.perSecond / row.perSecond, 2),
+      ratio_vs_batch_upsert_api_worker: round(splitPush.perSecond / batch.perSecond, 2),
+      peak_rss_mb_api_plus_worker: round(splitRss),
+      wrong_state_api_worker: splitState.wrong,
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
