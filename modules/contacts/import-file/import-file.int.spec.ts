@@ -147,7 +147,7 @@ describe('idem sync import', () => {
     });
   });
 
-  describe('with NDJSON lines that are no record (not JSON, nested 20,000 levels deep, a prototype-poisoning key)', () => {
+  describe('with NDJSON lines that are no record (not JSON, nested 20,000 levels deep, a prototype-poisoning key, JSON but no object)', () => {
     it('rejects each with its line and why, imports the rest and completes', async () => {
       const file = join(dir, 'odd-lines.ndjson');
       const deep = `{"sourceId":"deep","fields":{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`;
@@ -163,12 +163,17 @@ describe('idem sync import', () => {
           JSON.stringify({ sourceId: 'ok-2', fields: {} }),
           proto,
           constructorPrototype,
+          '[1]',
+          'null',
+          '"c9"',
+          '7',
+          'false',
         ].join('\n'),
       );
       const db = await openDb('file_import_odd_lines');
       try {
         const run = await importFile({ store: db.store, source: 'crm', path: file, metadata });
-        expect(run).toMatchObject({ status: 'completed', processed: 6, counts: { imported: 2, rejected: 4 } });
+        expect(run).toMatchObject({ status: 'completed', processed: 11, counts: { imported: 2, rejected: 9 } });
         const reasons = (await db.store.readStream(importStream(run.runId)))
           .filter((e) => e.type === 'ImportRecordProcessed' && e.data.outcome === 'rejected')
           .map((e) => e.data.reason);
@@ -177,6 +182,11 @@ describe('idem sync import', () => {
           'line 3 nests JSON deeper than 64 levels',
           expect.stringContaining('__proto__ or constructor.prototype key'),
           expect.stringContaining('__proto__ or constructor.prototype key'),
+          'line 7 is an array, not a JSON object',
+          'line 8 is null, not a JSON object',
+          'line 9 is a string, not a JSON object',
+          'line 10 is a number, not a JSON object',
+          'line 11 is true or false, not a JSON object',
         ]);
         expect(await db.store.readStream('contact-crm.pp1')).toEqual([]);
         expect(await db.store.readStream('contact-crm.pp2')).toEqual([]);

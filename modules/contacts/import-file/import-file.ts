@@ -115,7 +115,9 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
     if ('unreadable' in line) {
       if (slice.length) await record(String(slice.at(-1)!.line));
       // The parser's words may quote a cell of the file: as the audit can hold them (boundedReason).
-      const reason = boundedReason(`the file is not valid CSV from line ${line.line} on; fix it and import it again (${line.unreadable})`);
+      const reason = boundedReason(
+        `the file is not valid CSV from line ${line.fromLine} on; fix it and import it again (${line.unreadable})`,
+      );
       if (run.status === 'running') await append([{ type: 'ImportRunNeedsReview', data: { runId, reason } }]);
       return run;
     }
