@@ -157,13 +157,22 @@ function contactRow(line: number, shownLine: number, cells: Record<string, Buffe
 const NUMERIC = new Set(['version']);
 const TEXT = new Set(['sourceId', 'updatedAt', 'checksum', 'eventId']);
 
+/**
+ * A cell written as a decimal number (JSON's number syntax, leading zeros allowed: spreadsheets pad) is
+ * that number, as a push or an NDJSON line gives it: `1.0` and `1e0` are 1, `1.5` is 1.5, and the one
+ * rule of contact-record.ts then takes or rejects the value the same way in all three formats. Any
+ * other text stays text (rejected there: `version must be a non-negative integer`). `-0` is 0, as JSON
+ * writes -0 when it is stored.
+ */
+const numberOfCell = (cell: string): number | string => (/^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(cell) ? Number(cell) + 0 : cell);
+
 /** The column rules: the record's own columns by name, `deleted` as true/false, any other column a field. */
 function contactRecord(row: Record<string, string>): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   const fields: Record<string, unknown> = {};
   for (const [column, cell] of Object.entries(row)) {
     if (column === 'deleted') record.deleted = cell === 'true' ? true : cell === '' || cell === 'false' ? undefined : cell;
-    else if (NUMERIC.has(column)) record[column] = cell === '' ? undefined : /^\d+$/.test(cell) ? Number(cell) : cell;
+    else if (NUMERIC.has(column)) record[column] = cell === '' ? undefined : numberOfCell(cell);
     else if (TEXT.has(column)) record[column] = cell === '' ? undefined : cell;
     else fields[column] = cell;
   }

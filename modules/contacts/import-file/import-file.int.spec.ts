@@ -467,6 +467,35 @@ describe('idem sync import', () => {
       }
     });
 
+    it('reads a version spelled 1.0 or 2e0 as the integer in CSV as in NDJSON, and rejects the same spellings in both', async () => {
+      // As written in the file: a JSON number in an NDJSON line, a cell of a CSV row.
+      const spellings = ['1.0', '2e0', '30E-1', '-0', '007', '1.5', '-1', '1e400', '9007199254740993', '1.', '0x10', ' 4'];
+      const ndjsonFile = join(dir, 'versions.ndjson');
+      const csvFile = join(dir, 'versions.csv');
+      writeFileSync(ndjsonFile, spellings.map((v, i) => `{"sourceId":"v${i}","version":${v},"fields":{}}`).join('\n'));
+      writeFileSync(csvFile, ['sourceId,version,name', ...spellings.map((v, i) => `v${i},${v},x`)].join('\n'));
+      const db = await openDb('file_import_versions');
+      try {
+        const seen = async (path: string) => {
+          const run = await importFile({ store: db.store, source: 'crm', path, metadata });
+          return (await db.store.readStream(importStream(run.runId)))
+            .filter((e) => e.type === 'ImportRecordProcessed')
+            .map((e) => {
+              const { outcome, sourceVersion } = e.data as { outcome: string; sourceVersion?: number };
+              return outcome === 'rejected' ? 'rejected' : sourceVersion;
+            });
+        };
+        const ndjsonSeen = await seen(ndjsonFile);
+        const csvSeen = await seen(csvFile);
+        // JSON has no spelling 007, 1., 0x10 or " 4" for a number: those lines are no JSON. A cell is text,
+        // read as a number only in JSON's syntax (leading zeros allowed, as spreadsheets pad).
+        expect(ndjsonSeen).toEqual([1, 2, 3, 0, 'rejected', 'rejected', 'rejected', 'rejected', 'rejected', 'rejected', 'rejected', 4]);
+        expect(csvSeen).toEqual([1, 2, 3, 0, 7, 'rejected', 'rejected', 'rejected', 'rejected', 'rejected', 'rejected', 'rejected']);
+      } finally {
+        await db.pool.end();
+      }
+    });
+
     it('keeps the sourceId of a CSV row with the wrong number of cells on its rejection', async () => {
       const file = join(dir, 'short-row.csv');
       writeFileSync(file, 'sourceId,name,email\nrow1,Ada\nrow2,Bob,b@x.example\n');
