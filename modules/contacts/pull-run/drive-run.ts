@@ -18,6 +18,7 @@ import { checkItems } from '../import-contacts/import-request';
 import { keepRun, knownRun } from './run-folds';
 import {
   decideFetchGaveUp,
+  decideNothingLeftToRead,
   decidePage,
   decideSourceMissing,
   decideUnrecordableCursor,
@@ -92,6 +93,13 @@ async function drivePages(deps: RunDriverDeps, runId: string, signal: AbortSigna
   const began = new Set<string | null>();
   for (;;) {
     if (!run.exists || run.status !== 'running' || run.kind !== 'pull' || signal.aborted) return run;
+    if (run.readToEnd) {
+      const completed = await appendRunEvents(deps, run, [decideNothingLeftToRead(run)]);
+      if (!completed) return loadRun(deps.store, runId);
+      run = completed;
+      deps.onPage?.(run);
+      continue;
+    }
     const fetched = await (fetching ?? fetchFrom(run.cursor));
     // A fetch cut short by a shutdown is no failure of the source: the run stays running.
     if (!('page' in fetched) && signal.aborted) return run;

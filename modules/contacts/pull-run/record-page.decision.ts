@@ -89,6 +89,16 @@ export function decideUnrecordableCursor(run: ImportRunState, nextCursor: string
   return { type: 'ImportRunNeedsReview', data: { runId: run.runId, reason } };
 }
 
+/**
+ * A run with nothing left to read completes without recording one more page: its last page was recorded
+ * and the completion cut off (`readToEnd`), or a file ended right after a recorded slice (or held no
+ * record). `pages` counts pages that were read, each once: an empty slice at a file's end counted one
+ * more, and a run whose completion was cut off read its source or file again from the start.
+ */
+export function decideNothingLeftToRead(run: ImportRunState): ImportEvent {
+  return { type: 'ImportRunCompleted', data: { runId: run.runId, counts: { ...run.counts } } };
+}
+
 export function decideFetchGaveUp(run: ImportRunState, attempts: number, lastError: string): ImportEvent {
   return {
     type: 'ImportRunNeedsReview',

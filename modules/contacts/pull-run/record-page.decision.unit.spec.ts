@@ -3,6 +3,7 @@ import type { RecordResult } from '../import-contacts/import-records';
 import {
   decideDriverGaveUp,
   decideFetchGaveUp,
+  decideNothingLeftToRead,
   decidePage,
   decideSourceMissing,
   decideUnrecordableCursor,
@@ -184,5 +185,14 @@ describe('decideUnrecordableCursor', () => {
     const { reason } = event?.data as { reason: string };
     expect(reason).toContain(`is ${MAX_CURSOR_CHARS + 1} characters long, over the ${MAX_CURSOR_CHARS} a run records`);
     expect(reason.length).toBeLessThan(600);
+  });
+});
+
+describe('decideNothingLeftToRead', () => {
+  it('completes the run with the counts it has, recording no page', () => {
+    expect(decideNothingLeftToRead(run({ readToEnd: true, pages: 3 }))).toStrictEqual({
+      type: 'ImportRunCompleted',
+      data: { runId: 'r1', counts: { imported: 500 } },
+    });
   });
 });
