@@ -4,7 +4,10 @@
  * records"), and the closing line of a run that found nothing says so plainly. `idem sync list` pages
  * through every run the read model holds (it used to stop at the newest 100) and says how many it showed.
  */
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { Pool } from 'pg';
@@ -79,8 +82,12 @@ describe('idem sync run', () => {
   it('shows a bar named for the pull, and closes with the counts', async () => {
     const { code, view, lines } = await idem('sync', 'run', '--source', 'crm');
     expect(code).toBe(0);
-    expect(lines.at(-2)).toBe(`pull ${view.runId} from crm | 1 page | 30 records: imported 30`);
-    expect(lines.at(-1)).toBe(`${view.runId}: completed: 30 records (imported 30)`);
+    // Without a terminal, a line per update drawn: the last one once (the bar's stop repeated it).
+    expect(lines).toEqual([
+      `started ${view.runId}`,
+      `pull ${view.runId} from crm | 1 page | 30 records: imported 30`,
+      `${view.runId}: completed: 30 records (imported 30)`,
+    ]);
   });
 
   it('says plainly that a run which found nothing completed with 0 records', async () => {
@@ -118,6 +125,25 @@ describe('idem sync run against a CRM answering a next cursor no run can record'
     expect(events.map((e) => e.type)).toEqual(['ImportRunStarted', 'ImportRunNeedsReview']);
     const { rows } = await pool.query(`SELECT count(*)::int AS n FROM idem_events WHERE stream_name LIKE 'contact-crm.nul.%'`);
     expect(rows[0].n).toBe(0);
+  });
+});
+
+describe('idem sync import', () => {
+  it('shows its bar without a terminal once per update, the last line once, then the status line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idem-sync-import-'));
+    try {
+      const file = join(dir, 'few.ndjson');
+      writeFileSync(file, ['a', 'b', 'c'].map((id) => JSON.stringify({ sourceId: `imp-${id}`, fields: {} })).join('\n'));
+      const { code, out, lines } = await cli('sync', 'import', file, '--source', 'crm');
+      const view = JSON.parse(out.at(-1)!) as { runId: string };
+      expect(code).toBe(0);
+      expect(lines).toEqual([
+        `import ${file} [${'='.repeat(40)}] 100% | ${statSync(file).size}/${statSync(file).size} bytes | 3 records: imported 3`,
+        `${view.runId}: completed: 3 records (imported 3)`,
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
