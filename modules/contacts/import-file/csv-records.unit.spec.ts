@@ -117,6 +117,20 @@ describe('csvRecords', () => {
     });
   });
 
+  describe.each([
+    ['CRLF', '\r\n'],
+    ['LF', '\n'],
+  ])('with a short last row and no line break after it (%s)', (_, br) => {
+    it.each([Infinity, 1])('names the line it starts on (chunks of %d)', async (chunkBytes) => {
+      const records = await read(`sourceId,name${br}c1,"a${br}b"${br}c2`, chunkBytes);
+      expect(records.at(-1)).toEqual({
+        line: expect.any(Number),
+        problem: 'Invalid Record Length: columns length is 2, got 1 on line 4',
+        sentSourceId: 'c2',
+      });
+    });
+  });
+
   describe('with a malformed quote after a quoted CRLF', () => {
     it('says from which line, as an editor shows it, the file cannot be read', async () => {
       expect(await read('sourceId,name\r\nc1,"a\r\nb"\r\nc2,"B"x\r\nc3,C\r\n')).toEqual([
