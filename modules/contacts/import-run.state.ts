@@ -15,8 +15,15 @@ export interface ImportRunState {
   kind: NonNullable<ImportRunStarted['data']['kind']>;
   started?: ImportRunStarted['data'];
   status: RunStatus;
-  /** Where the next page starts (null: at the beginning, or nothing left when completed). */
+  /** Where the next page starts (null: at the beginning, at the end once `readToEnd`, or nothing left when completed). */
   cursor: string | null;
+  /**
+   * The last recorded page was the source's (or the file's) last: nothing is left to read. A run still
+   * `running` so had its completion cut off (a page's events go in several appends, and a driver can die
+   * between them); its next driver completes it, instead of taking the null cursor for the start and
+   * reading everything again.
+   */
+  readToEnd: boolean;
   pages: number;
   processed: number;
   /**
@@ -47,6 +54,7 @@ export const initialImportRunState = (): ImportRunState => ({
   started: undefined,
   status: 'running',
   cursor: null,
+  readToEnd: false,
   pages: 0,
   processed: 0,
   recordedInPage: 0,
@@ -81,10 +89,14 @@ export function evolveImportRun(state: ImportRunState, event: ImportEvent & { me
       next.pages = state.pages + 1;
       next.recordedInPage = 0;
       next.cursor = event.data.nextCursor ?? null;
+      // Only an explicit null: ImportPageFetched events without the field say nothing about it.
+      next.readToEnd = event.data.nextCursor === null;
       next.conflictPagesInARow = event.data.conflicts ? state.conflictPagesInARow + 1 : 0;
       return next;
     case 'ImportRunCompleted':
       next.status = 'completed';
+      // Nothing left (a file run completed after its last slice without another, empty, one: import-file.ts).
+      next.cursor = null;
       return next;
     case 'ImportRunFailed':
       next.status = 'failed';

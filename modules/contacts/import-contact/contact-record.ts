@@ -48,6 +48,8 @@ export function checkRecord(raw: unknown): RecordCheck {
   for (const key of Object.keys(r)) if (!ALLOWED.has(key)) problems.push(`unknown field ${key}`);
   const key = rejectedKey(r.sourceId);
   if (key.sourceId === null) problems.push('sourceId must be 1–64 characters of A–Z, a–z, 0–9, _ . : -');
+  // One rule on the value, whatever the format: JSON's 1.0 is the number 1 (JSON.parse cannot tell them
+  // apart, nor should it: they are one number), and a CSV cell is read as the same number (csv-records.ts).
   if (r.version !== undefined && !(Number.isSafeInteger(r.version) && (r.version as number) >= 0))
     problems.push('version must be a non-negative integer');
   if (r.updatedAt !== undefined && !isIsoDateTime(r.updatedAt))

@@ -109,6 +109,35 @@ describe('POST /v1/contacts/import with bad input', () => {
     });
   });
 
+  describe('when versions are spelled as JSON numbers with a fraction or an exponent', () => {
+    it('takes 1.0 and 2e0 as the integers 1 and 2, as CSV and NDJSON files do, and rejects 1.5 and 1e400 alone', async () => {
+      const spellings = ['1.0', '2e0', '-0', '1.5', '1e400'];
+      const records = spellings.map((v, i) => `{"sourceId":"spelled-${i}","version":${v},"fields":{}}`);
+      const response = await harness.app.inject({
+        method: 'POST',
+        url: '/v1/contacts/import',
+        headers: { ...auth('sync'), 'content-type': 'application/json' },
+        body: `{"source":"crm","records":[${records.join(',')}]}`,
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json().results.map((r: { outcome: string }) => r.outcome)).toEqual([
+        'imported',
+        'imported',
+        'imported',
+        'rejected',
+        'rejected',
+      ]);
+      const { rows } = await harness.runtime.pool.query(
+        `SELECT stream_name, data->>'sourceVersion' AS version FROM idem_events WHERE stream_name LIKE 'contact-crm.spelled-%' ORDER BY 1`,
+      );
+      expect(rows).toEqual([
+        { stream_name: 'contact-crm.spelled-0', version: '1' },
+        { stream_name: 'contact-crm.spelled-1', version: '2' },
+        { stream_name: 'contact-crm.spelled-2', version: '0' },
+      ]);
+    });
+  });
+
   describe('when a record sends a sourceId string that is no valid key', () => {
     it('answers it rejected under the key it sent, also on a replay, and audits it without a contact key', async () => {
       const sent = ['a/b', 'a%2Fb', 'k'.repeat(65)];

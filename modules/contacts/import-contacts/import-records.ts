@@ -12,7 +12,7 @@
  */
 import type { CommandContext } from '../../../src/command-handling/handle-command';
 import { commandHandler, type LoadedStream } from '../../../src/command-handling/command-handler';
-import { InvalidAppend, WrongExpectedVersion } from '../../../src/event-store/errors';
+import { InvalidAppend, StreamDeleted, WrongExpectedVersion } from '../../../src/event-store/errors';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import type { ImportOutcome } from '../contact.events';
 import { contactStream } from '../contact.events';
@@ -132,9 +132,16 @@ const unlessConflict = (error: unknown): undefined => {
   throw error;
 };
 
-/** Why a record's append did not happen: refused for good (too large for the store's limit) or failed for now. */
+/**
+ * Why a record's append did not happen: refused for good (too large for the store's limit, or its
+ * contact's stream deleted outside Idem: an EventStoreDB tombstone refuses every append, whatever is
+ * retried) or failed for now. Refused, the record is answered `rejected` and its run goes on; a deleted
+ * stream stopped a whole pull run as needs_review, the records after it never imported.
+ */
 function notStored(error: unknown): Pick<RecordResult, 'reason' | 'storeFailure'> {
   const message = boundedReason(error instanceof Error ? error.message : String(error));
+  if (error instanceof StreamDeleted)
+    return { reason: `the contact's stream was deleted from the event store outside Idem, and it takes no more events (${message})` };
   if (error instanceof InvalidAppend && error.code === 'EVENT_STORE.INVALID_EVENT_TOO_LARGE')
     return { reason: `the record is too large to store (${message})` };
   if (error instanceof InvalidAppend) return { reason: `the store refuses the record (${message})` };

@@ -18,11 +18,14 @@
  * ends costs one bound of bytes, not a read to its end).
  */
 import type { Readable } from 'node:stream';
+import type { RecordStarts } from './csv-record-starts';
 
-/** A record past the bound; its lines are csv-parse's numbers. */
+/** A record past the bound; its lines are csv-parse's numbers, its shown lines an editor's (csv-record-starts.ts). */
 export interface OversizeRecord {
   firstLine: number;
   lastLine: number;
+  shownFirstLine: number;
+  shownLastLine: number;
   /** The line breaks csv-parse would have counted in it (its own delimiter included). */
   lineBreaks: number;
   /** The file's record delimiter: blank lines of it stand in for the record where csv-parse counts lines. */
@@ -66,6 +69,11 @@ export class CsvRecordSplitter {
   private bomLeft = BOM.length;
   private line = 1;
   private recordLine = 1;
+  /** Lines as an editor numbers them (a CRLF is one line break, inside quotes too), for the reasons a run reports. */
+  private shownLine = 1;
+  private recordShownLine = 1;
+  /** The last byte counted for `shownLine` was a CR: an LF right after it ends the same line. */
+  private lastWasCr = false;
   private recordHasBytes = false;
   /** The last byte read was a CR or LF: a record the file's end ends after it ends on the line before (csv-parse's number). */
   private endsOnLineBreak = false;
@@ -74,7 +82,11 @@ export class CsvRecordSplitter {
   /** Records finished in the chunk being split, handed over together. */
   private ready: Buffer[] = [];
 
-  constructor(private readonly maxRecordBytes: number) {}
+  constructor(
+    private readonly maxRecordBytes: number,
+    /** Told where each record handed to csv-parse starts, as an editor numbers lines. */
+    private readonly starts?: RecordStarts,
+  ) {}
 
   /** What is held of the record being read: never more than the bound. */
   get heldBytes(): number {
@@ -190,7 +202,9 @@ export class CsvRecordSplitter {
     return false;
   }
 
+  /** Every byte the splitter reads comes through here once, in file order, until the rest goes unsplit. */
   private keep(bytes: Buffer): void {
+    this.countShownLines(bytes);
     if (this.tooLong || bytes.length === 0) return;
     this.held += bytes.length;
     if (this.held > this.maxRecordBytes) {
@@ -202,6 +216,23 @@ export class CsvRecordSplitter {
     } else this.pending.push(bytes);
   }
 
+  /** Counts the line breaks an editor shows: a CR, and an LF not right after a CR. */
+  private countShownLines(bytes: Buffer): void {
+    if (bytes.length === 0) return;
+    let lf = bytes.indexOf(LF);
+    let cr = bytes.indexOf(CR);
+    while (lf >= 0 || cr >= 0) {
+      if (cr >= 0 && (lf < 0 || cr < lf)) {
+        this.shownLine++;
+        cr = bytes.indexOf(CR, cr + 1);
+      } else {
+        if (!(lf === 0 ? this.lastWasCr : bytes[lf - 1] === CR)) this.shownLine++;
+        lf = bytes.indexOf(LF, lf + 1);
+      }
+    }
+    this.lastWasCr = bytes[bytes.length - 1] === CR;
+  }
+
   /**
    * The header is past the bound. Told the same way wherever the chunks end (whether its end was read or
    * not), from its first line on; csv-parse gets no stand-in for it, as no record comes after it.
@@ -209,7 +240,13 @@ export class CsvRecordSplitter {
   private stopAtHeader(): void {
     this.handOverReady();
     const lineBreak = LINE_BREAKS[this.delimiter ?? 'lf'];
-    this.out.push({ firstLine: this.recordLine, lastLine: this.recordLine, lineBreaks: 0, lineBreak, header: true, endless: true });
+    const lines = {
+      firstLine: this.recordLine,
+      lastLine: this.recordLine,
+      shownFirstLine: this.recordShownLine,
+      shownLastLine: this.recordShownLine,
+    };
+    this.out.push({ ...lines, lineBreaks: 0, lineBreak, header: true, endless: true });
     this.mode = 'stopped';
   }
 
@@ -221,21 +258,41 @@ export class CsvRecordSplitter {
     if (this.tooLong && this.recordsSeen === 1 && this.recordHasBytes) this.stopAtHeader();
     else if (this.tooLong) {
       this.handOverReady();
-      // A record ended by a line break ends on the line before the one that break starts: its own
-      // delimiter's, or, at the file's end, a line break that is not the file's (a bare LF in a CRLF
-      // file), which csv-parse counts only after it has numbered the last record.
-      const lastLine = atEnd && !this.endsOnLineBreak ? this.line : this.line - 1;
       const lineBreak = LINE_BREAKS[this.delimiter ?? 'lf'];
       const endless = atEnd && this.quoted && !this.quoteInQuotes;
-      this.out.push({ firstLine: this.recordLine, lastLine, lineBreaks: this.line - this.recordLine, lineBreak, header: false, endless });
-    } else this.ready = this.ready.concat(this.pending);
+      const lines = {
+        firstLine: this.recordLine,
+        lastLine: this.lastLine(atEnd),
+        shownFirstLine: this.recordShownLine,
+        shownLastLine: this.lastShownLine(atEnd),
+      };
+      this.out.push({ ...lines, lineBreaks: this.line - this.recordLine, lineBreak, header: false, endless });
+    } else {
+      if (this.recordHasBytes) this.starts?.add(this.lastLine(atEnd), this.recordShownLine);
+      this.ready = this.ready.concat(this.pending);
+    }
     this.pending = [];
     this.held = 0;
     this.tooLong = false;
     this.recordLine = this.line;
+    this.recordShownLine = this.shownLine;
     this.recordHasBytes = false;
     this.fieldStart = true;
     return this.mode === 'split';
+  }
+
+  /**
+   * The line a record just finished ends on: the line before the one its line break starts (its own
+   * delimiter's, or, at the file's end, a line break that is not the file's, a bare LF in a CRLF file,
+   * which csv-parse counts only after it has numbered the last record), or the last line of a file
+   * that ends without one. In csv-parse's count, and as an editor shows it.
+   */
+  private lastLine(atEnd: boolean): number {
+    return atEnd && !this.endsOnLineBreak ? this.line : this.line - 1;
+  }
+
+  private lastShownLine(atEnd: boolean): number {
+    return atEnd && !this.endsOnLineBreak ? this.shownLine : this.shownLine - 1;
   }
 
   /**
@@ -249,9 +306,17 @@ export class CsvRecordSplitter {
       if (this.recordsSeen === 0 && this.recordHasBytes) return this.stopAtHeader();
       this.handOverReady();
       const lineBreak = LINE_BREAKS[this.delimiter ?? 'lf'];
-      this.out.push({ firstLine: this.recordLine, lastLine: this.line, lineBreaks: 0, lineBreak, header: false, endless: true });
+      this.countShownLines(chunk.subarray(start, at));
+      const lines = {
+        firstLine: this.recordLine,
+        lastLine: this.line,
+        shownFirstLine: this.recordShownLine,
+        shownLastLine: this.shownLine,
+      };
+      this.out.push({ ...lines, lineBreaks: 0, lineBreak, header: false, endless: true });
       return;
     }
+    this.starts?.unsplit(this.recordShownLine);
     this.ready = this.ready.concat(this.pending, [chunk.subarray(start)]);
     this.pending = [];
     this.held = 0;
@@ -270,8 +335,8 @@ export class CsvRecordSplitter {
   }
 }
 
-export async function* csvRecordParts(input: Readable, maxRecordBytes: number): AsyncGenerator<CsvRecordPart> {
-  const splitter = new CsvRecordSplitter(maxRecordBytes);
+export async function* csvRecordParts(input: Readable, maxRecordBytes: number, starts?: RecordStarts): AsyncGenerator<CsvRecordPart> {
+  const splitter = new CsvRecordSplitter(maxRecordBytes, starts);
   for await (const chunk of input as AsyncIterable<Buffer>) {
     yield* splitter.push(chunk);
     // Leaving the loop ends the input's reading (its iterator destroys it).

@@ -14,9 +14,12 @@ async function split(text: string, maxRecordBytes: number, chunkBytes = Infinity
   return parts;
 }
 
+/** The shown lines (an editor's) are csv-parse's unless `more` says otherwise: they differ only after a quoted CRLF. */
 const oversize = (firstLine: number, lastLine: number, lineBreaks: number, more: Partial<OversizeRecord> = {}): OversizeRecord => ({
   firstLine,
   lastLine,
+  shownFirstLine: firstLine,
+  shownLastLine: lastLine,
   lineBreaks,
   lineBreak: '\n',
   header: false,
@@ -50,11 +53,11 @@ describe('csvRecordParts', () => {
     ['read a byte at a time', 1],
   ])('with a record past the bound in the middle (%s)', (_, chunkBytes) => {
     it('leaves its bytes out, says which lines it spans as csv-parse counts them, and hands over the records after it', async () => {
-      // The long record spans lines 3-5: csv-parse counts a CRLF inside quotes as two lines.
+      // The long record spans lines 3-5 as csv-parse counts (a CRLF inside quotes as two lines), 3-4 as an editor shows them.
       const parts = await split('id,v\r\na,1\r\nb,"0123456789\r\nmore"\r\nc,2\r\nd,3', 12, chunkBytes);
       const text = parts.filter((part) => typeof part === 'string').join('');
       expect(text).toBe('id,v\r\na,1\r\nc,2\r\nd,3');
-      expect(parts.filter((part) => typeof part !== 'string')).toEqual([oversize(3, 5, 3, { lineBreak: '\r\n' })]);
+      expect(parts.filter((part) => typeof part !== 'string')).toEqual([oversize(3, 5, 3, { lineBreak: '\r\n', shownLastLine: 4 })]);
       expect(parts[parts.findIndex((part) => typeof part !== 'string') + 1]).toMatch(/^c,2\r\n/);
     });
   });
@@ -125,7 +128,8 @@ describe('csvRecordParts', () => {
       "takes no line break but the file's own for the end of a record past the bound after its closing quote (chunks of %d)",
       async (chunkBytes) => {
         const parts = await split('id\r\n"0123456789012"\nnext\r\nd\r\n', 12, chunkBytes);
-        expect(parts).toEqual(['id\r\n', oversize(2, 3, 0, { lineBreak: '\r\n', endless: true })]);
+        // Shown up to the byte that breaks it off, the bare LF, which csv-parse has counted already.
+        expect(parts).toEqual(['id\r\n', oversize(2, 3, 0, { lineBreak: '\r\n', endless: true, shownLastLine: 2 })]);
       },
     );
   });

@@ -6,9 +6,11 @@
  * header is line 1, a one-line record carries its own line, and a record whose quoted field spans
  * lines 7–9 carries 9. That number only grows and is the same on every read of the file, so a run
  * that recorded "done up to line 9" skips exactly the records it finished. Two details: csv-parse 7
- * counts a CRLF inside a quoted field as two lines (the numbers run ahead of the file's, as they do
- * in its own error messages; still growing and repeatable), and for files without line breaks in
- * quotes the numbers are the line splitter's of before, so runs recorded by it resume in place.
+ * counts a CRLF inside a quoted field as two lines (the numbers run ahead of the file's; still growing
+ * and repeatable), and for files without line breaks in quotes the numbers are the line splitter's of
+ * before, so runs recorded by it resume in place. What a run REPORTS (a problem's reason, where the
+ * file stops being readable) names instead the line an editor shows the record starting on
+ * (csv-record-starts.ts): the record on lines 7–9 is "line 7", whatever its line breaks.
  *
  * What the parser cannot make a record of:
  * - a row with more or fewer cells than the header is that row's `problem` (rejected with the parser's
@@ -30,6 +32,7 @@ import { parse, type CsvError } from 'csv-parse';
 import { DEFAULT_MAX_APPEND_BYTES } from '../../../src/event-store/append-validation';
 import { cellText, cellTexts, withoutUtf8Bom, type CellBytes } from './csv-cell-text';
 import { csvRecordParts } from './csv-record-bytes';
+import { RecordStarts } from './csv-record-starts';
 import type { FileRecord, FileRow } from './file-records';
 import { OversizeRecords } from './oversize-records';
 
@@ -45,6 +48,7 @@ export async function* csvRecords(input: Readable, maxRecordBytes = MAX_RECORD_C
   // before the first record after it.
   const skipped: FileRecord[] = [];
   const oversize = new OversizeRecords(maxRecordBytes);
+  const starts = new RecordStarts();
   let badHeader: string | undefined;
   let columns: string[] = [];
   const parser = parse({
@@ -68,16 +72,16 @@ export async function* csvRecords(input: Readable, maxRecordBytes = MAX_RECORD_C
     // Both callbacks run as csv-parse reads, in file order: the oversize records it passed go in their place.
     on_record: (record: Record<string, Buffer>, { lines }) => {
       skipped.push(...oversize.before(lines));
-      return contactRow(lines, record);
+      return contactRow(lines, starts.startOf(lines), record);
     },
     on_skip: (error) => {
       if (!error) return;
       skipped.push(...oversize.before(Number(error.lines)));
-      const entry = skippedRow(error, columns);
+      const entry = skippedRow(error, columns, starts.startOf(Number(error.lines)));
       if (entry) skipped.push(entry);
     },
   });
-  const records = Readable.from(oversize.standIn(csvRecordParts(Readable.from(withoutUtf8Bom(input)), maxRecordBytes)));
+  const records = Readable.from(oversize.standIn(csvRecordParts(Readable.from(withoutUtf8Bom(input)), maxRecordBytes, starts)));
   // A read error of the file comes through `records` (the splitter reads the file). The file itself is
   // not listened to: a splitter that stops early (a header past the bound) ends its reading with an
   // AbortError, while csv-parse still has the records before the stop to hand over.
@@ -97,7 +101,7 @@ export async function* csvRecords(input: Readable, maxRecordBytes = MAX_RECORD_C
     records.destroy();
   }
   if (badHeader) {
-    yield { line: 1, unreadable: badHeader };
+    yield { line: 1, fromLine: 1, unreadable: badHeader };
     return;
   }
   const rest = [...skipped, ...oversize.before(Infinity)];
@@ -120,16 +124,18 @@ function headerProblem(header: string[]): string | undefined {
   return undefined;
 }
 
-function skippedRow(error: CsvError, header: string[]): FileRecord | undefined {
+/** `shownLine`: where the record csv-parse stopped at starts, as an editor shows it; its message names that line too. */
+function skippedRow(error: CsvError, header: string[], shownLine: number): FileRecord | undefined {
   const line = Number(error.lines);
-  if (error.code !== 'CSV_RECORD_INCONSISTENT_COLUMNS') return { line, unreadable: withCellText(error.message) };
+  const message = withCellText(error.message).replace(/\b(at|on) line \d+\b/g, `$1 line ${shownLine}`);
+  if (error.code !== 'CSV_RECORD_INCONSISTENT_COLUMNS') return { line, fromLine: shownLine, unreadable: message };
   // A line of blanks only was skipped by the line splitter; it is no record.
   const cells = error.record as CellBytes[] | undefined;
   if (cells?.length === 1 && cellText(cells[0])?.trim() === '') return undefined;
   // A row one cell short still names its contact when the sourceId column is among its cells: its
   // rejection then shows in that contact's import history.
   const at = header.indexOf('sourceId');
-  return problemRow(line, error.message, cells && at >= 0 && at < cells.length ? cells[at] : undefined);
+  return problemRow(line, message, cells && at >= 0 && at < cells.length ? cells[at] : undefined);
 }
 
 function problemRow(line: number, problem: string, sourceIdCell: CellBytes | undefined): FileRow {
@@ -143,13 +149,22 @@ const withCellText = (message: string) =>
     JSON.stringify(Buffer.from(JSON.parse(bytes) as number[]).toString()),
   );
 
-function contactRow(line: number, cells: Record<string, Buffer>): FileRow {
+function contactRow(line: number, shownLine: number, cells: Record<string, Buffer>): FileRow {
   const row = cellTexts(cells);
-  return row ? { line, raw: contactRecord(row) } : problemRow(line, `line ${line} is not valid UTF-8`, cells.sourceId);
+  return row ? { line, raw: contactRecord(row) } : problemRow(line, `line ${shownLine} is not valid UTF-8`, cells.sourceId);
 }
 
 const NUMERIC = new Set(['version']);
 const TEXT = new Set(['sourceId', 'updatedAt', 'checksum', 'eventId']);
+
+/**
+ * A cell written as a decimal number (JSON's number syntax, leading zeros allowed: spreadsheets pad) is
+ * that number, as a push or an NDJSON line gives it: `1.0` and `1e0` are 1, `1.5` is 1.5, and the one
+ * rule of contact-record.ts then takes or rejects the value the same way in all three formats. Any
+ * other text stays text (rejected there: `version must be a non-negative integer`). `-0` is 0, as JSON
+ * writes -0 when it is stored.
+ */
+const numberOfCell = (cell: string): number | string => (/^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(cell) ? Number(cell) + 0 : cell);
 
 /** The column rules: the record's own columns by name, `deleted` as true/false, any other column a field. */
 function contactRecord(row: Record<string, string>): Record<string, unknown> {
@@ -157,7 +172,7 @@ function contactRecord(row: Record<string, string>): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   for (const [column, cell] of Object.entries(row)) {
     if (column === 'deleted') record.deleted = cell === 'true' ? true : cell === '' || cell === 'false' ? undefined : cell;
-    else if (NUMERIC.has(column)) record[column] = cell === '' ? undefined : /^\d+$/.test(cell) ? Number(cell) : cell;
+    else if (NUMERIC.has(column)) record[column] = cell === '' ? undefined : numberOfCell(cell);
     else if (TEXT.has(column)) record[column] = cell === '' ? undefined : cell;
     else fields[column] = cell;
   }

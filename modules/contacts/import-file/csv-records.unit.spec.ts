@@ -32,7 +32,7 @@ describe('csvRecords', () => {
     ['a column twice and no record', 'sourceId,sourceId\n', 'the header names the column "sourceId" twice'],
   ])('with a header that names %s', (_, file, reason) => {
     it('refuses the file at its header, before any record (no cell is silently lost)', async () => {
-      expect(await read(file)).toEqual([{ line: 1, unreadable: reason }]);
+      expect(await read(file)).toEqual([{ line: 1, fromLine: 1, unreadable: reason }]);
     });
   });
 
@@ -73,7 +73,7 @@ describe('csvRecords', () => {
   describe('with a header that is not valid UTF-8', () => {
     it('refuses the file at its header', async () => {
       const file = Buffer.concat([Buffer.from('sourceId,n'), Buffer.from([0xff]), Buffer.from('\nc1,a\n')]);
-      expect(await read(file)).toEqual([{ line: 1, unreadable: 'the header is not valid UTF-8' }]);
+      expect(await read(file)).toEqual([{ line: 1, fromLine: 1, unreadable: 'the header is not valid UTF-8' }]);
     });
   });
 
@@ -91,6 +91,51 @@ describe('csvRecords', () => {
         [2, { sourceId: 'c1', fields: { name: 'A' } }],
         [6, { sourceId: 'c2', fields: { name: quotedBreak } }],
         [7, { sourceId: 'c3', fields: { name: 'D' } }],
+      ]);
+    });
+  });
+
+  // `line` is where a run records it has read to (csv-parse's count, pinned above); the reasons name the
+  // line an editor shows the record starting on: a CRLF or an LF inside quotes is one line break.
+  describe.each([
+    ['CRLF', '\r\n'],
+    ['LF', '\n'],
+  ])('with %s line breaks inside quoted fields before rejected rows', (_, br) => {
+    // Lines as an editor shows them: 1 header, 2-4 c1, 5 c2 (short), 6-7 c3 (long), 8 c4 (not UTF-8, over two lines 8-9), 10 c5.
+    const file = Buffer.concat([
+      Buffer.from(`sourceId,name${br}c1,"a${br}b${br}c"${br}c2${br}c3,"x${br}y",extra${br}c4,"\xff`, 'latin1'),
+      Buffer.from(`${br}z"${br}c5,E${br}`),
+    ]);
+
+    it.each([Infinity, 1])('names the line each rejected record starts on (chunks of %d)', async (chunkBytes) => {
+      const problems = (await read(file, chunkBytes)).flatMap((r) => ('problem' in r ? [r.problem] : []));
+      expect(problems).toEqual([
+        'Invalid Record Length: columns length is 2, got 1 on line 5',
+        'Invalid Record Length: columns length is 2, got 3 on line 6',
+        'line 8 is not valid UTF-8',
+      ]);
+    });
+  });
+
+  describe.each([
+    ['CRLF', '\r\n'],
+    ['LF', '\n'],
+  ])('with a short last row and no line break after it (%s)', (_, br) => {
+    it.each([Infinity, 1])('names the line it starts on (chunks of %d)', async (chunkBytes) => {
+      const records = await read(`sourceId,name${br}c1,"a${br}b"${br}c2`, chunkBytes);
+      expect(records.at(-1)).toEqual({
+        line: expect.any(Number),
+        problem: 'Invalid Record Length: columns length is 2, got 1 on line 4',
+        sentSourceId: 'c2',
+      });
+    });
+  });
+
+  describe('with a malformed quote after a quoted CRLF', () => {
+    it('says from which line, as an editor shows it, the file cannot be read', async () => {
+      expect(await read('sourceId,name\r\nc1,"a\r\nb"\r\nc2,"B"x\r\nc3,C\r\n')).toEqual([
+        { line: 4, raw: { sourceId: 'c1', fields: { name: 'a\r\nb' } } },
+        { line: 5, fromLine: 4, unreadable: expect.stringMatching(/^Invalid Closing Quote: .*at line 4/) },
       ]);
     });
   });
@@ -125,7 +170,7 @@ describe('csvRecords', () => {
     it('hands over the records before it, then where the file stops being readable and why, and nothing after', async () => {
       expect(await read(`sourceId,name\nc1,A\n${rows}`)).toEqual([
         { line: 2, raw: { sourceId: 'c1', fields: { name: 'A' } } },
-        { line, unreadable: expect.stringMatching(reason) },
+        { line, fromLine: 3, unreadable: expect.stringMatching(reason) },
       ]);
     });
   });
@@ -134,16 +179,16 @@ describe('csvRecords', () => {
     ['read at once', Infinity],
     ['read a byte at a time', 1],
   ])('with a record past the bound between others (%s)', (_, chunkBytes) => {
-    // c2 spans lines 3-5 (csv-parse counts the CRLF inside quotes as two lines); c4 is a row one cell short.
+    // c2 spans lines 3-4 (3-5 as csv-parse counts: a CRLF inside quotes as two lines); c4 is a row one cell short.
     const file = 'sourceId,name\r\nc1,A\r\nc2,"0123456789\r\n0123456789"\r\nc3,"x\r\ny"\r\nc4\r\nc5,E';
 
-    it('rejects it with the lines it spans, and reads the records after it with the numbers they have without it', async () => {
+    it('rejects it with the lines an editor shows it on, and reads the records after it with the numbers they have without it', async () => {
       const records = await read(file, chunkBytes, 20);
       expect(records).toEqual([
         { line: 2, raw: { sourceId: 'c1', fields: { name: 'A' } } },
-        { line: 5, problem: 'the record on lines 3-5 is longer than 20 bytes' },
+        { line: 5, problem: 'the record on lines 3-4 is longer than 20 bytes' },
         { line: 8, raw: { sourceId: 'c3', fields: { name: 'x\r\ny' } } },
-        { line: 9, problem: expect.stringMatching(/got 1 on line 9/), sentSourceId: 'c4' },
+        { line: 9, problem: 'Invalid Record Length: columns length is 2, got 1 on line 7', sentSourceId: 'c4' },
         { line: 10, raw: { sourceId: 'c5', fields: { name: 'E' } } },
       ]);
       expect(records.map((r) => r.line)).toEqual((await read(file, chunkBytes)).map((r) => r.line));
@@ -180,7 +225,7 @@ describe('csvRecords', () => {
   describe('with a header row past the bound', () => {
     it('refuses the file at its header', async () => {
       expect(await read('sourceId,name0123456789012345678901\nc1,A\n', Infinity, 20)).toEqual([
-        { line: 1, unreadable: 'the header row (from line 1 on) is longer than 20 bytes' },
+        { line: 1, fromLine: 1, unreadable: 'the header row (from line 1 on) is longer than 20 bytes' },
       ]);
     });
 
@@ -193,14 +238,16 @@ describe('csvRecords', () => {
       }
       const records: FileRecord[] = [];
       for await (const record of csvRecords(Readable.from(file()), 1000)) records.push(record);
-      expect(records).toEqual([{ line: 1, unreadable: 'the header row (from line 1 on) is longer than 1000 bytes' }]);
+      expect(records).toEqual([{ line: 1, fromLine: 1, unreadable: 'the header row (from line 1 on) is longer than 1000 bytes' }]);
       expect(chunksRead).toBeLessThan(100);
     });
   });
 
   describe('with a quote inside an unquoted field', () => {
     it('quotes the cell before it as text in the reason', async () => {
-      expect(await read('sourceId,name\nc2,Bé"x"\n')).toEqual([{ line: 2, unreadable: expect.stringContaining('value is "Bé"') }]);
+      expect(await read('sourceId,name\nc2,Bé"x"\n')).toEqual([
+        { line: 2, fromLine: 2, unreadable: expect.stringContaining('value is "Bé"') },
+      ]);
     });
   });
 
@@ -208,7 +255,7 @@ describe('csvRecords', () => {
     it('stops once the record passes the size limit instead of holding the rest of the file', async () => {
       const rest = 'c,x\n'.repeat(Math.ceil(MAX_RECORD_CHARS / 4) + 1000);
       const records = await read(`sourceId,name\nc1,"never closed\n${rest}`, 64 * 1024);
-      expect(records).toEqual([{ line: expect.any(Number), unreadable: expect.stringMatching(/Max Record Size/) }]);
+      expect(records).toEqual([{ line: expect.any(Number), fromLine: 2, unreadable: expect.stringMatching(/Max Record Size/) }]);
       expect(records[0].line).toBeLessThan(3 + rest.length / 4);
     });
   });

@@ -28,14 +28,21 @@ export interface FileReading {
 
 export type FileFormat = 'ndjson' | 'csv';
 
-/** One row of the file; `line` is 1-based (for a record over several lines, the last one). */
+/**
+ * One row of the file; `line` is 1-based (for a record over several lines, the last one): where the run
+ * records it has read to. A problem names the line an editor shows the record starting on.
+ */
 export type FileRow =
   | { line: number; raw: unknown }
   /** A row that is no record (a CSV row with too few cells): `rejected` with this reason, and the file goes on. */
   | { line: number; problem: string; sentSourceId?: string };
 
-/** The rows, and where the file stops being readable as records (a malformed CSV quote): the run stops there. */
-export type FileRecord = FileRow | { line: number; unreadable: string };
+/**
+ * The rows, and where the file stops being readable as records (a malformed CSV quote): the run stops
+ * there. `line` places it among the rows; `fromLine` is the line an editor shows the record it is in
+ * starting on (csv-record-starts.ts), which the run's reason names.
+ */
+export type FileRecord = FileRow | { line: number; fromLine: number; unreadable: string };
 
 export const formatOf = (path: string): FileFormat => (/\.csv$/i.test(path) ? 'csv' : 'ndjson');
 
@@ -70,7 +77,9 @@ async function* ndjsonRecords(input: Readable, maxLineBytes: number): AsyncGener
 /**
  * An unparseable line is still a row: it is `rejected` with the reason, and the file goes on. So is a
  * line nested deeper than a push may be (the HTTP edge's limit): deeper, the checks after it overflowed
- * the stack, and the run could never record that slice.
+ * the stack, and the run could never record that slice. So is JSON that is no object (`[1]`, `null`,
+ * `"x"`): no record, and named by its line like the others (the record checks' "a record must be a
+ * JSON object" named none, and the audit keeps no line of a file record).
  */
 function rowOf(line: number, text: string): FileRow {
   let raw: unknown;
@@ -79,6 +88,19 @@ function rowOf(line: number, text: string): FileRow {
   } catch {
     return { line, problem: `line ${line} is not valid JSON` };
   }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return { line, problem: `line ${line} is ${jsonKind(raw)}, not a JSON object` };
   if (nestedDeeperThan(raw, MAX_JSON_DEPTH)) return { line, problem: `line ${line} nests JSON deeper than ${MAX_JSON_DEPTH} levels` };
   return { line, raw };
 }
+
+const jsonKind = (value: unknown): string =>
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'an array'
+      : typeof value === 'string'
+        ? 'a string'
+        : typeof value === 'number'
+          ? 'a number'
+          : 'true or false';

@@ -50,7 +50,7 @@ const recordSeqs = async (runId: string) =>
 describe('importFile of a slice whose outcomes outgrow one append', () => {
   it('records every outcome, in appends that each fit the store', async () => {
     const run = await importFile({ store, source: 'crm', path: file('big'), metadata });
-    expect(run).toMatchObject({ status: 'completed', processed: 500, counts: { rejected: 499, imported: 1 } });
+    expect(run).toMatchObject({ status: 'completed', processed: 500, pages: 1, counts: { rejected: 499, imported: 1 } });
     const events = await store.readStream(importStream(run.runId));
     const bytes = events.reduce((sum, e) => sum + JSON.stringify(e.data).length + JSON.stringify(e.metadata).length, 0);
     expect(bytes).toBeGreaterThan(DEFAULT_MAX_APPEND_BYTES);
@@ -71,9 +71,30 @@ describe('importFile of a slice whose outcomes outgrow one append', () => {
     await expect(importFile({ store: dying, source: 'crm', path, metadata })).rejects.toThrow('killed');
 
     const run = await importFile({ store, source: 'crm', path, metadata });
-    expect(run).toMatchObject({ status: 'completed', processed: 500 });
+    expect(run).toMatchObject({ status: 'completed', processed: 500, pages: 1 });
     expect(run.counts.rejected).toBe(499);
     expect(await recordSeqs(run.runId)).toEqual(Array.from({ length: 500 }, (_, i) => i));
     expect(await store.readStream('contact-crm.killed-ok')).toHaveLength(1);
+  });
+
+  it("completes, reading nothing again, after a kill between the last slice and the run's completion", async () => {
+    const path = file('ended');
+    // The append that ends the file is split as a slice's events may be (its last event alone in the next
+    // chunk), and the process dies in between: the last slice is recorded, the run not completed.
+    const dying: EventStore = Object.create(store, {
+      append: {
+        value: async (...args: Parameters<EventStore['append']>) => {
+          const [stream, events, expected] = args;
+          if (events.at(-1)?.type !== 'ImportRunCompleted') return store.append(...args);
+          await store.append(stream, events.slice(0, -1), expected);
+          throw new Error('killed');
+        },
+      },
+    });
+    await expect(importFile({ store: dying, source: 'crm', path, metadata, sliceSize: 300 })).rejects.toThrow('killed');
+
+    const run = await importFile({ store, source: 'crm', path, metadata, sliceSize: 300 });
+    expect(run).toMatchObject({ status: 'completed', processed: 500, pages: 2, cursor: null, counts: { rejected: 499, imported: 1 } });
+    expect(await recordSeqs(run.runId)).toEqual(Array.from({ length: 500 }, (_, i) => i));
   });
 });

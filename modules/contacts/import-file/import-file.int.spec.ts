@@ -110,6 +110,8 @@ describe('idem sync import', () => {
         expect(resumed).toMatchObject({ status: 'completed', processed: 4000 });
         expect(resumed.runId).toBe(uninterrupted.runId);
         expect(resumed.counts).toEqual(uninterrupted.counts);
+        // 4,000 records in slices of 500, each counted once (the end of the file is no ninth, empty, slice).
+        expect([resumed.pages, uninterrupted.pages]).toEqual([8, 8]);
         expect(resumed.counts.rejected).toBe(Math.ceil(4000 / 97));
         const [a, b] = await Promise.all([outcome(killed), outcome(whole)]);
         expect(a.contacts).toEqual(b.contacts);
@@ -147,7 +149,7 @@ describe('idem sync import', () => {
     });
   });
 
-  describe('with NDJSON lines that are no record (not JSON, nested 20,000 levels deep, a prototype-poisoning key)', () => {
+  describe('with NDJSON lines that are no record (not JSON, nested 20,000 levels deep, a prototype-poisoning key, JSON but no object)', () => {
     it('rejects each with its line and why, imports the rest and completes', async () => {
       const file = join(dir, 'odd-lines.ndjson');
       const deep = `{"sourceId":"deep","fields":{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`;
@@ -163,12 +165,17 @@ describe('idem sync import', () => {
           JSON.stringify({ sourceId: 'ok-2', fields: {} }),
           proto,
           constructorPrototype,
+          '[1]',
+          'null',
+          '"c9"',
+          '7',
+          'false',
         ].join('\n'),
       );
       const db = await openDb('file_import_odd_lines');
       try {
         const run = await importFile({ store: db.store, source: 'crm', path: file, metadata });
-        expect(run).toMatchObject({ status: 'completed', processed: 6, counts: { imported: 2, rejected: 4 } });
+        expect(run).toMatchObject({ status: 'completed', processed: 11, counts: { imported: 2, rejected: 9 } });
         const reasons = (await db.store.readStream(importStream(run.runId)))
           .filter((e) => e.type === 'ImportRecordProcessed' && e.data.outcome === 'rejected')
           .map((e) => e.data.reason);
@@ -177,6 +184,11 @@ describe('idem sync import', () => {
           'line 3 nests JSON deeper than 64 levels',
           expect.stringContaining('__proto__ or constructor.prototype key'),
           expect.stringContaining('__proto__ or constructor.prototype key'),
+          'line 7 is an array, not a JSON object',
+          'line 8 is null, not a JSON object',
+          'line 9 is a string, not a JSON object',
+          'line 10 is a number, not a JSON object',
+          'line 11 is true or false, not a JSON object',
         ]);
         expect(await db.store.readStream('contact-crm.pp1')).toEqual([]);
         expect(await db.store.readStream('contact-crm.pp2')).toEqual([]);
@@ -452,6 +464,35 @@ describe('idem sync import', () => {
         // Each name goes on with its own run.
         expect((await importFile({ store: db.store, source: 'crm', path: asCsv, metadata })).runId).toBe(wrong.runId);
         expect(await importFile({ store: db.store, source: 'crm', path: asNdjson, metadata })).toEqual(right);
+      } finally {
+        await db.pool.end();
+      }
+    });
+
+    it('reads a version spelled 1.0 or 2e0 as the integer in CSV as in NDJSON, and rejects the same spellings in both', async () => {
+      // As written in the file: a JSON number in an NDJSON line, a cell of a CSV row.
+      const spellings = ['1.0', '2e0', '30E-1', '-0', '007', '1.5', '-1', '1e400', '9007199254740993', '1.', '0x10', ' 4'];
+      const ndjsonFile = join(dir, 'versions.ndjson');
+      const csvFile = join(dir, 'versions.csv');
+      writeFileSync(ndjsonFile, spellings.map((v, i) => `{"sourceId":"v${i}","version":${v},"fields":{}}`).join('\n'));
+      writeFileSync(csvFile, ['sourceId,version,name', ...spellings.map((v, i) => `v${i},${v},x`)].join('\n'));
+      const db = await openDb('file_import_versions');
+      try {
+        const seen = async (path: string) => {
+          const run = await importFile({ store: db.store, source: 'crm', path, metadata });
+          return (await db.store.readStream(importStream(run.runId)))
+            .filter((e) => e.type === 'ImportRecordProcessed')
+            .map((e) => {
+              const { outcome, sourceVersion } = e.data as { outcome: string; sourceVersion?: number };
+              return outcome === 'rejected' ? 'rejected' : sourceVersion;
+            });
+        };
+        const ndjsonSeen = await seen(ndjsonFile);
+        const csvSeen = await seen(csvFile);
+        // JSON has no spelling 007, 1., 0x10 or " 4" for a number: those lines are no JSON. A cell is text,
+        // read as a number only in JSON's syntax (leading zeros allowed, as spreadsheets pad).
+        expect(ndjsonSeen).toEqual([1, 2, 3, 0, 'rejected', 'rejected', 'rejected', 'rejected', 'rejected', 'rejected', 'rejected', 4]);
+        expect(csvSeen).toEqual([1, 2, 3, 0, 7, 'rejected', 'rejected', 'rejected', 'rejected', 'rejected', 'rejected', 'rejected']);
       } finally {
         await db.pool.end();
       }

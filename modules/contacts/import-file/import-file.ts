@@ -22,7 +22,7 @@ import type { ImportRunState } from '../import-run.state';
 import { importItems, throwIfNotStored } from '../import-contacts/import-records';
 import { checkItems, type BatchItem } from '../import-contacts/import-request';
 import { appendRunEvents, loadRun } from '../pull-run/drive-run';
-import { decidePage, pageStart } from '../pull-run/record-page.decision';
+import { decideNothingLeftToRead, decidePage, pageStart } from '../pull-run/record-page.decision';
 import { startRun } from '../pull-run/start-run';
 import { rejectedKey } from '../import-contact/contact-record';
 import { fileRecords, formatOf, type FileFormat, type FileRow } from './file-records';
@@ -90,6 +90,11 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
     if (!recorded) throw new Error(`import run ${runId} is being driven by another process`);
     run = recorded;
   };
+  const complete = async () => {
+    await append([decideNothingLeftToRead(run)]);
+    options.onProgress?.({ bytes, totalBytes, run });
+    return run;
+  };
   const record = async (nextCursor: string | null) => {
     // A slice a killed import recorded part of: its first lines have their outcomes already.
     const { firstSeq, recorded } = pageStart(run);
@@ -102,6 +107,8 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
     slice = [];
     options.onProgress?.({ bytes, totalBytes, run });
   };
+  // Its last slice was recorded and its completion cut off: the file is not read again.
+  if (run.readToEnd) return complete();
   for await (const line of fileRecords(path, formatOf(path), {
     bytes: totalBytes,
     onChunk: (chunk) => {
@@ -115,7 +122,9 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
     if ('unreadable' in line) {
       if (slice.length) await record(String(slice.at(-1)!.line));
       // The parser's words may quote a cell of the file: as the audit can hold them (boundedReason).
-      const reason = boundedReason(`the file is not valid CSV from line ${line.line} on; fix it and import it again (${line.unreadable})`);
+      const reason = boundedReason(
+        `the file is not valid CSV from line ${line.fromLine} on; fix it and import it again (${line.unreadable})`,
+      );
       if (run.status === 'running') await append([{ type: 'ImportRunNeedsReview', data: { runId, reason } }]);
       return run;
     }
@@ -131,6 +140,8 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
     await append([{ type: 'ImportRunNeedsReview', data: { runId, reason } }]);
     return run;
   }
+  // A file ending right after a recorded slice (or holding no record) has no last slice to record.
+  if (slice.length === 0) return complete();
   await record(null);
   return run;
 }

@@ -37,13 +37,16 @@ export class OversizeRecords {
   }
 }
 
-function oversizeRow({ firstLine, lastLine, header, endless }: OversizeRecord, maxRecordBytes: number): FileRecord {
-  const where = firstLine === lastLine ? `line ${lastLine}` : `the record on lines ${firstLine}-${lastLine}`;
+/** Placed by csv-parse's numbers (`line`), told by an editor's (csv-record-starts.ts). */
+function oversizeRow(record: OversizeRecord, maxRecordBytes: number): FileRecord {
+  const { firstLine, lastLine, shownFirstLine, shownLastLine, header, endless } = record;
+  const where = shownFirstLine === shownLastLine ? `line ${shownFirstLine}` : `the record on lines ${shownFirstLine}-${shownLastLine}`;
   const tooLong = `is longer than ${maxRecordBytes} bytes`;
   // csv-parse's name for it, as before the splitter: an unclosed quote reads as one record to the end of the file.
-  const endlessReason = `the record from line ${firstLine} on ${tooLong} and has no end (a quote never closed or malformed)`;
+  const endlessReason = `the record from line ${shownFirstLine} on ${tooLong} and has no end (a quote never closed or malformed)`;
   // The header is read no further than the bound: where it ends is not known, and it need not be.
-  if (header) return { line: firstLine, unreadable: `the header row (from line ${firstLine} on) ${tooLong}` };
-  if (endless) return { line: firstLine, unreadable: `Max Record Size: ${endlessReason}` };
+  if (header)
+    return { line: firstLine, fromLine: shownFirstLine, unreadable: `the header row (from line ${shownFirstLine} on) ${tooLong}` };
+  if (endless) return { line: firstLine, fromLine: shownFirstLine, unreadable: `Max Record Size: ${endlessReason}` };
   return { line: lastLine, problem: `${where} ${tooLong}` };
 }

@@ -16,7 +16,15 @@ import { evolveImportRun, initialImportRunState, type ImportRunState } from '../
 import { importItems, throwIfNotStored } from '../import-contacts/import-records';
 import { checkItems } from '../import-contacts/import-request';
 import { keepRun, knownRun } from './run-folds';
-import { decideFetchGaveUp, decidePage, decideSourceMissing, MAX_FETCH_ATTEMPTS, pageStart } from './record-page.decision';
+import {
+  decideFetchGaveUp,
+  decideNothingLeftToRead,
+  decidePage,
+  decideSourceMissing,
+  decideUnrecordableCursor,
+  MAX_FETCH_ATTEMPTS,
+  pageStart,
+} from './record-page.decision';
 
 export interface RunDriverDeps {
   store: EventStore;
@@ -85,18 +93,28 @@ async function drivePages(deps: RunDriverDeps, runId: string, signal: AbortSigna
   const began = new Set<string | null>();
   for (;;) {
     if (!run.exists || run.status !== 'running' || run.kind !== 'pull' || signal.aborted) return run;
+    if (run.readToEnd) {
+      const completed = await appendRunEvents(deps, run, [decideNothingLeftToRead(run)]);
+      if (!completed) return loadRun(deps.store, runId);
+      run = completed;
+      deps.onPage?.(run);
+      continue;
+    }
     const fetched = await (fetching ?? fetchFrom(run.cursor));
     // A fetch cut short by a shutdown is no failure of the source: the run stays running.
     if (!('page' in fetched) && signal.aborted) return run;
     // The next page is fetched while this one is imported and recorded: fetching has no effect, and
     // the next page still counts only once its own records and cursor are recorded. If this page
     // ends the run (or the driver), the fetched page is simply dropped.
-    const nextCursor = 'page' in fetched ? fetched.page.nextCursor : null;
+    // A next cursor the run cannot record stops it before anything of the page is imported.
+    const unrecordable = 'page' in fetched ? decideUnrecordableCursor(run, fetched.page.nextCursor) : undefined;
+    const nextCursor = 'page' in fetched && !unrecordable ? fetched.page.nextCursor : null;
     began.add(run.cursor);
     const loops = nextCursor !== null && began.has(nextCursor);
     fetching = nextCursor !== null && !loops ? fetchFrom(nextCursor) : undefined;
-    const events =
-      'page' in fetched
+    const events = unrecordable
+      ? [unrecordable]
+      : 'page' in fetched
         ? await importPage(deps, run, fetched.page, loops)
         : ['unconfigured' in fetched ? decideSourceMissing(run) : decideFetchGaveUp(run, MAX_FETCH_ATTEMPTS, fetched.error)];
     await deps.beforeRecordingPage?.(run);

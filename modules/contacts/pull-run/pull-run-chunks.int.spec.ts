@@ -5,6 +5,7 @@
  */
 import { Pool } from 'pg';
 import { DEFAULT_MAX_APPEND_BYTES } from '../../../src/event-store/append-validation';
+import type { EventStore } from '../../../src/event-store/event-store.port';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
 import { createTestDatabase } from '../../../test/harness/test-database';
 import { importStream } from '../contact.events';
@@ -39,5 +40,30 @@ describe('a pull page whose outcomes outgrow one append', () => {
     expect(events.filter((e) => e.type === 'ImportRecordProcessed')).toHaveLength(1000);
     const bytes = events.reduce((sum, e) => sum + JSON.stringify(e.data).length + JSON.stringify(e.metadata).length, 0);
     expect(bytes).toBeGreaterThan(DEFAULT_MAX_APPEND_BYTES);
+  });
+
+  it("completes without pulling anything again after a kill between the last page and the run's completion", async () => {
+    const runId = await startRun(store, { source: 'crm', startedBy: 'sync', kind: 'pull' }, metadata);
+    let fetches = 0;
+    const counted: ContactSource = { name: 'crm', fetchPage: (request) => (fetches++, onePage.fetchPage(request)) };
+    // The last page's append is split (its completion alone in the next chunk) and the driver dies in between.
+    const dying: EventStore = Object.create(store, {
+      append: {
+        value: async (...args: Parameters<EventStore['append']>) => {
+          const [stream, events, expected] = args;
+          if (events.at(-1)?.type !== 'ImportRunCompleted') return store.append(...args);
+          await store.append(stream, events.slice(0, -1), expected);
+          throw new Error('killed');
+        },
+      },
+    });
+    await expect(driveRun({ store: dying, sources: () => counted, pageSize: 1000, metadata }, runId)).rejects.toThrow('killed');
+    expect(fetches).toBe(1);
+
+    const run = await driveRun({ store, sources: () => counted, pageSize: 1000, metadata }, runId);
+    expect(run).toMatchObject({ status: 'completed', processed: 1000, pages: 1, cursor: null, counts: { rejected: 999 } });
+    expect(fetches).toBe(1);
+    const events = await store.readStream(importStream(runId));
+    expect(events.filter((e) => e.type === 'ImportRecordProcessed')).toHaveLength(1000);
   });
 });

@@ -12,8 +12,11 @@
  * - a source whose next cursor leads back to a page this driver already began from (the page's own
  *   cursor, or an earlier one): followed, the run would go round for ever, appending every lap's
  *   records to its stream;
+ * - a source whose next cursor the run cannot record (decideUnrecordableCursor): checked before the
+ *   page's records are imported, so nothing of that page is written;
  * - an error that driving the run again cannot fix (a background driver's: run-drivers.ts).
  */
+import { unstorableText } from '../../../src/errors/storable-text';
 import type { ImportEvent } from '../contact.events';
 import { boundedReason, countOutcomes, recordProcessed } from '../import-run.audit';
 import type { ImportRunState } from '../import-run.state';
@@ -21,6 +24,11 @@ import type { RecordResult } from '../import-contacts/import-records';
 
 export const MAX_FETCH_ATTEMPTS = 5;
 export const MAX_CONFLICT_PAGES_IN_A_ROW = 3;
+/**
+ * The longest next cursor a run records. Cursors are opaque tokens of a few dozen to a few hundred
+ * characters; one of megabytes would outgrow the store's append limit with the page's events.
+ */
+export const MAX_CURSOR_CHARS = 4096;
 
 export interface ImportedPage {
   cursor: string | null;
@@ -56,6 +64,39 @@ export function decidePage(run: ImportRunState, page: ImportedPage): ImportEvent
   if (page.nextCursor === null)
     events.push({ type: 'ImportRunCompleted', data: { runId: run.runId, counts: countOutcomes(page.results, run.counts) } });
   return events;
+}
+
+/**
+ * A next cursor the run cannot record stops it before the page's records are imported: the cursor goes
+ * into the page's ImportPageFetched, and the store refuses a NUL or a lone surrogate (no PostgreSQL
+ * document holds them) or an append over its limit. Refused there, after the records were written, the
+ * driver failed with the store's error and left the run `running` for a worker to take over later,
+ * against whatever source that worker is configured with. The fault is the source's: a human looks.
+ */
+export function decideUnrecordableCursor(run: ImportRunState, nextCursor: string | null): ImportEvent | undefined {
+  if (nextCursor === null) return undefined;
+  const why =
+    unstorableText(nextCursor) ??
+    (nextCursor.length > MAX_CURSOR_CHARS
+      ? `is ${nextCursor.length} characters long, over the ${MAX_CURSOR_CHARS} a run records`
+      : undefined);
+  if (why === undefined) return undefined;
+  // JSON quotes it as the store would: a NUL or a lone surrogate shown as its escape, never as itself.
+  const quoted = JSON.stringify(nextCursor.length > 200 ? `${nextCursor.slice(0, 200)}…` : nextCursor);
+  const reason = boundedReason(
+    `the source answered the page at cursor ${cursorText(run)} with a next cursor the run cannot record: it ${why} (${quoted}); nothing of that page was recorded: fix the source, then resume the run`,
+  );
+  return { type: 'ImportRunNeedsReview', data: { runId: run.runId, reason } };
+}
+
+/**
+ * A run with nothing left to read completes without recording one more page: its last page was recorded
+ * and the completion cut off (`readToEnd`), or a file ended right after a recorded slice (or held no
+ * record). `pages` counts pages that were read, each once: an empty slice at a file's end counted one
+ * more, and a run whose completion was cut off read its source or file again from the start.
+ */
+export function decideNothingLeftToRead(run: ImportRunState): ImportEvent {
+  return { type: 'ImportRunCompleted', data: { runId: run.runId, counts: { ...run.counts } } };
 }
 
 export function decideFetchGaveUp(run: ImportRunState, attempts: number, lastError: string): ImportEvent {

@@ -3,9 +3,12 @@ import type { RecordResult } from '../import-contacts/import-records';
 import {
   decideDriverGaveUp,
   decideFetchGaveUp,
+  decideNothingLeftToRead,
   decidePage,
   decideSourceMissing,
+  decideUnrecordableCursor,
   MAX_CONFLICT_PAGES_IN_A_ROW,
+  MAX_CURSOR_CHARS,
   MAX_FETCH_ATTEMPTS,
 } from './record-page.decision';
 
@@ -147,5 +150,49 @@ describe('decideDriverGaveUp', () => {
     const { data } = decideDriverGaveUp(run(), 'x'.repeat(100_000)) as { data: { reason: string } };
     expect(data.reason.length).toBeLessThan(10_000);
     expect(data.reason).toMatch(/more characters\)$/);
+  });
+});
+
+describe('decideUnrecordableCursor', () => {
+  it('lets a last page (no next cursor) and any storable cursor up to the limit pass', () => {
+    expect(decideUnrecordableCursor(run(), null)).toBeUndefined();
+    expect(decideUnrecordableCursor(run(), 'c2')).toBeUndefined();
+    expect(decideUnrecordableCursor(run(), 'x'.repeat(MAX_CURSOR_CHARS))).toBeUndefined();
+    expect(decideUnrecordableCursor(run(), 'emoji 😀 pair')).toBeUndefined();
+  });
+
+  it('stops the run on a cursor holding a NUL, quoting it escaped and naming the page it came with', () => {
+    const event = decideUnrecordableCursor(run(), 'c\u00002');
+    expect(event).toStrictEqual({
+      type: 'ImportRunNeedsReview',
+      data: {
+        runId: 'r1',
+        reason:
+          'the source answered the page at cursor c1 with a next cursor the run cannot record: it holds the character U+0000 (NUL), which cannot be stored ("c\\u00002"); nothing of that page was recorded: fix the source, then resume the run',
+      },
+    });
+  });
+
+  it('stops the run on a cursor holding a lone surrogate', () => {
+    const event = decideUnrecordableCursor(run({ cursor: null }), 'c\ud8002');
+    expect(event?.data).toMatchObject({ reason: expect.stringContaining('at cursor (start)') });
+    expect((event?.data as { reason: string }).reason).toContain('lone UTF-16 surrogate');
+    expect((event?.data as { reason: string }).reason).not.toMatch(/[\ud800-\udfff]/);
+  });
+
+  it(`stops the run on a cursor longer than ${MAX_CURSOR_CHARS} characters, quoting only its start`, () => {
+    const event = decideUnrecordableCursor(run(), 'y'.repeat(MAX_CURSOR_CHARS + 1));
+    const { reason } = event?.data as { reason: string };
+    expect(reason).toContain(`is ${MAX_CURSOR_CHARS + 1} characters long, over the ${MAX_CURSOR_CHARS} a run records`);
+    expect(reason.length).toBeLessThan(600);
+  });
+});
+
+describe('decideNothingLeftToRead', () => {
+  it('completes the run with the counts it has, recording no page', () => {
+    expect(decideNothingLeftToRead(run({ readToEnd: true, pages: 3 }))).toStrictEqual({
+      type: 'ImportRunCompleted',
+      data: { runId: 'r1', counts: { imported: 500 } },
+    });
   });
 });

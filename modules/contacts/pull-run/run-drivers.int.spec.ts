@@ -90,10 +90,12 @@ const stoppedRun = (runId: string) =>
 describe('a pull run driven in the background', () => {
   describe('when driving it fails on an error that driving it again cannot fix', () => {
     it.each([
+      // A contact's deleted stream is no such error: that record is answered rejected (pull-run-esdb-deleted.int.spec.ts).
       [
-        "a contact's stream deleted for good (StreamDeleted)",
-        (stream: string) => (stream.startsWith('contact-') ? new StreamDeleted(stream) : undefined),
-        /cannot fix: Stream contact-crm\.\S+ was deleted from the event store/,
+        "the run's page refused as its stream was deleted (StreamDeleted)",
+        (stream: string, events: EventToAppend[]) =>
+          events.some((event) => event.type === 'ImportPageFetched') ? new StreamDeleted(stream) : undefined,
+        /cannot fix: Stream import-\S+ was deleted from the event store/,
       ],
       [
         "the run's page refused by the store (InvalidAppend)",

@@ -112,7 +112,8 @@ const PERMANENT_KINDS = new Set<AppErrorKind>(['validation', 'unprocessable', 'p
 
 /**
  * An error that driving the run again cannot fix: the store refuses the append for good (an event it
- * never takes, InvalidAppend; a stream deleted outside Idem, StreamDeleted, e.g. a contact's), or a
+ * never takes, InvalidAppend; a stream deleted outside Idem, StreamDeleted, e.g. the run's own — a
+ * contact's is answered `rejected` on its record, import-records.ts), or a
  * rule the page breaks. Anything else (a lost connection, a store that did not answer, an error not
  * known here) may pass, and is retried: a run stopped for nothing would wait for a human.
  */

@@ -4,10 +4,15 @@
  * records"), and the closing line of a run that found nothing says so plainly. `idem sync list` pages
  * through every run the read model holds (it used to stop at the newest 100) and says how many it showed.
  */
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { Pool } from 'pg';
 import { runCli } from '../../../src/cli';
-import type { CliContext } from '../../../src/cli/cli-context';
+import { EXIT_CHECK_FAILED, type CliContext } from '../../../src/cli/cli-context';
 import { loadConfig } from '../../../src/config/config';
 import { runReadModelMigrations } from '../../../src/database/data-source';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
@@ -17,6 +22,7 @@ import { createTestDatabase } from '../../../test/harness/test-database';
 import { waitUntilCaughtUp } from '../../../test/projections/projection-harness';
 import { syncRunsReadModel } from '../../../projections/sync-runs/sync-runs.projector';
 import { createSandbox, type Sandbox } from '../../sandbox';
+import { importStream } from '../contact.events';
 import { startRun } from '../pull-run/start-run';
 
 let pool: Pool;
@@ -38,15 +44,19 @@ afterAll(async () => {
 
 const cli = (...args: string[]) => cliOn(pool, ...args);
 
-/** The CLI reading the database through `database` (a test may act between its queries). */
+/** The CLI reading the database through `database` (a test may act between its queries), pulling from `crmUrl`. */
 async function cliOn(database: Pool, ...args: string[]) {
+  return cliWith(database, sandbox.url, ...args);
+}
+
+async function cliWith(database: Pool, crmUrl: string, ...args: string[]) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
   let err = '';
   stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const config = loadConfig({ DATABASE_URL: databaseUrl, IDEM_CRM_URL: sandbox.url });
+  const config = loadConfig({ DATABASE_URL: databaseUrl, IDEM_CRM_URL: crmUrl });
   const context: CliContext = {
     readModels: [],
     reactors: [],
@@ -72,8 +82,12 @@ describe('idem sync run', () => {
   it('shows a bar named for the pull, and closes with the counts', async () => {
     const { code, view, lines } = await idem('sync', 'run', '--source', 'crm');
     expect(code).toBe(0);
-    expect(lines.at(-2)).toBe(`pull ${view.runId} from crm | 1 page | 30 records: imported 30`);
-    expect(lines.at(-1)).toBe(`${view.runId}: completed: 30 records (imported 30)`);
+    // Without a terminal, a line per update drawn: the last one once (the bar's stop repeated it).
+    expect(lines).toEqual([
+      `started ${view.runId}`,
+      `pull ${view.runId} from crm | 1 page | 30 records: imported 30`,
+      `${view.runId}: completed: 30 records (imported 30)`,
+    ]);
   });
 
   it('says plainly that a run which found nothing completed with 0 records', async () => {
@@ -81,6 +95,55 @@ describe('idem sync run', () => {
     expect(code).toBe(0);
     expect(view.status).toBe('completed');
     expect(lines.at(-1)).toBe(`${view.runId}: completed: 0 records`);
+  });
+});
+
+describe('idem sync run against a CRM answering a next cursor no run can record', () => {
+  let crm: Server;
+  let crmUrl: string;
+  beforeAll(async () => {
+    // One page of two contacts, whose next cursor holds a NUL: no PostgreSQL text or document holds it.
+    crm = createServer((_, response) => {
+      const contacts = ['nul.1', 'nul.2'].map((id) => ({ sourceId: id, version: 1, fields: { name: id } }));
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ contacts, nextCursor: 'page\u00002' }));
+    });
+    await new Promise<void>((resolve) => crm.listen(0, '127.0.0.1', resolve));
+    crmUrl = `http://127.0.0.1:${(crm.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => crm.close(resolve)));
+
+  it('stops the run as needs_review naming the cursor, exits 1 with that reason, and records nothing of the page', async () => {
+    const { code, out, lines } = await cliWith(pool, crmUrl, 'sync', 'run', '--source', 'crm');
+
+    const view = JSON.parse(out.at(-1)!) as { runId: string; status: string; reason: string; processed: number; pages: number };
+    expect(code).toBe(EXIT_CHECK_FAILED);
+    expect(view).toMatchObject({ status: 'needs_review', processed: 0, pages: 0 });
+    expect(view.reason).toContain('"page\\u00002"');
+    expect(view.reason).toContain('U+0000 (NUL)');
+    expect(lines.at(-1)).toBe(`${view.runId}: needs_review: 0 records — ${view.reason}`);
+    const events = await store.readStream(importStream(view.runId));
+    expect(events.map((e) => e.type)).toEqual(['ImportRunStarted', 'ImportRunNeedsReview']);
+    const { rows } = await pool.query(`SELECT count(*)::int AS n FROM idem_events WHERE stream_name LIKE 'contact-crm.nul.%'`);
+    expect(rows[0].n).toBe(0);
+  });
+});
+
+describe('idem sync import', () => {
+  it('shows its bar without a terminal once per update, the last line once, then the status line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idem-sync-import-'));
+    try {
+      const file = join(dir, 'few.ndjson');
+      writeFileSync(file, ['a', 'b', 'c'].map((id) => JSON.stringify({ sourceId: `imp-${id}`, fields: {} })).join('\n'));
+      const { code, out, lines } = await cli('sync', 'import', file, '--source', 'crm');
+      const view = JSON.parse(out.at(-1)!) as { runId: string };
+      expect(code).toBe(0);
+      expect(lines).toEqual([
+        `import ${file} [${'='.repeat(40)}] 100% | ${statSync(file).size}/${statSync(file).size} bytes | 3 records: imported 3`,
+        `${view.runId}: completed: 3 records (imported 3)`,
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
