@@ -33,7 +33,7 @@ import { AppError } from '../errors/app-error';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../errors/json-depth';
 import { NOT_JSON_TITLE } from '../errors/problem-json.filter';
 import { decodeUtf8 } from '../errors/utf8-text';
-import { firstDuplicateKey, type DuplicateKey } from './duplicate-json-key';
+import { firstDuplicateKey, type DuplicateKey } from '../errors/duplicate-json-key';
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 

@@ -6,6 +6,7 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { DEFAULT_MAX_APPEND_BYTES } from '../../../src/event-store/append-validation';
+import { firstDuplicateKey } from '../../../src/errors/duplicate-json-key';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../../src/errors/json-depth';
 import { csvRecords } from './csv-records';
 import { ndjsonLines } from './ndjson-lines';
@@ -79,7 +80,8 @@ async function* ndjsonRecords(input: Readable, maxLineBytes: number): AsyncGener
  * line nested deeper than a push may be (the HTTP edge's limit): deeper, the checks after it overflowed
  * the stack, and the run could never record that slice. So is JSON that is no object (`[1]`, `null`,
  * `"x"`): no record, and named by its line like the others (the record checks' "a record must be a
- * JSON object" named none, and the audit keeps no line of a file record).
+ * JSON object" named none, and the audit keeps no line of a file record). So is a line that names a
+ * key twice in one object, as the push route refuses such a body.
  */
 function rowOf(line: number, text: string): FileRow {
   let raw: unknown;
@@ -91,6 +93,9 @@ function rowOf(line: number, text: string): FileRow {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     return { line, problem: `line ${line} is ${jsonKind(raw)}, not a JSON object` };
   if (nestedDeeperThan(raw, MAX_JSON_DEPTH)) return { line, problem: `line ${line} nests JSON deeper than ${MAX_JSON_DEPTH} levels` };
+  // JSON.parse kept the last of a repeated name; the push route refuses such a body (http-edge.ts).
+  const duplicate = firstDuplicateKey(text);
+  if (duplicate) return { line, problem: `line ${line} names ${JSON.stringify(duplicate.key)} twice in one object (at ${duplicate.path})` };
   return { line, raw };
 }
 

@@ -149,7 +149,7 @@ describe('idem sync import', () => {
     });
   });
 
-  describe('with NDJSON lines that are no record (not JSON, nested 20,000 levels deep, a prototype-poisoning key, JSON but no object)', () => {
+  describe('with NDJSON lines that are no record (not JSON, nested 20,000 levels deep, a prototype-poisoning key, JSON but no object, a name twice)', () => {
     it('rejects each with its line and why, imports the rest and completes', async () => {
       const file = join(dir, 'odd-lines.ndjson');
       const deep = `{"sourceId":"deep","fields":{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`;
@@ -170,12 +170,14 @@ describe('idem sync import', () => {
           '"c9"',
           '7',
           'false',
+          // JSON.parse keeps the last "fields": the push route refuses such a body (400 REQUEST.DUPLICATE_KEY).
+          '{"sourceId":"dup","fields":{"name":"a"},"fields":{"name":"b"}}',
         ].join('\n'),
       );
       const db = await openDb('file_import_odd_lines');
       try {
         const run = await importFile({ store: db.store, source: 'crm', path: file, metadata });
-        expect(run).toMatchObject({ status: 'completed', processed: 11, counts: { imported: 2, rejected: 9 } });
+        expect(run).toMatchObject({ status: 'completed', processed: 12, counts: { imported: 2, rejected: 10 } });
         const reasons = (await db.store.readStream(importStream(run.runId)))
           .filter((e) => e.type === 'ImportRecordProcessed' && e.data.outcome === 'rejected')
           .map((e) => e.data.reason);
@@ -189,7 +191,9 @@ describe('idem sync import', () => {
           'line 9 is a string, not a JSON object',
           'line 10 is a number, not a JSON object',
           'line 11 is true or false, not a JSON object',
+          'line 12 names "fields" twice in one object (at fields)',
         ]);
+        expect(await db.store.readStream('contact-crm.dup')).toEqual([]);
         expect(await db.store.readStream('contact-crm.pp1')).toEqual([]);
         expect(await db.store.readStream('contact-crm.pp2')).toEqual([]);
       } finally {
