@@ -4,16 +4,19 @@
  * every few seconds instead. Each command brings its own format.
  */
 import { SingleBar, type Options } from 'cli-progress';
+import { LinesOnce } from './lines-once';
 
 type Payload = Record<string, unknown>;
 
 export class ProgressBar {
   private readonly bar: SingleBar;
+  private readonly lines?: LinesOnce;
   private running = false;
 
   constructor(stream: NodeJS.WritableStream, format: string, options: Pick<Options, 'etaBuffer'> = {}) {
+    this.lines = (stream as NodeJS.WriteStream).isTTY ? undefined : new LinesOnce(stream);
     this.bar = new SingleBar({
-      stream: stream as NodeJS.WriteStream,
+      stream: (this.lines?.stream ?? stream) as NodeJS.WriteStream,
       format,
       noTTYOutput: true,
       notTTYSchedule: 2000,
@@ -44,7 +47,10 @@ export class ProgressBar {
 
   /** Ends the bar's line; stopping a bar never started (or stopped already) does nothing. */
   stop(): void {
-    if (this.running) this.bar.stop();
+    if (this.running) {
+      this.lines?.closing();
+      this.bar.stop();
+    }
     this.running = false;
   }
 }

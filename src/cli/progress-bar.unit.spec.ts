@@ -26,4 +26,32 @@ describe('ProgressBar (without a terminal)', () => {
     bar.stop();
     expect(out.text()).toBe('');
   });
+
+  it('prints its last line once when it stops (rebuild, export, import alike)', () => {
+    jest.useFakeTimers();
+    try {
+      const out = capture();
+      const bar = new ProgressBar(out.stream, 'rebuild {value}/{total}');
+      bar.start(10, 0);
+      bar.update(10);
+      // The line printed every two seconds: it shows 10/10 before the bar stops, and stop renders again.
+      jest.advanceTimersByTime(2000);
+      bar.stop();
+      expect(out.text().split('\n').filter(Boolean)).toEqual(['rebuild 0/10', 'rebuild 10/10']);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('still prints a closing line that says more than the one before it', () => {
+    const out = capture();
+    const bar = new ProgressBar(out.stream, 'export {value}/{total}');
+    bar.start(10, 0);
+    bar.update(4);
+    bar.update(10);
+    bar.stop();
+    const lines = out.text().split('\n').filter(Boolean);
+    expect(lines.at(-1)).toBe('export 10/10');
+    expect(lines.filter((line) => line === 'export 10/10')).toHaveLength(1);
+  });
 });
