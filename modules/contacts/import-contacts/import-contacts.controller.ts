@@ -15,7 +15,7 @@ import { Roles } from '../../../src/auth/roles';
 import { EVENT_STORE } from '../../../src/event-store/event-store.port';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
 import { BUSINESS_KEY } from '../../../src/errors/business-key';
-import { parseIdempotencyKey } from '../../../src/errors/idempotency-key';
+import { IN_PROGRESS_RETRY_AFTER_SECONDS, parseIdempotencyKey } from '../../../src/errors/idempotency-key';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import { parseImportRequest } from './import-request';
 import { countOutcomes } from '../import-run.audit';
@@ -45,7 +45,8 @@ export class ImportContactsController {
     required: false,
     description:
       'A retry with the same key gets the original answers back; another body is 422 IDEMPOTENCY_KEY.REUSED; ' +
-      'while the first request is still in progress, 409 IDEMPOTENCY_KEY.IN_PROGRESS (taken over after 60 s of silence). ' +
+      `while the first request is still in progress, 409 IDEMPOTENCY_KEY.IN_PROGRESS with Retry-After: ${IN_PROGRESS_RETRY_AFTER_SECONDS} ` +
+      '(taken over after 60 s of silence). ' +
       'Without a key, a request silent for 3 minutes mid-batch has its run ended by a worker as abandoned, and then gets 409 IMPORT.RUN_ABANDONED.',
   })
   @ApiBody({
