@@ -17,7 +17,7 @@ const ROUTES: Array<[route: string, url: string, role: Role, shape: string]> = [
   ['POST /v1/sync/runs', '/v1/sync/runs', 'sync', '{source, since?}'],
   ['POST /v1/contacts/import', '/v1/contacts/import', 'sync', '{source, records}'],
   ['POST /v1/orders/{orderId}/charge', '/v1/orders/o-body/charge', 'storefront', '{amount, currency, customerId, description?}'],
-  ['POST /v1/support/orders/{orderId}/resolve', '/v1/support/orders/o-body/resolve', 'support', '{resolution, note}'],
+  ['POST /v1/support/orders/{orderId}/resolve', '/v1/support/orders/o-body/resolve', 'support', '{resolution, note, acceptedAmount?}'],
 ];
 
 const BODIES = ['[]', '[{"source":"crm"}]', '"crm"', '42', 'true', 'null'];
