@@ -261,6 +261,13 @@ describeInBrowser('the admin screen, in chromium', () => {
       expect(await review.innerText()).toContain(`An operator resumes this import on the command line: idem sync resume ${runInReview}`);
     });
 
+    it('says why reconciling a case in review changed nothing, and leaves its actions there', async () => {
+      const review = page.locator('#review-list tbody tr', { hasText: inReview });
+      await review.locator('button', { hasText: 'Reconcile' }).click();
+      await page.locator('#review-message', { hasText: `Order ${inReview} unchanged: nothing to recover (needs_review).` }).waitFor();
+      expect(await review.locator('button', { hasText: 'Resolve' }).count()).toBe(1);
+    });
+
     it('resolves the case in review with a note, which the timeline then shows', async () => {
       const review = page.locator('#review-list tbody tr', { hasText: inReview });
       await review.waitFor();

@@ -385,7 +385,7 @@ async function act(path, body, job, actions) {
   $('#review-message').textContent = 'Working…';
   try {
     const answer = await api(path, { method: 'POST', body });
-    const outcome = body ? `resolved as ${answer.status}` : `reconciled: ${answer.oldStatus} → ${answer.newStatus}`;
+    const outcome = body ? `resolved as ${answer.status}` : reconciled(answer);
     $('#review-message').textContent = `Order ${job.orderId} ${outcome}.`;
     if (body || answer.newStatus !== 'needs_review') actions.replaceChildren(element('span', outcome));
   } catch (error) {
@@ -393,6 +393,13 @@ async function act(path, body, job, actions) {
   }
   await loadOverview();
 }
+
+/**
+ * What reconciling did, with the recovery's reason: "nothing to recover (needs_review)" on a case in review,
+ * "still unknown: …" while the provider cannot tell — without it, support saw only "needs_review → needs_review".
+ */
+const reconciled = ({ oldStatus, newStatus, reason }) =>
+  oldStatus === newStatus ? `unchanged: ${reason}` : `reconciled: ${oldStatus} → ${newStatus} (${reason})`;
 
 // ---- audit: verify the hash chain, page through the global history -------------------------------------
 
