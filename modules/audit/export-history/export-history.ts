@@ -4,15 +4,16 @@
  * it was chained is exported as it is now, so the file fails `verify-file` exactly where the store
  * fails `verify`; each line is checked as it is written (the same ExportChecker), so the export itself
  * says so rather than offering a digest its own file does not reach. The store's events are matched
- * to the chain's entries by id (align-history.ts): an event gone leaves its number out of the file, an
- * event slipped into the past is written with no chain hash. Events the projector has not linked yet
+ * to the chain's entries by id (align-history.ts): an event gone leaves its number out of the file, one
+ * moved is written where it is stored, with its own number, and one slipped into the past with no
+ * chain hash. Events the projector has not linked yet
  * are left for the next export.
  */
 import { once } from 'node:events';
 import { WriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { ChainEntry } from '../../../projections/audit-chain/audit-chain.projector';
-import { isChained, readEntries, readHead, readSeals } from '../../../projections/audit-chain/audit-chain.queries';
+import { readEntries, readHead, readSeals, readStreamEntries } from '../../../projections/audit-chain/audit-chain.queries';
 import { eventHash } from '../../../projections/audit-chain/chain-hash';
 import type { RecordedEvent } from '../../../src/event-store/event-store.port';
 import type { ChainBreak } from '../verify-history/chain-break';
@@ -32,8 +33,9 @@ export interface ExportSummary {
   seals: number;
   digest: string;
   /**
-   * The first break: a chained event the store no longer holds, named as `verify` names it (the file can
-   * only show the gap it leaves); else the first break `verify-file` will find in the written file.
+   * The first break: a chained event the store no longer holds or holds elsewhere in the global order,
+   * named as `verify` names it (the file can only show the numbers out of sequence); else the first
+   * break `verify-file` will find in the written file.
    */
   firstBreak?: ChainBreak;
 }
@@ -54,7 +56,7 @@ export async function exportHistory(
   const seals = await readSeals(pool, head.eventsChained);
   const alignment = new HistoryAlignment(new HistoryPages(store, PAGE), {
     entryEventStored: async (entry) => (await store.readStream(entry.stream)).some((event) => event.id === entry.eventId),
-    eventChained: (event) => isChained(pool, event.stream, event.id),
+    entryOf: async (event) => (await readStreamEntries(pool, event.stream, head.eventsChained)).find((entry) => entry.eventId === event.id),
   });
   const checker = new ExportChecker();
   let fileBroken = false;
@@ -71,7 +73,7 @@ export async function exportHistory(
   let written = 0;
   let sealsWritten = 0;
   let sealsTaken = 0;
-  /** Where the store lost a chained event, named as `verify` names it, when the file was whole up to there. */
+  /** Where the store lost or moved a chained event, named as `verify` names it, when the file was whole up to there. */
   let storeBreak: ChainBreak | undefined;
   pages: while (taken < head.eventsChained) {
     signal?.throwIfAborted();
@@ -79,10 +81,19 @@ export async function exportHistory(
     if (!entries.length) break;
     for (const entry of entries) {
       let step = await alignment.next(entry);
-      for (; step.kind === 'unchained'; step = await alignment.next(entry)) await write(unchainedLine(step.event, taken));
+      // Events stored before the entry's own: never chained, or chained further on (written ahead, out of place).
+      for (; step.kind === 'unchained' || (step.kind === 'event' && step.entry !== entry); step = await alignment.next(entry)) {
+        if (step.kind === 'unchained') {
+          await write(unchainedLine(step.event, taken));
+          continue;
+        }
+        storeBreak ??= fileBroken ? undefined : step.problem;
+        await write(eventLine(step.entry, step.event));
+        written += 1;
+      }
       if (step.kind === 'end' || step.kind === 'gone') storeBreak ??= fileBroken ? undefined : step.problem;
       if (step.kind === 'end') break pages;
-      if (step.kind === 'chained') {
+      if (step.kind === 'event') {
         await write(eventLine(entry, step.event));
         written += 1;
       }
@@ -90,8 +101,8 @@ export async function exportHistory(
       const seal = seals[sealsTaken];
       if (seal?.eventsSealed !== taken) continue;
       sealsTaken += 1;
-      // A seal after an event gone from the store falls on no line: the gap in the numbers already breaks the file there.
-      if (step.kind !== 'chained') continue;
+      // A seal after an event gone from the store, or written out of place, falls on no line: the file already breaks there.
+      if (step.kind !== 'event') continue;
       await write({ kind: 'seal', eventsSealed: seal.eventsSealed, position: seal.position, digest: seal.digest });
       sealsWritten += 1;
     }

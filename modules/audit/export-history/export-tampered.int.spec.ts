@@ -2,7 +2,7 @@
  * `idem audit export` over a history tampered with in PostgreSQL: the export and a `verify-file` of it
  * must name the break that `verify` names (kind and place), and every event line must carry the hashes
  * the chain recorded for that very event. The export used to pair the store's events with the chain's
- * entries by count, so one event gone (or one slipped in) shifted every later line onto another event's
+ * entries by count, so one event gone (or slipped in, or moved) shifted every later line onto another event's
  * hashes and number, and the break came out as `rewritten` at an innocent event.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -89,6 +89,24 @@ describe('idem audit export of a tampered history', () => {
       expect(checked).toMatchObject({ code: 1, ...firstBreak('extra', 'order-forged', 0), checked: 0 });
       expect(lines[0]).toMatchObject({ stream: 'order-forged', revision: 0, chainHash: null, eventHash: eventHash(lines[0]) });
       expect(lines.slice(1).map((line) => line.eventNumber)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+      expect(ownHashes(lines)).toBe(true);
+    });
+  });
+
+  describe('when an event was moved later in the global order', () => {
+    it('writes it where it is stored, with its own number, and both name it reordered, as verify does', async () => {
+      // order-a@1 (event 4) moved behind contact-crm.1@0 (event 5), inside that event's transaction.
+      await db.pool.query(
+        `UPDATE idem_events SET (transaction_id, sequence) = (SELECT transaction_id, sequence + 1000000 FROM idem_events
+           WHERE stream_name = 'contact-crm.1' AND revision = 0) WHERE stream_name = 'order-a' AND revision = 1`,
+      );
+      expect(await verifyHistory(db)).toMatchObject(firstBreak('reordered', 'order-a', 1));
+
+      const { exported, checked, lines } = await exportAndCheck();
+
+      expect(exported).toMatchObject({ code: 1, events: 11, chained: 11, firstBreak: breakAt('reordered', 'order-a', 1) });
+      expect(checked).toMatchObject({ code: 1, ...firstBreak('reordered', 'order-a', 1), checked: 3 });
+      expect(lines.map((line) => line.eventNumber)).toEqual([1, 2, 3, 5, 4, 6, 7, 8, 9, 10, 11]);
       expect(ownHashes(lines)).toBe(true);
     });
   });
