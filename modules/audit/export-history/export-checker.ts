@@ -14,6 +14,7 @@ import { compareCheckpoints, isCheckpoint, type Checkpoint } from '../../../src/
 import { SEAL_STREAM, type LedgerSealed } from '../ledger-sealed.events';
 import type { ChainBreak, VerifyReport } from '../verify-history/chain-break';
 import { EXPORT_FORMAT, type EventLine, type ExportLine } from './export-lines';
+import { malformedLine } from './line-shape';
 
 export class ExportChecker {
   private readonly replay = new ChainReplay();
@@ -56,8 +57,10 @@ export class ExportChecker {
     try {
       line = JSON.parse(text) as ExportLine;
     } catch {
-      return this.fileBreak('rewritten', `line ${this.lineNumber} is not JSON`);
+      return this.early?.gap ?? this.fileBreak('rewritten', `line ${this.lineNumber} is not JSON`);
     }
+    const malformed = malformedLine(line);
+    if (malformed) return this.early?.gap ?? this.fileBreak('rewritten', `line ${this.lineNumber} ${malformed}`);
     if (this.early) return this.judgeEarly(this.early, line);
     if (this.sawEnd) return this.fileBreak('extra', `line ${this.lineNumber} follows the end line`);
     if (!this.sawHeader) {
