@@ -19,7 +19,17 @@ class ProblemError extends Error {
 function describeProblem(status, problem) {
   const fields = (problem.errors || []).map((e) => e.message).join('; ');
   const what = problem.detail || problem.title || `HTTP ${status}`;
-  return [what, fields, problem.code && `(${problem.code})`].filter(Boolean).join(' ');
+  const when = askAgainIn(problem.retryAfterSeconds);
+  return [what, fields, problem.code && `(${problem.code})`, when].filter(Boolean).join(' ');
+}
+
+/**
+ * A refusal that a later try can answer says when (the provider cannot answer for a key until no request
+ * under it can still be executing there: minutes, not "later").
+ */
+function askAgainIn(seconds) {
+  if (!Number.isFinite(seconds) || seconds <= 0) return '';
+  return `— ask again in ${seconds < 90 ? `${Math.ceil(seconds)} s` : `about ${Math.ceil(seconds / 60)} min`}`;
 }
 
 /** Counts the sessions ended in this tab, so an answer that arrives after its session ended is dropped. */
