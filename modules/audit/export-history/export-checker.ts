@@ -14,6 +14,7 @@ import { compareCheckpoints, isCheckpoint, type Checkpoint } from '../../../src/
 import { SEAL_STREAM, type LedgerSealed } from '../ledger-sealed.events';
 import type { ChainBreak, VerifyReport } from '../verify-history/chain-break';
 import { EXPORT_FORMAT, type EventLine, type ExportLine } from './export-lines';
+import { malformedLine } from './line-shape';
 
 export class ExportChecker {
   private readonly replay = new ChainReplay();
@@ -56,8 +57,10 @@ export class ExportChecker {
     try {
       line = JSON.parse(text) as ExportLine;
     } catch {
-      return this.fileBreak('rewritten', `line ${this.lineNumber} is not JSON`);
+      return this.early?.gap ?? this.fileBreak('rewritten', `line ${this.lineNumber} is not JSON`);
     }
+    const malformed = malformedLine(line);
+    if (malformed) return this.early?.gap ?? this.fileBreak('rewritten', `line ${this.lineNumber} ${malformed}`);
     if (this.early) return this.judgeEarly(this.early, line);
     if (this.sawEnd) return this.fileBreak('extra', `line ${this.lineNumber} follows the end line`);
     if (!this.sawHeader) {
@@ -93,6 +96,10 @@ export class ExportChecker {
 
   private checkEvent(line: EventLine): ChainBreak | undefined {
     const at = { stream: line.stream, revision: line.revision, position: line.position };
+    if (line.chainHash === null) {
+      const detail = `event ${line.id} at ${line.stream}@${line.revision} was never chained, yet sits before the chain's end`;
+      return { ...at, kind: 'extra', expected: null, actual: eventHash(line), detail };
+    }
     if (line.eventNumber !== this.checked + 1) {
       const kind = line.eventNumber > this.checked + 1 ? 'missing' : 'extra';
       const gap: ChainBreak = {
@@ -109,6 +116,11 @@ export class ExportChecker {
       return gap;
     }
     const expectedRevision = this.nextRevisions.get(line.stream) ?? 0;
+    if (line.revision !== expectedRevision && eventHash({ ...line, revision: expectedRevision }) === line.eventHash) {
+      // The hash the chain recorded is this event's at the revision due here: it was moved, not one before it lost.
+      const detail = `event ${line.id} was chained at ${line.stream}@${expectedRevision} and now sits at ${line.stream}@${line.revision}`;
+      return { ...at, revision: expectedRevision, kind: 'reordered', expected: line.eventHash, actual: eventHash(line), detail };
+    }
     if (line.revision !== expectedRevision) {
       const kind = line.revision > expectedRevision ? 'missing' : 'reordered';
       const detail = `${line.stream}@${line.revision} follows ${line.stream}@${expectedRevision - 1}`;

@@ -24,7 +24,8 @@ export interface EventLine {
   metadata: Record<string, unknown>;
   created: string;
   eventHash: string;
-  chainHash: string;
+  /** Null for an event the chain never recorded that the store holds before the chain's end (a break: `extra`). */
+  chainHash: string | null;
 }
 
 export interface SealLine {

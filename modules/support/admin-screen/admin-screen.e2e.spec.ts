@@ -12,7 +12,14 @@ import { auditChainProjector } from '../../../projections/audit-chain/audit-chai
 import { startProjections } from '../../../src/subscriptions/start-projections';
 import { browserRequired, CHROMIUM, ensureChromium } from '../../../test/harness/chromium';
 import { startService } from '../../../test/harness/service-process';
-import { orderInReview, paidOrder, requestCharge, startSupportCases, type SupportCases } from '../../../test/harness/support-cases';
+import {
+  orderInReview,
+  orderInReviewNothingCharged,
+  paidOrder,
+  requestCharge,
+  startSupportCases,
+  type SupportCases,
+} from '../../../test/harness/support-cases';
 import { createTestDatabase } from '../../../test/harness/test-database';
 import { auth } from '../../../test/harness/test-app';
 import { waitUntil } from '../../../test/harness/wait-until';
@@ -101,6 +108,7 @@ describeInBrowser('the admin screen, in chromium', () => {
   let paid: string;
   let inReview: string;
   let hostileReview: string;
+  let unansweredReview: string;
   let runInReview: string;
   // More jobs than the search's first page (50): the screen must say it shows 50 of them and load the rest.
   const busyCustomer = `cus-${randomUUID()}`;
@@ -113,13 +121,14 @@ describeInBrowser('the admin screen, in chromium', () => {
     paid = await paidOrder(cases, { customerId, requestId });
     inReview = await orderInReview(cases, { customerId: `cus-${randomUUID()}` });
     hostileReview = await orderInReview(cases, { customerId: `cus-${randomUUID()}` });
+    unansweredReview = await orderInReviewNothingCharged(cases, { customerId: `cus-${randomUUID()}` });
     runInReview = await importRunInReview();
     for (let n = 0; n < 55; n++) busyOrders.push(await requestCharge(cases.harness, { customerId: busyCustomer }));
     // The screen reads support_jobs: wait until the cases are there before a person would look.
     await waitUntil(
       async () => (await cases.harness.app.inject({ url: '/v1/support/reviews', headers: auth('support') })).json().results,
       (jobs: Array<{ orderId?: string; jobId: string }>) =>
-        [inReview, hostileReview].every((orderId) => jobs.some((job) => job.orderId === orderId)) &&
+        [inReview, hostileReview, unansweredReview].every((orderId) => jobs.some((job) => job.orderId === orderId)) &&
         jobs.some((job) => job.jobId.endsWith(runInReview)),
       15_000,
     );
@@ -261,6 +270,13 @@ describeInBrowser('the admin screen, in chromium', () => {
       expect(await review.innerText()).toContain(`An operator resumes this import on the command line: idem sync resume ${runInReview}`);
     });
 
+    it('says why reconciling a case in review changed nothing, and leaves its actions there', async () => {
+      const review = page.locator('#review-list tbody tr', { hasText: inReview });
+      await review.locator('button', { hasText: 'Reconcile' }).click();
+      await page.locator('#review-message', { hasText: `Order ${inReview} unchanged: nothing to recover (needs_review).` }).waitFor();
+      expect(await review.locator('button', { hasText: 'Resolve' }).count()).toBe(1);
+    });
+
     it('resolves the case in review with a note, which the timeline then shows', async () => {
       const review = page.locator('#review-list tbody tr', { hasText: inReview });
       await review.waitFor();
@@ -281,6 +297,17 @@ describeInBrowser('the admin screen, in chromium', () => {
       const resolved = page.locator('#timeline li', { hasText: 'ChargeReviewResolved' });
       await resolved.waitFor();
       expect(await resolved.locator('pre').textContent()).toContain('refunded the duplicate in the dashboard');
+    });
+
+    it('tells support when to ask again while the provider cannot answer for the order yet', async () => {
+      // Its last attempt began moments ago: a request under its key may still be executing at the provider.
+      const review = page.locator('#review-list tbody tr', { hasText: unansweredReview });
+      await review.locator('input').fill('the customer cancelled; nothing was charged');
+      await review.locator('select').selectOption('failed');
+      await review.locator('button', { hasText: 'Resolve' }).click();
+      const message = page.locator('#review-message', { hasText: `Order ${unansweredReview}: ` });
+      await message.waitFor();
+      expect(await message.innerText()).toMatch(/\(ORDER\.PROVIDER_UNVERIFIED\) — ask again in about [1-5] min$/);
     });
 
     it('shows markup in a resolve note as text, and runs none of it', async () => {
@@ -470,9 +497,10 @@ describeInBrowser('the admin screen, in chromium', () => {
   // Last, in a describe of its own: it reads what every page above logged.
   describe('all along', () => {
     it('ran without a console error or a Content-Security-Policy violation', () => {
-      // The refused logins' 403s and the revoked token's 401 are the errors the browser is expected to log
-      // (failed resource loads); an auditor's login also meets the support probe's 403.
-      expect(consoleErrors.filter((message) => !/\b(401|403)\b/.test(message))).toEqual([]);
+      // The refused logins' 403s, the revoked token's 401 and the resolution the provider could not answer
+      // yet (503) are the errors the browser is expected to log (failed resource loads); an auditor's login
+      // also meets the support probe's 403.
+      expect(consoleErrors.filter((message) => !/\b(401|403|503)\b/.test(message))).toEqual([]);
     });
   });
 });

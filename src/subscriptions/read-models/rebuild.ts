@@ -25,7 +25,10 @@ export interface RebuildPlan extends NextVersion {
 export interface RebuildProgress {
   /** Events read from the log (all read models together). */
   eventsRead: number;
-  /** Events applied, per read model. */
+  /**
+   * Events applied to the version being built, per read model — on a resumed rebuild counting those the
+   * interrupted run applied, so progress is measured against the whole history, as its estimate is.
+   */
   applied: Record<string, number>;
 }
 
@@ -98,7 +101,7 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Switch
       mode: 'rebuild',
       checkpoint: plan[i].checkpoint,
     }));
-    const progress: RebuildProgress = { eventsRead: 0, applied: Object.fromEntries(models.map((m) => [m.name, 0])) };
+    const progress: RebuildProgress = { eventsRead: 0, applied: await appliedSoFar(pool, plan) };
     await pumpBatches({
       store,
       pool,
@@ -129,6 +132,14 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Switch
     await lock.release();
     await rebuilding.release();
   }
+}
+
+/** What each planned version has applied already: nothing for a new one, its recorded count for one resumed. */
+async function appliedSoFar(pool: Pool, plan: RebuildPlan[]): Promise<Record<string, number>> {
+  const versions = await readVersions(pool);
+  const applied = (p: RebuildPlan) =>
+    p.resumed ? (versions.find((v) => v.name === p.name && v.version === p.version)?.eventsProcessed ?? 0) : 0;
+  return Object.fromEntries(plan.map((p) => [p.name, applied(p)]));
 }
 
 /**

@@ -19,7 +19,17 @@ class ProblemError extends Error {
 function describeProblem(status, problem) {
   const fields = (problem.errors || []).map((e) => e.message).join('; ');
   const what = problem.detail || problem.title || `HTTP ${status}`;
-  return [what, fields, problem.code && `(${problem.code})`].filter(Boolean).join(' ');
+  const when = askAgainIn(problem.retryAfterSeconds);
+  return [what, fields, problem.code && `(${problem.code})`, when].filter(Boolean).join(' ');
+}
+
+/**
+ * A refusal that a later try can answer says when (the provider cannot answer for a key until no request
+ * under it can still be executing there: minutes, not "later").
+ */
+function askAgainIn(seconds) {
+  if (!Number.isFinite(seconds) || seconds <= 0) return '';
+  return `— ask again in ${seconds < 90 ? `${Math.ceil(seconds)} s` : `about ${Math.ceil(seconds / 60)} min`}`;
 }
 
 /** Counts the sessions ended in this tab, so an answer that arrives after its session ended is dropped. */
@@ -385,7 +395,7 @@ async function act(path, body, job, actions) {
   $('#review-message').textContent = 'Working…';
   try {
     const answer = await api(path, { method: 'POST', body });
-    const outcome = body ? `resolved as ${answer.status}` : `reconciled: ${answer.oldStatus} → ${answer.newStatus}`;
+    const outcome = body ? `resolved as ${answer.status}` : reconciled(answer);
     $('#review-message').textContent = `Order ${job.orderId} ${outcome}.`;
     if (body || answer.newStatus !== 'needs_review') actions.replaceChildren(element('span', outcome));
   } catch (error) {
@@ -393,6 +403,13 @@ async function act(path, body, job, actions) {
   }
   await loadOverview();
 }
+
+/**
+ * What reconciling did, with the recovery's reason: "nothing to recover (needs_review)" on a case in review,
+ * "still unknown: …" while the provider cannot tell — without it, support saw only "needs_review → needs_review".
+ */
+const reconciled = ({ oldStatus, newStatus, reason }) =>
+  oldStatus === newStatus ? `unchanged: ${reason}` : `reconciled: ${oldStatus} → ${newStatus} (${reason})`;
 
 // ---- audit: verify the hash chain, page through the global history -------------------------------------
 
