@@ -24,7 +24,10 @@ export async function readPublishedSeals(store: EventStore): Promise<PublishedSe
 }
 
 export function publishedSealMismatch(entry: ChainEntry, seal: PublishedSeal, actual: string): ChainBreak {
-  const detail = `${SEAL_STREAM}@${seal.revision} sealed ${seal.eventsSealed} events at ${seal.position}; the history up to there differs`;
+  // A digest cannot say which side changed: the history it covers, or the seal event itself.
+  const detail =
+    `${SEAL_STREAM}@${seal.revision} sealed ${seal.eventsSealed} events at ${seal.position} with another digest than the ` +
+    'history up to there gives: that history or this seal was changed';
   const at = { stream: entry.stream, revision: entry.revision, position: entry.position };
   return { ...at, kind: 'seal_mismatch', expected: seal.digest, actual, detail };
 }
