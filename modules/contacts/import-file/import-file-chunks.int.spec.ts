@@ -10,6 +10,7 @@ import { Pool } from 'pg';
 import { DEFAULT_MAX_APPEND_BYTES } from '../../../src/event-store/append-validation';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
+import { killedBeforeCompletion } from '../../../test/harness/killed-before-completion';
 import { createTestDatabase } from '../../../test/harness/test-database';
 import { importStream, type ImportRecordProcessed } from '../contact.events';
 import { importFile } from './import-file';
@@ -79,18 +80,7 @@ describe('importFile of a slice whose outcomes outgrow one append', () => {
 
   it("completes, reading nothing again, after a kill between the last slice and the run's completion", async () => {
     const path = file('ended');
-    // The append that ends the file is split as a slice's events may be (its last event alone in the next
-    // chunk), and the process dies in between: the last slice is recorded, the run not completed.
-    const dying: EventStore = Object.create(store, {
-      append: {
-        value: async (...args: Parameters<EventStore['append']>) => {
-          const [stream, events, expected] = args;
-          if (events.at(-1)?.type !== 'ImportRunCompleted') return store.append(...args);
-          await store.append(stream, events.slice(0, -1), expected);
-          throw new Error('killed');
-        },
-      },
-    });
+    const dying = killedBeforeCompletion(store);
     await expect(importFile({ store: dying, source: 'crm', path, metadata, sliceSize: 300 })).rejects.toThrow('killed');
 
     const run = await importFile({ store, source: 'crm', path, metadata, sliceSize: 300 });

@@ -5,8 +5,8 @@
  */
 import { Pool } from 'pg';
 import { DEFAULT_MAX_APPEND_BYTES } from '../../../src/event-store/append-validation';
-import type { EventStore } from '../../../src/event-store/event-store.port';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
+import { killedBeforeCompletion } from '../../../test/harness/killed-before-completion';
 import { createTestDatabase } from '../../../test/harness/test-database';
 import { importStream } from '../contact.events';
 import type { ContactSource } from '../contact-source/contact-source.port';
@@ -46,17 +46,7 @@ describe('a pull page whose outcomes outgrow one append', () => {
     const runId = await startRun(store, { source: 'crm', startedBy: 'sync', kind: 'pull' }, metadata);
     let fetches = 0;
     const counted: ContactSource = { name: 'crm', fetchPage: (request) => (fetches++, onePage.fetchPage(request)) };
-    // The last page's append is split (its completion alone in the next chunk) and the driver dies in between.
-    const dying: EventStore = Object.create(store, {
-      append: {
-        value: async (...args: Parameters<EventStore['append']>) => {
-          const [stream, events, expected] = args;
-          if (events.at(-1)?.type !== 'ImportRunCompleted') return store.append(...args);
-          await store.append(stream, events.slice(0, -1), expected);
-          throw new Error('killed');
-        },
-      },
-    });
+    const dying = killedBeforeCompletion(store);
     await expect(driveRun({ store: dying, sources: () => counted, pageSize: 1000, metadata }, runId)).rejects.toThrow('killed');
     expect(fetches).toBe(1);
 
