@@ -277,6 +277,48 @@ describeInBrowser('the admin screen, in chromium', () => {
       expect(await review.locator('button', { hasText: 'Resolve' }).count()).toBe(1);
     });
 
+    it('offers to accept a payment of another amount the service refused as paid, and sends acceptedAmount for it', async () => {
+      // The service's answer when the provider holds a payment of another amount than the order (pay3's
+      // 422, resolve-review.decision.ts), faked here: making such a case needs a charge outside Idem.
+      const resolveRoute = (url: URL) => url.pathname === `/v1/support/orders/${inReview}/resolve`;
+      const sent: unknown[] = [];
+      await page.route(resolveRoute, (route) => {
+        sent.push(route.request().postDataJSON());
+        return sent.length === 1
+          ? route.fulfill({
+              status: 422,
+              contentType: 'application/problem+json',
+              body: JSON.stringify({
+                type: 'https://idem.dev/problems/ORDER.PAYMENT_AMOUNT_MISMATCH',
+                title: `The provider's payment pi_1 for order ${inReview} is 999 (minor units) but the order is for 4200`,
+                status: 422,
+                code: 'ORDER.PAYMENT_AMOUNT_MISMATCH',
+                ordered: { amount: 4200, currency: 'EUR' },
+                paid: { paymentIntentId: 'pi_1', amount: 999, currency: 'EUR' },
+              }),
+            })
+          : route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ orderId: inReview, status: 'paid' }) });
+      });
+      try {
+        const review = page.locator('#review-list tbody tr', { hasText: inReview });
+        await review.locator('input').fill('customer paid 999 by bank transfer; agreed');
+        await review.locator('select').selectOption('paid');
+        await review.locator('button', { hasText: 'Resolve' }).click();
+        await page.locator('#review-message', { hasText: '(ORDER.PAYMENT_AMOUNT_MISMATCH)' }).waitFor();
+        await review.locator('button', { hasText: 'Accept 999 EUR as paid' }).click();
+        await page.locator('#review-message', { hasText: `Order ${inReview} resolved as paid.` }).waitFor();
+        expect(sent).toEqual([
+          { resolution: 'paid', note: 'customer paid 999 by bank transfer; agreed' },
+          { resolution: 'paid', note: 'customer paid 999 by bank transfer; agreed', acceptedAmount: 999 },
+        ]);
+      } finally {
+        await page.unroute(resolveRoute);
+      }
+      // Only faked: the case is still open for the real resolution below, with its actions back.
+      await page.click('#refresh-reviews');
+      await page.locator('#review-list tbody tr', { hasText: inReview }).locator('button', { hasText: 'Resolve' }).waitFor();
+    });
+
     it('resolves the case in review with a note, which the timeline then shows', async () => {
       const review = page.locator('#review-list tbody tr', { hasText: inReview });
       await review.waitFor();
@@ -497,10 +539,10 @@ describeInBrowser('the admin screen, in chromium', () => {
   // Last, in a describe of its own: it reads what every page above logged.
   describe('all along', () => {
     it('ran without a console error or a Content-Security-Policy violation', () => {
-      // The refused logins' 403s, the revoked token's 401 and the resolution the provider could not answer
-      // yet (503) are the errors the browser is expected to log (failed resource loads); an auditor's login
-      // also meets the support probe's 403.
-      expect(consoleErrors.filter((message) => !/\b(401|403|503)\b/.test(message))).toEqual([]);
+      // The refused logins' 403s, the revoked token's 401, the resolution the provider could not answer
+      // yet (503) and the faked amount mismatch (422) are the errors the browser is expected to log (failed
+      // resource loads); an auditor's login also meets the support probe's 403.
+      expect(consoleErrors.filter((message) => !/\b(401|403|422|503)\b/.test(message))).toEqual([]);
     });
   });
 });

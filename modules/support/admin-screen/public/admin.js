@@ -13,6 +13,7 @@ class ProblemError extends Error {
   constructor(status, problem) {
     super(describeProblem(status, problem));
     this.status = status;
+    this.problem = problem;
   }
 }
 
@@ -400,8 +401,27 @@ async function act(path, body, job, actions) {
     if (body || answer.newStatus !== 'needs_review') actions.replaceChildren(element('span', outcome));
   } catch (error) {
     $('#review-message').textContent = `Order ${job.orderId}: ${error.message}`;
+    const accept = body && acceptOtherAmount(error.problem, path, body, job, actions);
+    if (accept) actions.append(' ', accept);
   }
   await loadOverview();
+}
+
+/**
+ * "paid", but the provider's payment is another amount than the order (422 ORDER.PAYMENT_AMOUNT_MISMATCH):
+ * the service takes it only when support says so, by sending that amount as `acceptedAmount`. The screen
+ * offers exactly that, naming the amount (in minor units, as the problem does); another currency cannot
+ * be accepted (it is refunded), so nothing is offered then.
+ */
+function acceptOtherAmount(problem, path, body, job, actions) {
+  const paid = problem && problem.code === 'ORDER.PAYMENT_AMOUNT_MISMATCH' ? problem.paid : undefined;
+  if (!paid || !problem.ordered || paid.currency !== problem.ordered.currency || !Number.isInteger(paid.amount)) return undefined;
+  const existing = actions.querySelector('.accept-amount');
+  if (existing) existing.remove();
+  const button = element('button', `Accept ${paid.amount} ${paid.currency} as paid`, 'accept-amount');
+  button.type = 'button';
+  button.addEventListener('click', () => void act(path, { ...body, acceptedAmount: paid.amount }, job, actions));
+  return button;
 }
 
 /**
