@@ -93,7 +93,7 @@ function write(ctx: EmulatorContext, stream: string, expected: bigint, events: P
         return ctx.preIndex.schedule(ctx.delayMs, () => ({
           kind: 'success',
           revision: current,
-          position: ctx.log.writeEmptyTransaction(),
+          position: ctx.log.writeEmptyTransaction(stream),
         }));
       // `IndexWriter.PreCommit`: the ids are in the cache from now on, at the numbers they are written at.
       events.forEach((event, i) => ctx.cache.put(event.id, { stream, revision: current + 1n + BigInt(i) }));
