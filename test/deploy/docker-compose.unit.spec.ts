@@ -82,7 +82,8 @@ describe('docker-compose.yml', () => {
   });
 
   it('pins every image to a version (never latest)', () => {
-    expect(services.eventstore.image).toMatch(/^eventstore\/eventstore:\d+\.\d+\.\d+/);
+    // The vendor's registry for the 24.10 line (docker-compose.yml cites where it says so).
+    expect(services.eventstore.image).toMatch(/^docker\.eventstore\.com\/eventstore\/eventstoredb-ee:\d+\.\d+\.\d+$/);
   });
 
   it('pins an EventStoreDB server of 24.10.5 or later (24.10.0–24.10.4 send a bogus End checkpoint to filtered subscriptions)', () => {

@@ -11,6 +11,14 @@
  * `WritePrepares` to the writer's queue (`Services/RequestManager/Managers/RequestManagerBase.cs`, v24.10.5), so
  * time spent in that queue counts. A write whose manager has answered Timeout is still written when the writer
  * takes it (`StorageWriterService.Handle(WritePrepares)` skips only a request whose cancellation token fired).
+ *
+ * That token is the gRPC call's (`Streams.Append.cs` passes `context.CancellationToken` to `ClientMessage.WriteEvents`,
+ * `Streams.BatchAppend.cs` the call's token to every request of the call; the `WriteEvents` manager hands it to
+ * `StorageMessage.WritePrepares`): a write whose call was cut or cancelled before the writer's turn is skipped, never
+ * written and never answered (`ended`; the token also fires at the call's deadline, call-token.ts). A node that stops loses its queue as well: on `VNodeState.ShuttingDown` the
+ * writer closes, stops its queue (`QueuedHandlerThreadPool.RequestStop`, which dequeues nothing more) and sets
+ * `BlockWriter`, under which `CommonHandle` drops every write message unprocessed (`StorageWriterService.cs`,
+ * v24.10.5); the calls of a single node go with it (`stop()` in index.ts).
  */
 import { checkCommit } from './check-commit';
 import type { EmulatorContext } from './context';
@@ -28,16 +36,30 @@ export type AppendOutcome =
   | { kind: 'success'; revision: bigint; position: bigint | undefined }
   | { kind: 'wrong-expected-version'; current: bigint }
   | { kind: 'stream-deleted' }
-  | { kind: 'timeout' };
+  | { kind: 'timeout' }
+  /** Never written: its call was cut or cancelled before the writer's turn. Nobody hears this answer. */
+  | { kind: 'dropped' };
 
+const DROPPED: AppendOutcome = { kind: 'dropped' };
 const TIMEOUT: AppendOutcome = { kind: 'timeout' };
 
-export async function appendToLog(ctx: EmulatorContext, request: AppendRequest): Promise<AppendOutcome> {
+/** `ended`: whether the call carrying the write was cut or cancelled (its cancellation token fired). */
+export async function appendToLog(ctx: EmulatorContext, request: AppendRequest, ended: () => boolean): Promise<AppendOutcome> {
   const events = request.events.map((e) => ({ ...e, id: e.id.toLowerCase(), type: e.type!, contentType: contentTypeOf(e.contentType) }));
   ctx.inFlight.ids += events.length;
   const settled = () => (ctx.inFlight.ids -= events.length);
   // The writer's queue (`holdWrites` keeps requests here, before any decision); the timeout already runs.
-  const answer = ctx.writes.pass().then(() => {
+  const answer = ctx.writes.pass().then((passes) => {
+    if (ended()) {
+      settled();
+      return DROPPED;
+    }
+    // Dropped with the stopped leader's queue under a call another node serves: the request manager's
+    // timeout is all its caller hears.
+    if (!passes) {
+      settled();
+      return new Promise<never>(() => undefined);
+    }
     const decided = write(ctx, request.stream, request.expected, events);
     // A write that times out still lands when the index takes it in; until then it is in flight.
     if (decided) decided.then(settled, settled);
@@ -71,7 +93,7 @@ function write(ctx: EmulatorContext, stream: string, expected: bigint, events: P
         return ctx.preIndex.schedule(ctx.delayMs, () => ({
           kind: 'success',
           revision: current,
-          position: ctx.log.writeEmptyTransaction(),
+          position: ctx.log.writeEmptyTransaction(stream),
         }));
       // `IndexWriter.PreCommit`: the ids are in the cache from now on, at the numbers they are written at.
       events.forEach((event, i) => ctx.cache.put(event.id, { stream, revision: current + 1n + BigInt(i) }));

@@ -5,6 +5,7 @@
  */
 import type { ServerReadableStream, sendUnaryData } from '@grpc/grpc-js';
 import { appendToLog, type AppendRequest } from './append-to-log';
+import { onTokenFired } from './call-token';
 import type { DroppableCall, EmulatorContext } from './context';
 import { ANY, NO_STREAM, STREAM_EXISTS } from './event-log';
 import { expectedFromWire, proposedFromWire } from './expected-revision';
@@ -23,18 +24,34 @@ export function appendRpc(ctx: EmulatorContext) {
       if (request.hasOptions()) options = request.getOptions();
       else if (request.hasProposedMessage()) events.push(proposedFromWire(request.getProposedMessage()!));
     });
-    // Answered once: by the write, or by `stop()` cutting the connection first (the write may still land).
+    // Answered once: by the write, or by `stop()` cutting the connection first (the write, if decided, may still land).
     let answered = false;
     const reply: typeof callback = (error, response) => {
       if (answered) return;
       answered = true;
-      ctx.appendCalls.delete(droppable);
+      ctx.writeCalls.delete(droppable);
       callback(error, response);
     };
-    const droppable: DroppableCall = { drop: () => reply(rpcErrors.connectionLost()) };
-    ctx.appendCalls.add(droppable);
+    // Cut by `stop()`, cancelled by the client or past its deadline (its token fired, call-token.ts): the write, if
+    // still queued, is skipped (append-to-log.ts).
+    let cut = false;
+    const droppable: DroppableCall = {
+      drop: () => {
+        cut = true;
+        reply(rpcErrors.connectionLost());
+      },
+    };
+    ctx.writeCalls.add(droppable);
+    onTokenFired(
+      call,
+      () => answered,
+      () => {
+        cut = true;
+        ctx.stats.callsCancelled++;
+      },
+    );
     call.on('end', () => {
-      answer(ctx, options, events, requiresLeader(call.metadata)).then(
+      answer(ctx, options, events, requiresLeader(call.metadata), () => cut).then(
         (response) => reply(null, response),
         (error: Parameters<typeof callback>[0]) => reply(error),
       );
@@ -47,6 +64,7 @@ async function answer(
   options: StreamsPb.AppendReq.Options | undefined,
   events: AppendRequest['events'],
   leaderOnly: boolean,
+  ended: () => boolean,
 ) {
   if (!options) throw rpcErrors.invalidArgument('The first AppendReq must carry options');
   const expected = expectedFromWire(options.getExpectedStreamRevisionCase(), options.getRevision());
@@ -56,7 +74,7 @@ async function answer(
   if (refusal) throw refusalError(ctx, refusal);
   const denied = notHandled(ctx, leaderOnly);
   if (denied) throw denied;
-  const outcome = await appendToLog(ctx, { stream, expected, events });
+  const outcome = await appendToLog(ctx, { stream, expected, events }, ended);
   switch (outcome.kind) {
     case 'success': {
       const success = new streamsPb.AppendResp.Success();
@@ -75,6 +93,8 @@ async function answer(
       throw rpcErrors.streamDeleted(stream);
     case 'timeout':
       throw rpcErrors.writeTimeout();
+    case 'dropped':
+      throw rpcErrors.connectionLost();
   }
 }
 

@@ -20,7 +20,12 @@ export function success(outcome: Extract<AppendOutcome, { kind: 'success' }>): S
   return result;
 }
 
-export function failure(ctx: EmulatorContext, stream: string, expected: bigint, outcome: Exclude<AppendOutcome, { kind: 'success' }>) {
+export function failure(
+  ctx: EmulatorContext,
+  stream: string,
+  expected: bigint,
+  outcome: Exclude<AppendOutcome, { kind: 'success' | 'dropped' }>,
+) {
   switch (outcome.kind) {
     case 'wrong-expected-version':
       return inBandStatus(6, 'WrongExpectedVersion', 'WrongExpectedVersion', wrongExpectedVersion(expected, outcome.current));

@@ -34,9 +34,13 @@ export function batchAppendRpc(ctx: EmulatorContext) {
     let answering = 0;
     let clientDone = false;
     let finished = false;
+    // Cut by `stop()` or cancelled by the client: its writes still queued are skipped (append-to-log.ts).
+    let cut = false;
+    const ended = () => cut;
     const finish = (kind: DropKind) => {
       if (finished) return;
       finished = true;
+      cut = kind !== 'ok';
       ctx.batchCalls.delete(droppable);
       if (kind === 'ok') call.end();
       else call.emit('error', kind === 'unavailable' ? rpcErrors.notReady() : rpcErrors.cancelled());
@@ -80,8 +84,9 @@ export function batchAppendRpc(ctx: EmulatorContext) {
       ctx.stats.batchAppendRequests++;
       answering++;
       ctx.stats.maxPendingOnOneBatchCall = Math.max(ctx.stats.maxPendingOnOneBatchCall, answering);
-      void answer(ctx, entry, leaderOnly).then((response) => {
+      void answer(ctx, entry, leaderOnly, ended).then((response) => {
         answering--;
+        if (response === 'ended') return;
         if (response === 'not-leader') return fail(leaderInfo((ctx.nodeState as Extract<NodeState, { kind: 'follower' }>).leader));
         reply(response);
         if (clientDone && answering === 0) finish('ok');
@@ -97,6 +102,7 @@ export function batchAppendRpc(ctx: EmulatorContext) {
     });
     call.on('cancelled', () => {
       finished = true;
+      cut = true;
       ctx.batchCalls.delete(droppable);
     });
   };
@@ -112,7 +118,12 @@ function responseTo(correlationId: SharedPb.UUID, options: StreamsPb.BatchAppend
     .setStreamIdentifier(streamIdentifier(streamNameOf(options.getStreamIdentifier())));
 }
 
-async function answer(ctx: EmulatorContext, entry: Accumulating, leaderOnly: boolean): Promise<StreamsPb.BatchAppendResp | 'not-leader'> {
+async function answer(
+  ctx: EmulatorContext,
+  entry: Accumulating,
+  leaderOnly: boolean,
+  ended: () => boolean,
+): Promise<StreamsPb.BatchAppendResp | 'not-leader' | 'ended'> {
   const { options } = entry;
   const stream = streamNameOf(options.getStreamIdentifier());
   const response = responseTo(entry.correlationId, options);
@@ -131,6 +142,8 @@ async function answer(ctx: EmulatorContext, entry: Accumulating, leaderOnly: boo
   // From `is_final` on the client's deadline no longer counts: `ClientWriteRequest`'s timer only answers a request
   // still in `pendingWrites`, which `is_final` left; the `WriteEvents` manager's `WriteTimeoutMs` does
   // (`Streams.BatchAppend.cs`, `Receive` and `FromOptions`; append-to-log.ts).
-  const outcome = await appendToLog(ctx, { stream, expected, events: entry.events });
+  const outcome = await appendToLog(ctx, { stream, expected, events: entry.events }, ended);
+  // A write skipped with its ended call: there is no call left to answer on.
+  if (outcome.kind === 'dropped') return 'ended';
   return outcome.kind === 'success' ? response.setSuccess(success(outcome)) : response.setError(failure(ctx, stream, expected, outcome));
 }

@@ -30,6 +30,8 @@ export interface EmulatorStats {
   notHandled: number;
   /** Appends that answered Timeout (whether or not they commit later). */
   timedOut: number;
+  /** Append, Delete and Tombstone calls the client cancelled, or let pass their deadline, before the server answered. */
+  callsCancelled: number;
 }
 
 /** A live call the control surface can end: `ok` (status OK), `unavailable` or `cancelled`. */
@@ -58,8 +60,8 @@ export interface EmulatorContext {
   /** The writer's queue: holds appends and deletes after the gRPC checks, before `CheckCommit`, while a test needs them in flight. */
   writes: WriteGate;
   batchCalls: Set<DroppableCall>;
-  /** Unary Append calls not answered yet; `stop()` cuts their connection. */
-  appendCalls: Set<DroppableCall>;
+  /** Append, Delete and Tombstone calls not answered yet; `stop()` cuts their connection. */
+  writeCalls: Set<DroppableCall>;
   /** See `setNodeState`. */
   nodeState: NodeState;
   /** Set on a cluster node: the members its gossip reports. */

@@ -8,7 +8,9 @@
  * `stream_exists` on a soft-deleted stream is StreamDeleted); a soft delete of a stream whose
  * `GetStreamLastEventNumber` and its metastream's are both below 0 is WrongExpectedVersion even with `any`. On Ok it
  * writes `$streamDeleted` at `long.MaxValue` (hard) or `{"$tb": long.MaxValue}` in the metastream (soft) and
- * pre-commits it; the answer comes once the index has it, in log order.
+ * pre-commits it; the answer comes once the index has it, in log order. Like a write, a delete whose call was cut or
+ * cancelled before the writer's turn is skipped (`Handle(WriteDelete)` checks the call's `CancellationToken` first,
+ * passed on by `Streams.Delete.cs` `DeleteInternal`), and one held when the node stops is dropped (append-to-log.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { within } from './append-to-log';
@@ -28,12 +30,20 @@ export type DeleteOutcome =
   | { kind: 'deleted'; position: bigint }
   | { kind: 'wrong-expected-version'; current: bigint }
   | { kind: 'stream-deleted' }
-  | { kind: 'timeout' };
+  | { kind: 'timeout' }
+  /** Never written: its call was cut or cancelled before the writer's turn. Nobody hears this answer. */
+  | { kind: 'dropped' };
 
+const DROPPED: DeleteOutcome = { kind: 'dropped' };
 const TIMEOUT: DeleteOutcome = { kind: 'timeout' };
 
-export async function deleteFromLog(ctx: EmulatorContext, request: DeleteRequest): Promise<DeleteOutcome> {
-  const answer = ctx.writes.pass().then(() => write(ctx, request));
+/** `ended`: whether the call was cut or cancelled (its cancellation token fired). */
+export async function deleteFromLog(ctx: EmulatorContext, request: DeleteRequest, ended: () => boolean): Promise<DeleteOutcome> {
+  const answer = ctx.writes.pass().then((passes) => {
+    if (ended()) return DROPPED;
+    // Dropped with a stopped leader's queue under a call another node serves: its request manager times out.
+    return passes ? write(ctx, request) : new Promise<never>(() => undefined);
+  });
   const outcome = await within(answer, ctx.settings.writeTimeoutMs, TIMEOUT);
   if (outcome === TIMEOUT) ctx.stats.timedOut++;
   return outcome;

@@ -6,7 +6,8 @@
  * `DeleteInternal`, v24.10.5).
  */
 import type { ServerUnaryCall, sendUnaryData } from '@grpc/grpc-js';
-import type { EmulatorContext } from './context';
+import { onTokenFired } from './call-token';
+import type { DroppableCall, EmulatorContext } from './context';
 import { deleteFromLog, type DeleteOutcome } from './delete-from-log';
 import { notHandled, requiresLeader } from './node-state';
 import { expectedFromWire } from './expected-revision';
@@ -18,22 +19,52 @@ type Options = StreamsPb.DeleteReq.Options | StreamsPb.TombstoneReq.Options;
 
 export function deleteRpc(ctx: EmulatorContext) {
   return (call: ServerUnaryCall<StreamsPb.DeleteReq, StreamsPb.DeleteResp>, callback: sendUnaryData<StreamsPb.DeleteResp>) => {
-    void answer(ctx, call, false).then((outcome) => {
-      if (typeof outcome !== 'bigint') return callback(outcome);
-      const position = new streamsPb.DeleteResp.Position().setCommitPosition(`${outcome}`).setPreparePosition(`${outcome}`);
-      callback(null, new streamsPb.DeleteResp().setPosition(position));
-    });
+    const position = (at: bigint) => new streamsPb.DeleteResp.Position().setCommitPosition(`${at}`).setPreparePosition(`${at}`);
+    answerOnce(ctx, call, false, callback, (at) => new streamsPb.DeleteResp().setPosition(position(at)));
   };
 }
 
 export function tombstoneRpc(ctx: EmulatorContext) {
   return (call: ServerUnaryCall<StreamsPb.TombstoneReq, StreamsPb.TombstoneResp>, callback: sendUnaryData<StreamsPb.TombstoneResp>) => {
-    void answer(ctx, call, true).then((outcome) => {
-      if (typeof outcome !== 'bigint') return callback(outcome);
-      const position = new streamsPb.TombstoneResp.Position().setCommitPosition(`${outcome}`).setPreparePosition(`${outcome}`);
-      callback(null, new streamsPb.TombstoneResp().setPosition(position));
-    });
+    const position = (at: bigint) => new streamsPb.TombstoneResp.Position().setCommitPosition(`${at}`).setPreparePosition(`${at}`);
+    answerOnce(ctx, call, true, callback, (at) => new streamsPb.TombstoneResp().setPosition(position(at)));
   };
+}
+
+/** Answers once: with the delete's outcome, or with the connection `stop()` cuts first (as an Append's, append.rpc.ts). */
+function answerOnce<R>(
+  ctx: EmulatorContext,
+  call: ServerUnaryCall<{ getOptions(): Options | undefined }, R>,
+  hard: boolean,
+  callback: sendUnaryData<R>,
+  response: (position: bigint) => R,
+): void {
+  let cut = false;
+  const droppable: DroppableCall = {
+    drop: () => {
+      cut = true;
+      reply(rpcErrors.connectionLost());
+    },
+  };
+  let answered = false;
+  const reply = (error: RpcError | null, value?: R) => {
+    if (answered) return;
+    answered = true;
+    ctx.writeCalls.delete(droppable);
+    callback(error, value);
+  };
+  ctx.writeCalls.add(droppable);
+  onTokenFired(
+    call,
+    () => answered,
+    () => {
+      cut = true;
+      ctx.stats.callsCancelled++;
+    },
+  );
+  void answer(ctx, call, hard, () => cut).then((outcome) =>
+    typeof outcome === 'bigint' ? reply(null, response(outcome)) : reply(outcome),
+  );
 }
 
 /** The position the delete was written at, or the error the call ends with. */
@@ -41,6 +72,7 @@ async function answer(
   ctx: EmulatorContext,
   call: ServerUnaryCall<{ getOptions(): Options | undefined }, unknown>,
   hard: boolean,
+  ended: () => boolean,
 ): Promise<bigint | RpcError> {
   const denied = notHandled(ctx, requiresLeader(call.metadata));
   if (denied) return denied;
@@ -48,7 +80,7 @@ async function answer(
   const expected = options && expectedFromWire(options.getExpectedStreamRevisionCase(), options.getRevision());
   if (!options || expected === undefined) return rpcErrors.invalidArgument('Expected stream revision is missing');
   const stream = streamNameOf(options.getStreamIdentifier());
-  return errorOf(stream, expected, await deleteFromLog(ctx, { stream, expected, hard }));
+  return errorOf(stream, expected, await deleteFromLog(ctx, { stream, expected, hard }, ended));
 }
 
 function errorOf(stream: string, expected: bigint, outcome: DeleteOutcome): bigint | RpcError {
@@ -61,5 +93,8 @@ function errorOf(stream: string, expected: bigint, outcome: DeleteOutcome): bigi
       return rpcErrors.wrongExpectedVersion(stream, expected, outcome.current);
     case 'timeout':
       return rpcErrors.writeTimeout();
+    case 'dropped':
+      // Skipped with its ended call: this answer is never heard.
+      return rpcErrors.connectionLost();
   }
 }

@@ -38,8 +38,29 @@ export interface StreamMetadata {
 }
 
 const TICKS_PER_MS = 10_000n;
-const RECORD_HEADER_BYTES = 92;
 const utf8 = new TextEncoder();
+
+/**
+ * Bytes a LogV2 prepare record (one event) takes in the log, so positions step as the server's do: the chunk writer's
+ * 4-byte length prefix and suffix (`LogRecord.GetSizeWithLengthPrefixAndSuffix`) around `PrepareLogRecord.WriteTo`:
+ * record type, version, log position (1 + 1 + 8), flags, transaction position and offset, expected version (2 + 8 + 4
+ * + 8), the stream name, event id, correlation id and timestamp ticks (16 + 16 + 8), the event type, then data and
+ * metadata each behind an int32 length (kurrent-io/KurrentDB v24.10.5, `TransactionLog/LogRecords/`). Strings are
+ * .NET `BinaryWriter.Write(string)`: UTF-8 behind a 7-bit-encoded length.
+ */
+export function prepareSizeOnDisk(stream: string, type: string, data: Uint8Array, metadata: Uint8Array): number {
+  return 8 + 80 + stringSize(stream) + stringSize(type) + data.length + metadata.length;
+}
+
+function stringSize(value: string): number {
+  let length = utf8.encode(value).length;
+  let size = length + 1;
+  while (length >= 0x80) {
+    length >>= 7;
+    size++;
+  }
+  return size;
+}
 
 export class EventLog {
   readonly all: StoredEvent[] = [];
@@ -150,10 +171,13 @@ export class EventLog {
     return event;
   }
 
-  /** An append of zero events still writes a (hidden) transaction record and answers with its position. */
-  writeEmptyTransaction(): bigint {
+  /**
+   * An append of zero events still writes a (hidden) prepare to its stream, with the empty event type and no data
+   * (`StorageWriterService.Handle(WritePrepares)`), and answers with its position.
+   */
+  writeEmptyTransaction(stream: string): bigint {
     const position = this.nextPosition;
-    this.nextPosition += BigInt(RECORD_HEADER_BYTES);
+    this.nextPosition += BigInt(prepareSizeOnDisk(stream, '', new Uint8Array(), new Uint8Array()));
     return position;
   }
 
@@ -206,10 +230,9 @@ export class EventLog {
   }
 
   private record(stream: string, revision: bigint, event: ProposedEvent): StoredEvent {
-    // The next record starts where this one ends on disk: header + names + payload, 8-byte aligned.
-    const size = RECORD_HEADER_BYTES + 2 * stream.length + 2 * event.type.length + event.data.length + event.metadata.length;
+    // The next record starts where this one ends on disk.
     const position = this.nextPosition;
-    this.nextPosition += BigInt(Math.ceil(size / 8) * 8);
+    this.nextPosition += BigInt(prepareSizeOnDisk(stream, event.type, event.data, event.metadata));
     const stored: StoredEvent = {
       ...event,
       id: event.id.toLowerCase(),

@@ -59,10 +59,12 @@ export interface EsdbEmulator {
   dropSubscriptions(kind: DropKind): SubscriptionSnapshot[];
   /**
    * Goes away: subscriptions end with UNAVAILABLE, BatchAppend calls with CANCELLED, connections are
-   * cut (an Append in flight fails UNAVAILABLE), the id cache is lost. Returns what the ended subscriptions had done.
+   * cut (an Append, delete or tombstone in flight fails UNAVAILABLE), writes held by `holdWrites()` are dropped
+   * unwritten and the hold ends, the id cache is lost. Writes already decided (slowed by `setDelay`) are in the log
+   * and stay. Returns what the ended subscriptions had done.
    */
   stop(): Promise<SubscriptionSnapshot[]>;
-  /** Comes back on the same port with the same data. */
+  /** Comes back on the same port with the same data, every write decided before the stop indexed. */
   start(): Promise<void>;
   restart(): Promise<SubscriptionSnapshot[]>;
   /**
@@ -76,7 +78,8 @@ export interface EsdbEmulator {
   setNodeState(state: NodeState): void;
   /**
    * Holds every append, delete and tombstone in the writer's queue, before its commit check, until `releaseWrites()`;
-   * released, they are decided in arrival order. Their `writeTimeoutMs` runs meanwhile (append-to-log.ts).
+   * released, they are decided in arrival order. Their `writeTimeoutMs` runs meanwhile (append-to-log.ts). A held
+   * write whose call ends meanwhile, or that is held when the node stops, is never written.
    */
   holdWrites(): void;
   releaseWrites(): void;
@@ -128,10 +131,11 @@ export async function startEsdbEmulator(
       subscriptionsOpened: 0,
       notHandled: 0,
       timedOut: 0,
+      callsCancelled: 0,
     },
     delayMs: 0,
     batchCalls: new Set(),
-    appendCalls: new Set(),
+    writeCalls: new Set(),
     nodeState: { kind: 'leader' },
     gossip: cluster?.gossip,
     subscriptions: new Set(),
@@ -161,12 +165,23 @@ export async function startEsdbEmulator(
       // client suite expects CancelledError from 24.4 on). A unary Append in flight loses its connection
       // when the server goes away: UNAVAILABLE (grpc-js's forceShutdown would send RST_STREAM CANCEL instead).
       for (const call of [...ctx.batchCalls]) call.drop('cancelled');
-      for (const call of [...ctx.appendCalls]) call.drop('unavailable');
+      for (const call of [...ctx.writeCalls]) call.drop('unavailable');
+      // The writer's queue is in memory: what is held there is never written (`VNodeState.ShuttingDown` in
+      // `StorageWriterService.Handle(StateChangeMessage)` stops the queue and sets `BlockWriter`; a write whose call
+      // was just cut is skipped by its cancellation token anyway, append-to-log.ts). A follower's stop leaves the
+      // leader's queue alone.
+      if (ctx.nodeState.kind !== 'follower') ctx.writes.drop();
       ctx.cache.clear();
       await shutdown(stopping);
       return dropped;
     },
     async start() {
+      if (server) return;
+      // A node indexes everything its log holds before it serves: `IndexCommitter.Init` builds the index up to the
+      // chaser checkpoint ("ReadIndex building..."), and a `PreLeader` becomes leader only on `ChaserCaughtUp`, once
+      // the chaser has read all the writer wrote (`StorageWriterService.Handle(WaitForChaserToCatchUp)`,
+      // `ClusterVNodeController.HandleAsPreLeader`, v24.10.5). Writes decided before a stop are there when it is back.
+      await ctx.preIndex.drained();
       if (server) return;
       server = createServer(ctx);
       await bind(server, port, tls);
@@ -187,7 +202,6 @@ export async function startEsdbEmulator(
     releaseWrites: () => ctx.writes.release(),
     writesHeld: (count) => ctx.writes.whenWaiting(count),
     async close() {
-      ctx.writes.release();
       await emulator.stop();
       // The key material this node generated for itself is its own to delete (a cluster's shared one is the cluster's).
       if (options.tls === true && tls) rmSync(tls.dir, { recursive: true, force: true });

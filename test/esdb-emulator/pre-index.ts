@@ -54,6 +54,11 @@ export class PreIndex {
     return indexed;
   }
 
+  /** Resolves once every write scheduled so far, and any scheduled meanwhile, is indexed. */
+  async drained(): Promise<void> {
+    while (this.waiting > 0) await this.tail;
+  }
+
   /** Sets a stream's pre-committed value until the last write that set one is indexed. */
   private hold<V>(map: Map<string, V & { writes: number }>, stream: string, value: V): () => void {
     const entry = Object.assign(map.get(stream) ?? { writes: 0 }, value) as V & { writes: number };

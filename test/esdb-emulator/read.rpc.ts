@@ -1,7 +1,13 @@
 /**
  * `Streams.Read` for plain reads (`Services/Transport/Grpc/Streams.Read.cs`, kurrent-io/KurrentDB v24.10.5); subscriptions go to `subscription.ts`. Stream reads are
  * inclusive in both directions and honour stream metadata (`$tb`, `$maxCount`, `$maxAge`); `$all` reads
- * are inclusive forwards, exclusive backwards, and ignore stream metadata.
+ * are inclusive forwards, exclusive backwards, and ignore stream metadata. Server source, v24.10.5:
+ * `IndexReader.ReadStreamEventsBackwardInternal` reads from `fromEventNumber` itself (the last event for `End`) down to
+ * `max(last − $maxCount + 1, $tb)`, drops events older than `$maxAge`, answers NoStream for a stream without events or
+ * with `$tb = long.MaxValue` (soft-deleted) and StreamDeleted for a tombstone, as the forward read does;
+ * `AllReader.ReadAllEventsBackwardInternal` takes only records that end at or before the position, so not the event
+ * at it. A missing `uuid_option` is `RpcExceptions.RequiredArgument`, a missing stream option `InvalidArgument`, both
+ * INVALID_ARGUMENT (`Streams.Read.cs`).
  */
 import type { ServerWritableStream } from '@grpc/grpc-js';
 import { pause, type EmulatorContext } from './context';

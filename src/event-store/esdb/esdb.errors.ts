@@ -42,9 +42,20 @@ export function toAppendError(error: unknown, stream: string, expected: Expected
 }
 
 const GRPC_CANCELLED = 1;
+const GRPC_UNAVAILABLE = 14;
 
 function isCancelledOnClient(error: unknown): boolean {
   return error instanceof Error && (error as { code?: unknown }).code === GRPC_CANCELLED && /Cancelled on client/.test(error.message);
+}
+
+/**
+ * The first call on a new connection (after a drop, the client reconnects lazily) asks the server for its features
+ * before it appends (6.2.1 `Client.capabilities`, `ServerFeatures.createServerFeatures`), and rejects with that
+ * request's raw gRPC error: a server still away gives a ServiceError with code UNAVAILABLE, not an UnavailableError
+ * (the client converts it only to decide on reconnecting). Nothing was sent.
+ */
+function isUnavailableUnconverted(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === GRPC_UNAVAILABLE;
 }
 
 /** The call ended without a verdict on the data: the connection went, or the server gave up waiting. */
@@ -63,12 +74,14 @@ export function isConnectionDrop(error: unknown): boolean {
  * `google.protobuf.Empty` details (`Grpc/Streams.BatchAppend.cs`, `ConvertMessage`), which the 6.x
  * client can only surface as an UnknownError naming the message. A call cancelled on the client side
  * is unknown too: 6.2.1 rejects every pending batch append with another call's cancellation when that
- * call ends (orphaned-answers.ts), and leaves that error unconverted (a raw gRPC CANCELLED).
+ * call ends (orphaned-answers.ts), and leaves that error unconverted (a raw gRPC CANCELLED); so is a raw
+ * UNAVAILABLE from the feature check before an append on a new connection (refused before writing).
  */
 export function isOutcomeUnknown(error: unknown): boolean {
   return (
     isConnectionDrop(error) ||
     isCancelledOnClient(error) ||
+    isUnavailableUnconverted(error) ||
     error instanceof TimeoutError ||
     (error instanceof UnknownError && /Server Is Not Ready|Server Is Busy|No leader info available/.test(error.message))
   );

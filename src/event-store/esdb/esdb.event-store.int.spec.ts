@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventStoreDBClient, UnavailableError, jsonEvent } from '@eventstore/db-client';
 import { startEsdbEmulator, type EsdbEmulator } from '../../../test/esdb-emulator';
+import { until } from '../../../test/esdb-emulator/fidelity-helpers';
 import { testEvent, testEvents, uniqueCategory } from '../../../test/contracts/test-events';
 import { InvalidAppend, WrongExpectedVersion } from '../errors';
 import { EsdbEventStore } from './esdb.event-store';
@@ -95,17 +96,26 @@ describe('EsdbEventStore', () => {
     expect(seen.filter((s) => s.startsWith(name))).toEqual([`${name}:Opened`, `${name}:Closed`]);
   });
 
+  /**
+   * The classic "did it happen?" case: the server has written the append (it is in the log) but its answer
+   * waits for the index (`setDelay`) when the node stops and cuts the call (CANCELLED on BatchAppend). The node
+   * comes back with the write indexed; the adapter's retry must get the original result, not a second write.
+   */
+  async function appendWhoseAnswerIsLostInARestart(name: string, expected: 0 | 'any') {
+    const event = testEvent();
+    emulator.setDelay(300);
+    const appending = store.append(name, [event], expected);
+    await until(() => emulator.writesInFlight() > 0); // decided and in the log, not yet answered
+    emulator.setDelay(0);
+    await emulator.stop();
+    await emulator.start();
+    return { event, result: await appending };
+  }
+
   it('retries an exact-expectation append whose answer was lost in a restart and gets the original result', async () => {
     const name = stream();
     await store.append(name, [testEvent()], 'no_stream');
-    const event = testEvent();
-    emulator.holdWrites();
-    const appending = store.append(name, [event], 0);
-    await emulator.writesHeld(1);
-    await emulator.stop(); // the call fails (CANCELLED on BatchAppend) while the write itself is still on its way
-    emulator.releaseWrites(); // … and commits: the classic "did it happen?" case
-    await emulator.start();
-    const result = await appending;
+    const { event, result } = await appendWhoseAnswerIsLostInARestart(name, 0);
     const written = await store.readStream(name);
     expect(written.map((e) => e.id)).toEqual([expect.any(String), event.id]);
     expect(result).toEqual({ nextRevision: 1, position: written[1].position });
@@ -114,14 +124,7 @@ describe('EsdbEventStore', () => {
   it('retries an append with any whose answer was lost in a restart (id cache gone) and gets the original result, written once', async () => {
     const name = stream();
     await store.append(name, [testEvent()], 'no_stream');
-    const event = testEvent();
-    emulator.holdWrites();
-    const appending = store.append(name, [event], 'any');
-    await emulator.writesHeld(1);
-    await emulator.stop();
-    emulator.releaseWrites();
-    await emulator.start();
-    const result = await appending;
+    const { event, result } = await appendWhoseAnswerIsLostInARestart(name, 'any');
     const written = await store.readStream(name);
     expect(written.map((e) => e.id)).toEqual([expect.any(String), event.id]);
     expect(result).toEqual({ nextRevision: 1, position: written[1].position });
