@@ -7,6 +7,11 @@ export interface ContactPage {
   records: unknown[];
   /** Where the next page starts; null after the last page. */
   nextCursor: string | null;
+  /**
+   * Records (by index in `records`) the adapter could not read as the source meant them (a JSON name
+   * repeated in one object), with the reason: each is `rejected` with it, and the page goes on.
+   */
+  unreadable?: ReadonlyMap<number, string>;
 }
 
 export interface PageRequest {

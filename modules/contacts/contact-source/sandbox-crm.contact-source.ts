@@ -5,6 +5,7 @@
  */
 import { describeFetchFailure } from '../../../src/errors/fetch-failure';
 import type { ContactPage, ContactSource, PageRequest } from './contact-source.port';
+import { repeatedKeys } from './page-json';
 
 export class SandboxCrmContactSource implements ContactSource {
   /**
@@ -33,12 +34,24 @@ export class SandboxCrmContactSource implements ContactSource {
       throw failed(describeFetchFailure(error), error);
     }
     if (!response.ok) throw failed(`answered ${response.status} for cursor ${cursor ?? '(start)'}`);
-    const body = (await response.json().catch((error: unknown) => {
+    let text: string;
+    let body: { contacts?: unknown; nextCursor?: unknown };
+    try {
+      text = await response.text();
+      body = JSON.parse(text) as typeof body;
+    } catch (error) {
       throw failed(`answered a page that is not JSON: ${describeFetchFailure(error)}`, error);
-    })) as { contacts?: unknown; nextCursor?: unknown };
-    if (!Array.isArray(body.contacts) || !(body.nextCursor === null || typeof body.nextCursor === 'string')) {
+    }
+    if (
+      typeof body !== 'object' ||
+      body === null ||
+      !Array.isArray(body.contacts) ||
+      !(body.nextCursor === null || typeof body.nextCursor === 'string')
+    ) {
       throw failed('answered a page without contacts and nextCursor');
     }
-    return { records: body.contacts, nextCursor: body.nextCursor };
+    const repeated = repeatedKeys(text);
+    if (repeated.envelope !== undefined) throw failed(`answered a page that names ${repeated.envelope} twice`);
+    return { records: body.contacts, nextCursor: body.nextCursor, ...(repeated.records.size ? { unreadable: repeated.records } : {}) };
   }
 }

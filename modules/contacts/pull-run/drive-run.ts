@@ -14,7 +14,7 @@ import { importStream, type ImportEvent } from '../contact.events';
 import type { ContactPage, ContactSources } from '../contact-source/contact-source.port';
 import { evolveImportRun, initialImportRunState, type ImportRunState } from '../import-run.state';
 import { importItems, throwIfNotStored } from '../import-contacts/import-records';
-import { checkItems } from '../import-contacts/import-request';
+import { pageItems } from './page-items';
 import { keepRun, knownRun } from './run-folds';
 import {
   decideFetchGaveUp,
@@ -127,7 +127,7 @@ async function drivePages(deps: RunDriverDeps, runId: string, signal: AbortSigna
 
 async function importPage(deps: RunDriverDeps, run: ImportRunState, page: ContactPage, nextCursorSeen: boolean): Promise<ImportEvent[]> {
   const { firstSeq, recorded } = pageStart(run);
-  const items = checkItems(page.records, firstSeq).slice(recorded);
+  const items = pageItems(page, firstSeq).slice(recorded);
   const results = await importItems(deps.store, run.source, run.runId, items, { ...deps.metadata, correlationId: run.runId });
   throwIfNotStored(results);
   return decidePage(run, { cursor: run.cursor, nextCursor: page.nextCursor, results, nextCursorSeen });
