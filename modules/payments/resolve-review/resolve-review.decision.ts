@@ -29,6 +29,7 @@ export interface ResolveReview {
 
 export function decideResolveReview(command: ResolveReview, state: OrderState): NewEvent<OrderEvent>[] {
   if (!state.exists) throw new AppError('not_found', 'ORDER.NOT_FOUND', `No charge was ever requested for order ${command.orderId}`);
+  if (isRepeatOfLastResolution(command, state)) return [];
   if (state.status !== 'needs_review') {
     throw new AppError('unprocessable', 'ORDER.NOT_IN_REVIEW', `Order ${command.orderId} is ${state.status}, not waiting for review`, {
       orderStatus: state.status,
@@ -65,6 +66,23 @@ export function decideResolveReview(command: ResolveReview, state: OrderState): 
       key: `review-resolved/r${state.requestNumber}/${state.attempts}/${state.consecutiveUnknown}/${command.requestId}`,
     },
   ];
+}
+
+/**
+ * A retry of the request that closed the case (the same X-Request-Id, caller, resolution and note,
+ * resent after a 503 or a lost connection hid the answer) is answered with what it did, as every write
+ * route answers a repeat. Anything else on a closed case, the same request id with another note
+ * included, is told the case is closed.
+ */
+function isRepeatOfLastResolution(command: ResolveReview, state: OrderState): boolean {
+  const last = state.lastResolution;
+  return (
+    last !== undefined &&
+    last.requestId === command.requestId &&
+    last.actor === command.actor &&
+    last.resolution === command.resolution &&
+    last.note === command.note
+  );
 }
 
 /**

@@ -254,6 +254,52 @@ describe('ResolveReview', () => {
         });
     });
 
+    describe('when the request that resolved it is sent again (its answer lost to a 503)', () => {
+      /** The resolution as the store holds it: its metadata names the request (X-Request-Id) that decided it. */
+      const resolvedBy = (requestId: string, event: OrderEvent): OrderEvent => {
+        const stored: OrderEvent & { metadata: { recordedAt: string; correlationId: string } } = {
+          ...event,
+          metadata: { recordedAt: '2026-12-03T00:00:00.000Z', correlationId: requestId },
+        };
+        return stored;
+      };
+
+      it('answers with the order as that request left it and appends nothing', () => {
+        spec
+          .given([...inReview, resolvedBy('req-9', resolved('failed'))])
+          .when(resolve('failed'))
+          .thenNothing();
+      });
+
+      it('refuses the same request id with another resolution as a closed case', () => {
+        spec
+          .given([...inReview, resolvedBy('req-9', resolved('failed'))])
+          .when(resolve('paid'))
+          .thenRefuses('ORDER.NOT_IN_REVIEW', { details: { orderStatus: 'failed' } });
+      });
+
+      it('refuses the same request id with another note as a closed case', () => {
+        spec
+          .given([...inReview, resolvedBy('req-9', resolved('failed'))])
+          .when({ ...resolve('failed'), note: 'another note' })
+          .thenRefuses('ORDER.NOT_IN_REVIEW', { details: { orderStatus: 'failed' } });
+      });
+
+      it('refuses another request as a closed case', () => {
+        spec
+          .given([...inReview, resolvedBy('req-8', resolved('failed'))])
+          .when(resolve('failed'))
+          .thenRefuses('ORDER.NOT_IN_REVIEW', { details: { orderStatus: 'failed' } });
+      });
+
+      it('refuses it once the order has moved on (a new request after the failure)', () => {
+        spec
+          .given([...inReview, resolvedBy('req-9', resolved('failed')), { ...requested, data: { ...requested.data, requestNumber: 2 } }])
+          .when(resolve('failed'))
+          .thenRefuses('ORDER.NOT_IN_REVIEW', { details: { orderStatus: 'pending' } });
+      });
+    });
+
     it('refuses an order that was never requested with ORDER.NOT_FOUND', () => {
       spec
         .given([])
