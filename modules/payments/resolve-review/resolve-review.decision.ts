@@ -44,7 +44,7 @@ export function decideResolveReview(command: ResolveReview, state: OrderState): 
   const check = command.providerCheck;
   if (!check)
     throw new AppError('conflict', 'ORDER.PROVIDER_CHECK_STALE', `Order ${command.orderId} changed while it was being checked; try again`);
-  const payment = command.resolution === 'paid' ? paymentThatPaid(command.orderId, check, state) : undefined;
+  const payment = command.resolution === 'paid' ? paymentThatPaid(command, check, state) : undefined;
   const orderedAmount = payment ? acceptedDifference(command, state, payment) : undefined;
   if (command.resolution === 'failed') refuseWhileMoneyMayHaveMoved(command.orderId, check);
   return [
@@ -87,15 +87,22 @@ function isRepeatOfLastResolution(command: ResolveReview, state: OrderState): bo
 
 /**
  * "Paid" is only true of money the provider holds (DESIGN.md §9.3: local state equals the provider's):
- * the order's own recorded payment if the provider shows it succeeded, else the first succeeded one it
- * shows for the order. With none, the resolution is refused: 503 while a request may still be
- * executing there, 422 when a payment is still processing or there is none at all.
+ * the order's own recorded payment if the provider shows it succeeded, else one of the amount ordered,
+ * else the one of the amount support accepts (of two payments of other amounts, the one they chose),
+ * else the first succeeded one it shows for the order. With none, the resolution is refused: 503 while
+ * a request may still be executing there, 422 when a payment is still processing or there is none.
  */
-function paymentThatPaid(orderId: string, check: ProviderCheck, state: OrderState): NonNullable<ChargeReviewResolved['data']['payment']> {
+function paymentThatPaid(
+  command: ResolveReview,
+  check: ProviderCheck,
+  state: OrderState,
+): NonNullable<ChargeReviewResolved['data']['payment']> {
+  const { orderId, acceptedAmount } = command;
   const succeeded = check.succeededPayments ?? [];
   const payment =
     succeeded.find((p) => p.paymentIntentId === state.paymentIntentId) ??
     succeeded.find((p) => p.amount === state.amount && p.currency === state.currency) ??
+    succeeded.find((p) => p.amount === acceptedAmount && p.currency === state.currency) ??
     succeeded[0];
   if (payment) {
     return {

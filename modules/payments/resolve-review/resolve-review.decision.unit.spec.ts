@@ -222,6 +222,18 @@ describe('ResolveReview', () => {
         .then([resolved('paid', payment('pi_full'))]);
     });
 
+    it('takes, of two payments of other amounts, the one whose amount the resolution accepts', () => {
+      spec
+        .given(inReview)
+        .when({ ...resolve('paid', held(payment('pi_more', 4300), payment('pi_short', 999))), acceptedAmount: 999 })
+        .then([
+          {
+            ...resolved('paid', payment('pi_short', 999)),
+            data: { ...resolved('paid', payment('pi_short', 999)).data, orderedAmount: 4200 },
+          } as OrderEvent,
+        ]);
+    });
+
     it('refuses an accepted amount with the resolution "failed" as bad input', () => {
       spec
         .given(inReview)
