@@ -44,6 +44,12 @@ export interface OrderState extends OrderPayment<string> {
    * parameters). Undefined before an attempt, and for attempts recorded before cards were.
    */
   paymentMethodId?: string;
+  /**
+   * The resolution, with the request id (X-Request-Id) that decided it, while it is the stream's latest
+   * event: a retry of that very request (its answer lost to a 503 or a dropped connection) is answered
+   * with what it did.
+   */
+  lastResolution?: { requestId?: string; actor: string; resolution: 'paid' | 'failed'; note: string };
 }
 
 /**
@@ -77,6 +83,7 @@ export const initialOrderState = (): OrderState => ({
   updatedAt: undefined,
   correlationId: undefined,
   paymentMethodId: undefined,
+  lastResolution: undefined,
 });
 
 /** Terminal for the storefront: the answer will not change without a new request or a human. */
@@ -91,6 +98,10 @@ export function evolveOrder(
   if (!applyPaymentEvent(next, event, event.metadata?.recordedAt)) return state;
   applyCommandFacts(next, event);
   if (event.type === 'ChargeRequested') next.correlationId = event.metadata?.correlationId;
+  next.lastResolution =
+    event.type === 'ChargeReviewResolved'
+      ? { requestId: event.metadata?.correlationId, actor: event.data.actor, resolution: event.data.resolution, note: event.data.note }
+      : undefined;
   return next;
 }
 

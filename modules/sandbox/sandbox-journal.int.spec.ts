@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import fs from 'node:fs';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,6 +53,7 @@ describe('the sandbox provider kept in a state directory', () => {
     dir = mkdtempSync(join(tmpdir(), 'idem-sandbox-state-'));
   });
   afterEach(async () => {
+    jest.restoreAllMocks();
     await Promise.all(open.splice(0).map((sandbox) => sandbox.close()));
     rmSync(dir, { recursive: true, force: true });
   });
@@ -114,6 +116,39 @@ describe('the sandbox provider kept in a state directory', () => {
 
     const again = await started();
     expect(again.charges()).toEqual([]);
+  });
+
+  it('keeps what it answered after POST /_sandbox/reset, after a restart', async () => {
+    const sandbox = await started();
+    sandbox.createCustomer({ id: SHOPPER });
+    await stripeFor(sandbox).paymentIntents.create(chargeParams('486'));
+    expect((await fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' })).status).toBeLessThan(300);
+    sandbox.createCustomer({ id: SHOPPER });
+    const after = await stripeFor(sandbox).paymentIntents.create(chargeParams('487'));
+    await sandbox.close();
+    open.length = 0;
+
+    const again = await started();
+    expect(again.charges().map((intent) => intent.id)).toEqual([after.id]);
+  });
+
+  it('finishes a line the disk took only part of, so the changes after it are still replayed', async () => {
+    const sandbox = await started();
+    const writeSync = fs.writeSync;
+    // A full disk: the next write takes ten bytes of the line and says so, as write(2) may.
+    jest
+      .spyOn(fs, 'writeSync')
+      .mockImplementationOnce(((fd: number, data: string | Buffer, offset?: number, length?: number, position?: number) =>
+        typeof data === 'string'
+          ? writeSync(fd, data.slice(0, 10))
+          : writeSync(fd, data, offset, Math.min(length ?? data.length, 10), position)) as typeof fs.writeSync);
+    sandbox.createCustomer({ id: SHOPPER });
+    const charged = await stripeFor(sandbox).paymentIntents.create(chargeParams('488'));
+    await sandbox.close();
+    open.length = 0;
+
+    const again = await started();
+    expect(again.charges().map((intent) => intent.id)).toEqual([charged.id]);
   });
 
   it('replays the whole lines of a journal whose last write was cut short, and drops the torn one', async () => {

@@ -51,6 +51,8 @@ export class SandboxJournal {
     private readonly file: string,
     private readonly lock: string,
     private fd: number,
+    /** Where the next line starts: a line that fails half-written is cut back to here. */
+    private size: number,
   ) {}
 
   /**
@@ -63,18 +65,19 @@ export class SandboxJournal {
     const file = join(dir, JOURNAL_FILE);
     const lock = takeLock(join(dir, LOCK_FILE));
     let fd: number;
+    let size = 0;
     try {
       if (existsSync(file)) replay(readFileSync(file, 'utf8'), state);
       const compacted = `${file}.compacting`;
       fd = openSync(compacted, 'w');
-      for (const entry of currentEntries(state)) writeSync(fd, line(entry));
+      for (const entry of currentEntries(state)) size = writeLine(fd, size, line(entry));
       fsyncSync(fd);
       renameSync(compacted, file);
     } catch (error) {
       releaseLock(lock);
       throw error;
     }
-    const journal = new SandboxJournal(file, lock, fd);
+    const journal = new SandboxJournal(file, lock, fd, size);
     state.intents.onChange = (intent, at) => journal.record({ kind: 'intent', at, intent });
     state.customers.onCustomer = (customer) => journal.record({ kind: 'customer', customer });
     state.customers.onPaymentMethod = (method) => journal.record({ kind: 'payment_method', method });
@@ -85,12 +88,17 @@ export class SandboxJournal {
 
   /** Throws once closed: the change it stands for is then refused rather than written to a reused descriptor. */
   record(entry: JournalEntry): void {
-    writeSync(this.openFd(), line(entry));
+    this.size = writeLine(this.openFd(), this.size, line(entry));
   }
 
-  /** `POST /_sandbox/reset`: the provider forgets everything, on disk too. */
+  /**
+   * `POST /_sandbox/reset`: the provider forgets everything, on disk too. The next line goes at 0: the
+   * descriptor's own offset stays where it was, and a line written there would follow a run of NUL
+   * bytes that replay cannot parse, forgetting every change made after the reset.
+   */
   clear(): void {
     ftruncateSync(this.openFd(), 0);
+    this.size = 0;
   }
 
   close(): void {
@@ -112,6 +120,24 @@ export class SandboxJournal {
 }
 
 const line = (entry: JournalEntry) => `${JSON.stringify(entry)}\n`;
+
+/**
+ * Writes one whole line at `size` and returns the new size. A write may take fewer bytes than asked
+ * (a full disk): the rest is written after it, and a line that fails half-way is cut back off, so the
+ * next line never joins a torn one — replay stops at the first line that does not parse, and would
+ * forget every answered change after it.
+ */
+function writeLine(fd: number, size: number, text: string): number {
+  const bytes = Buffer.from(text);
+  let written = 0;
+  try {
+    while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written, size + written);
+  } catch (error) {
+    if (written > 0) ftruncateSync(fd, size);
+    throw error;
+  }
+  return size + bytes.length;
+}
 
 /** Locks this process holds: a lock naming our own pid is ours only if it is here (else a container reused the pid). */
 const heldHere = new Set<string>();

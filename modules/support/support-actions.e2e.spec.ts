@@ -199,6 +199,17 @@ describe('POST /v1/support/orders/{orderId}/resolve', () => {
       expect(second.statusCode).toBe(422);
       expect(await notesOf(orderId)).toEqual(['first note']);
     });
+
+    it('answers a resend of the same request (its first answer lost) with what it did, recording it once', async () => {
+      const orderId = await orderInReview();
+      const requestId = `req-${randomUUID()}`;
+      const first = await resolveAs(orderId, requestId, 'first note');
+      const resent = await resolveAs(orderId, requestId, 'first note');
+      expect(first.statusCode).toBe(200);
+      expect(resent.statusCode).toBe(200);
+      expect(resent.json()).toEqual(first.json());
+      expect(await notesOf(orderId)).toEqual(['first note']);
+    });
   });
 
   it('refuses an order that is not waiting for review, and bad bodies, writing nothing', async () => {

@@ -29,6 +29,7 @@ export interface ResolveReview {
 
 export function decideResolveReview(command: ResolveReview, state: OrderState): NewEvent<OrderEvent>[] {
   if (!state.exists) throw new AppError('not_found', 'ORDER.NOT_FOUND', `No charge was ever requested for order ${command.orderId}`);
+  if (isRepeatOfLastResolution(command, state)) return [];
   if (state.status !== 'needs_review') {
     throw new AppError('unprocessable', 'ORDER.NOT_IN_REVIEW', `Order ${command.orderId} is ${state.status}, not waiting for review`, {
       orderStatus: state.status,
@@ -43,7 +44,7 @@ export function decideResolveReview(command: ResolveReview, state: OrderState): 
   const check = command.providerCheck;
   if (!check)
     throw new AppError('conflict', 'ORDER.PROVIDER_CHECK_STALE', `Order ${command.orderId} changed while it was being checked; try again`);
-  const payment = command.resolution === 'paid' ? paymentThatPaid(command.orderId, check, state) : undefined;
+  const payment = command.resolution === 'paid' ? paymentThatPaid(command, check, state) : undefined;
   const orderedAmount = payment ? acceptedDifference(command, state, payment) : undefined;
   if (command.resolution === 'failed') refuseWhileMoneyMayHaveMoved(command.orderId, check);
   return [
@@ -68,16 +69,40 @@ export function decideResolveReview(command: ResolveReview, state: OrderState): 
 }
 
 /**
- * "Paid" is only true of money the provider holds (DESIGN.md §9.3: local state equals the provider's):
- * the order's own recorded payment if the provider shows it succeeded, else the first succeeded one it
- * shows for the order. With none, the resolution is refused: 503 while a request may still be
- * executing there, 422 when a payment is still processing or there is none at all.
+ * A retry of the request that closed the case (the same X-Request-Id, caller, resolution and note,
+ * resent after a 503 or a lost connection hid the answer) is answered with what it did, as every write
+ * route answers a repeat. Anything else on a closed case, the same request id with another note
+ * included, is told the case is closed.
  */
-function paymentThatPaid(orderId: string, check: ProviderCheck, state: OrderState): NonNullable<ChargeReviewResolved['data']['payment']> {
+function isRepeatOfLastResolution(command: ResolveReview, state: OrderState): boolean {
+  const last = state.lastResolution;
+  return (
+    last !== undefined &&
+    last.requestId === command.requestId &&
+    last.actor === command.actor &&
+    last.resolution === command.resolution &&
+    last.note === command.note
+  );
+}
+
+/**
+ * "Paid" is only true of money the provider holds (DESIGN.md §9.3: local state equals the provider's):
+ * the order's own recorded payment if the provider shows it succeeded, else one of the amount ordered,
+ * else the one of the amount support accepts (of two payments of other amounts, the one they chose),
+ * else the first succeeded one it shows for the order. With none, the resolution is refused: 503 while
+ * a request may still be executing there, 422 when a payment is still processing or there is none.
+ */
+function paymentThatPaid(
+  command: ResolveReview,
+  check: ProviderCheck,
+  state: OrderState,
+): NonNullable<ChargeReviewResolved['data']['payment']> {
+  const { orderId, acceptedAmount } = command;
   const succeeded = check.succeededPayments ?? [];
   const payment =
     succeeded.find((p) => p.paymentIntentId === state.paymentIntentId) ??
     succeeded.find((p) => p.amount === state.amount && p.currency === state.currency) ??
+    succeeded.find((p) => p.amount === acceptedAmount && p.currency === state.currency) ??
     succeeded[0];
   if (payment) {
     return {

@@ -222,6 +222,18 @@ describe('ResolveReview', () => {
         .then([resolved('paid', payment('pi_full'))]);
     });
 
+    it('takes, of two payments of other amounts, the one whose amount the resolution accepts', () => {
+      spec
+        .given(inReview)
+        .when({ ...resolve('paid', held(payment('pi_more', 4300), payment('pi_short', 999))), acceptedAmount: 999 })
+        .then([
+          {
+            ...resolved('paid', payment('pi_short', 999)),
+            data: { ...resolved('paid', payment('pi_short', 999)).data, orderedAmount: 4200 },
+          } as OrderEvent,
+        ]);
+    });
+
     it('refuses an accepted amount with the resolution "failed" as bad input', () => {
       spec
         .given(inReview)
@@ -252,6 +264,52 @@ describe('ResolveReview', () => {
           message: `Order 481 is ${status}, not waiting for review`,
           details: { orderStatus: status },
         });
+    });
+
+    describe('when the request that resolved it is sent again (its answer lost to a 503)', () => {
+      /** The resolution as the store holds it: its metadata names the request (X-Request-Id) that decided it. */
+      const resolvedBy = (requestId: string, event: OrderEvent): OrderEvent => {
+        const stored: OrderEvent & { metadata: { recordedAt: string; correlationId: string } } = {
+          ...event,
+          metadata: { recordedAt: '2026-12-03T00:00:00.000Z', correlationId: requestId },
+        };
+        return stored;
+      };
+
+      it('answers with the order as that request left it and appends nothing', () => {
+        spec
+          .given([...inReview, resolvedBy('req-9', resolved('failed'))])
+          .when(resolve('failed'))
+          .thenNothing();
+      });
+
+      it('refuses the same request id with another resolution as a closed case', () => {
+        spec
+          .given([...inReview, resolvedBy('req-9', resolved('failed'))])
+          .when(resolve('paid'))
+          .thenRefuses('ORDER.NOT_IN_REVIEW', { details: { orderStatus: 'failed' } });
+      });
+
+      it('refuses the same request id with another note as a closed case', () => {
+        spec
+          .given([...inReview, resolvedBy('req-9', resolved('failed'))])
+          .when({ ...resolve('failed'), note: 'another note' })
+          .thenRefuses('ORDER.NOT_IN_REVIEW', { details: { orderStatus: 'failed' } });
+      });
+
+      it('refuses another request as a closed case', () => {
+        spec
+          .given([...inReview, resolvedBy('req-8', resolved('failed'))])
+          .when(resolve('failed'))
+          .thenRefuses('ORDER.NOT_IN_REVIEW', { details: { orderStatus: 'failed' } });
+      });
+
+      it('refuses it once the order has moved on (a new request after the failure)', () => {
+        spec
+          .given([...inReview, resolvedBy('req-9', resolved('failed')), { ...requested, data: { ...requested.data, requestNumber: 2 } }])
+          .when(resolve('failed'))
+          .thenRefuses('ORDER.NOT_IN_REVIEW', { details: { orderStatus: 'pending' } });
+      });
     });
 
     it('refuses an order that was never requested with ORDER.NOT_FOUND', () => {
