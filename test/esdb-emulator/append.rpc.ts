@@ -5,8 +5,8 @@
  */
 import type { ServerReadableStream, sendUnaryData } from '@grpc/grpc-js';
 import { appendToLog, type AppendRequest } from './append-to-log';
-import { onTokenFired } from './call-token';
-import type { DroppableCall, EmulatorContext } from './context';
+import { writeCallOf } from './call-token';
+import type { EmulatorContext } from './context';
 import { ANY, NO_STREAM, STREAM_EXISTS } from './event-log';
 import { expectedFromWire, proposedFromWire } from './expected-revision';
 import { sharedPb, streamsPb, type StreamsPb } from './proto';
@@ -24,34 +24,9 @@ export function appendRpc(ctx: EmulatorContext) {
       if (request.hasOptions()) options = request.getOptions();
       else if (request.hasProposedMessage()) events.push(proposedFromWire(request.getProposedMessage()!));
     });
-    // Answered once: by the write, or by `stop()` cutting the connection first (the write, if decided, may still land).
-    let answered = false;
-    const reply: typeof callback = (error, response) => {
-      if (answered) return;
-      answered = true;
-      ctx.writeCalls.delete(droppable);
-      callback(error, response);
-    };
-    // Cut by `stop()`, cancelled by the client or past its deadline (its token fired, call-token.ts): the write, if
-    // still queued, is skipped (append-to-log.ts).
-    let cut = false;
-    const droppable: DroppableCall = {
-      drop: () => {
-        cut = true;
-        reply(rpcErrors.connectionLost());
-      },
-    };
-    ctx.writeCalls.add(droppable);
-    onTokenFired(
-      call,
-      () => answered,
-      () => {
-        cut = true;
-        ctx.stats.callsCancelled++;
-      },
-    );
+    const { reply, cut } = writeCallOf(ctx, call, callback);
     call.on('end', () => {
-      answer(ctx, options, events, requiresLeader(call.metadata), () => cut).then(
+      answer(ctx, options, events, requiresLeader(call.metadata), cut).then(
         (response) => reply(null, response),
         (error: Parameters<typeof callback>[0]) => reply(error),
       );

@@ -6,8 +6,8 @@
  * `DeleteInternal`, v24.10.5).
  */
 import type { ServerUnaryCall, sendUnaryData } from '@grpc/grpc-js';
-import { onTokenFired } from './call-token';
-import type { DroppableCall, EmulatorContext } from './context';
+import { writeCallOf } from './call-token';
+import type { EmulatorContext } from './context';
 import { deleteFromLog, type DeleteOutcome } from './delete-from-log';
 import { notHandled, requiresLeader } from './node-state';
 import { expectedFromWire } from './expected-revision';
@@ -39,32 +39,8 @@ function answerOnce<R>(
   callback: sendUnaryData<R>,
   response: (position: bigint) => R,
 ): void {
-  let cut = false;
-  const droppable: DroppableCall = {
-    drop: () => {
-      cut = true;
-      reply(rpcErrors.connectionLost());
-    },
-  };
-  let answered = false;
-  const reply = (error: RpcError | null, value?: R) => {
-    if (answered) return;
-    answered = true;
-    ctx.writeCalls.delete(droppable);
-    callback(error, value);
-  };
-  ctx.writeCalls.add(droppable);
-  onTokenFired(
-    call,
-    () => answered,
-    () => {
-      cut = true;
-      ctx.stats.callsCancelled++;
-    },
-  );
-  void answer(ctx, call, hard, () => cut).then((outcome) =>
-    typeof outcome === 'bigint' ? reply(null, response(outcome)) : reply(outcome),
-  );
+  const { reply, cut } = writeCallOf(ctx, call, callback);
+  void answer(ctx, call, hard, cut).then((outcome) => (typeof outcome === 'bigint' ? reply(null, response(outcome)) : reply(outcome)));
 }
 
 /** The position the delete was written at, or the error the call ends with. */
