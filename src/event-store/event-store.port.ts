@@ -66,10 +66,27 @@ export interface ReadStreamOptions {
   maxCount?: number;
 }
 
-export interface EventFilter {
+/** What one filter, or one alternative of a filter's `anyOf`, requires: its categories AND its types. */
+export interface EventFilterAlternative {
   /** Stream categories (the part before the first dash), e.g. `order`. */
   streamCategories?: string[];
   eventTypes?: string[];
+}
+
+/**
+ * Which events a read or a subscription returns. A field left out, or given as an empty list,
+ * restricts nothing; what is given is ANDed: `{ streamCategories: ['order'], eventTypes: ['ChargeSucceeded'] }`
+ * passes only `ChargeSucceeded` events of `order-…` streams, `{}` passes every event.
+ *
+ * `anyOf` lists alternatives: an event passes when it matches at least one of them (each ANDs its own
+ * categories and types), e.g. every order event, and the import runs' `ImportRunStarted`:
+ * `{ anyOf: [{ streamCategories: ['order'] }, { streamCategories: ['import'], eventTypes: ['ImportRunStarted'] }] }`.
+ * An alternative that restricts nothing lets every event through. Beside `anyOf`, the top-level fields
+ * still apply (ANDed with it): `{ eventTypes: ['X'], anyOf: [{ streamCategories: ['a'] }, { streamCategories: ['b'] }] }`
+ * passes `X` events of `a` and `b` streams.
+ */
+export interface EventFilter extends EventFilterAlternative {
+  anyOf?: EventFilterAlternative[];
 }
 
 export interface ReadAllOptions {

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventStore, EventSubscription, SubscribeOptions, SubscriptionBatch } from '../event-store/event-store.port';
 import { testEvents, uniqueCategory } from '../../test/contracts/test-events';
 import { createProjectionDatabase, waitFor, type ProjectionDatabase } from '../../test/projections/projection-harness';
+import { unionFilter } from './event-filter';
 import { LogFanOut } from './log-fan-out';
 
 let db: ProjectionDatabase;
@@ -58,6 +59,7 @@ function lane(fanOut: LogFanOut, category: string, filter?: SubscribeOptions['fi
   /** Starts taking the next batch (the first call also puts the lane on the read). */
   const ask = () => (pending ??= iterator.next());
   return {
+    subscription,
     seen,
     brought,
     ask,
@@ -74,9 +76,9 @@ function lane(fanOut: LogFanOut, category: string, filter?: SubscribeOptions['fi
   };
 }
 
-async function appendInOnes(category: string, count: number): Promise<string[]> {
+async function appendInOnes(category: string, count: number, type?: string): Promise<string[]> {
   const ids: string[] = [];
-  for (const event of testEvents(count)) {
+  for (const event of testEvents(count, type)) {
     await db.store.append(`${category}-${randomUUID()}`, [event], 'no_stream');
     ids.push(event.id);
   }
@@ -185,6 +187,61 @@ describe('LogFanOut', () => {
     await takingLast;
     expect(everything.seen.slice(50)).toEqual(lastContacts);
     expect(payments.seen.slice(8)).toEqual(lastPaid);
+  });
+});
+
+describe('LogFanOut with lanes that want different dimensions', () => {
+  it('fetches on the shared read exactly what some lane wants, and narrows it again when a lane leaves', async () => {
+    const [orders, imports, others] = [uniqueCategory(), uniqueCategory(), uniqueCategory()];
+    const { store, counts } = countingStore(db.store);
+    const fanOut = new LogFanOut(store, { maxBatchSize: 10 });
+    const filters = {
+      payments: { streamCategories: [orders] },
+      runs: { streamCategories: [imports], eventTypes: ['ImportRunStarted'] },
+      other: { streamCategories: [others] },
+    };
+    const [payments, runs, other] = [
+      lane(fanOut, orders, filters.payments),
+      lane(fanOut, imports, filters.runs),
+      lane(fanOut, others, filters.other),
+    ];
+    for (const l of [payments, runs, other]) void l.ask();
+    await waitFor('three lanes on the shared read', async () => fanOut.lanes.shared === 3);
+    const isRecord = (stream: string) => records.includes(stream);
+    const records: string[] = [];
+    const streamsOf = async (ids: string[]) =>
+      (await db.store.readAll({ maxCount: 10_000 })).filter((e) => ids.includes(e.id)).map((e) => e.stream);
+
+    const taking = Promise.all([payments.takeUntil(2), runs.takeUntil(2), other.takeUntil(1)]);
+    records.push(...(await streamsOf(await appendInOnes(imports, 20, 'ImportRecordProcessed'))));
+    const [paid, started, elsewhere] = [
+      await appendInOnes(orders, 2),
+      await appendInOnes(imports, 2, 'ImportRunStarted'),
+      await appendInOnes(others, 1),
+    ];
+    await taking;
+    expect([payments.seen, runs.seen, other.seen]).toEqual([paid, started, elsewhere]);
+    expect(counts.filters.at(-1)).toEqual(unionFilter(Object.values(filters)));
+    expect([...payments.brought, ...runs.brought].filter(isRecord)).toEqual([]);
+
+    await other.subscription.close();
+    const narrower = unionFilter([filters.payments, filters.runs]);
+    expect(narrower.anyOf).toHaveLength(2);
+    await waitFor(
+      'the shared read narrowed to the two lanes left',
+      async () => JSON.stringify(counts.filters.at(-1)) === JSON.stringify(narrower),
+    );
+    const broughtBefore = [payments.brought.length, runs.brought.length];
+
+    const takingMore = Promise.all([payments.takeUntil(3), runs.takeUntil(3)]);
+    records.push(...(await streamsOf(await appendInOnes(imports, 20, 'ImportRecordProcessed'))));
+    const unwanted = await streamsOf(await appendInOnes(others, 5));
+    const [paidMore, startedMore] = [await appendInOnes(orders, 1), await appendInOnes(imports, 1, 'ImportRunStarted')];
+    await takingMore;
+    expect([payments.seen.slice(2), runs.seen.slice(2)]).toEqual([paidMore, startedMore]);
+    // (Batches read before the narrowing may still bring the other lane's earlier event.)
+    const broughtAfter = [...payments.brought.slice(broughtBefore[0]), ...runs.brought.slice(broughtBefore[1])];
+    expect(broughtAfter.filter((stream) => isRecord(stream) || unwanted.includes(stream))).toEqual([]);
   });
 });
 

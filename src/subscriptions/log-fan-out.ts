@@ -160,8 +160,9 @@ export class LogFanOut implements Pick<EventStore, 'subscribeToAll'> {
   }
 }
 
+/** Whether two filters pass the same events, as far as their unions (canonical: see unionFilter) tell. */
 function sameFilter(a: EventFilter, b: EventFilter): boolean {
-  const key = (f: EventFilter) => JSON.stringify([f.streamCategories ?? [], f.eventTypes ?? []]);
+  const key = (f: EventFilter) => JSON.stringify(unionFilter([f]));
   return key(a) === key(b);
 }
 

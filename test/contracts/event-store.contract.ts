@@ -10,6 +10,7 @@ import { InvalidAppend, WrongExpectedVersion } from '../../src/event-store/error
 import type { Checkpoint, EventStore, EventToAppend, ExpectedRevision } from '../../src/event-store/event-store.port';
 import { describeAllOrder } from './all-order.contract';
 import { describeDecisionTable } from './decision-table.contract';
+import { describeFilterAlternatives } from './filter-alternatives.contract';
 import { collect, readCategory, subscribeToCategory, testEvent, testEvents, uniqueCategory } from './test-events';
 
 export interface EventStoreCapabilities {
@@ -156,6 +157,7 @@ export function describeEventStoreContract(adapter: string, subject: () => Contr
 
     describeDecisionTable(subject);
     describeAllOrder(subject);
+    describeFilterAlternatives(subject);
 
     describe('idempotent re-append (EventStoreDB scenario table, esdb.md §2.2)', () => {
       let name: string;

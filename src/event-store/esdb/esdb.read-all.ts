@@ -7,14 +7,14 @@
 import { BACKWARDS, END, FORWARDS, START, type EventStoreDBClient, type Position, type ResolvedEvent } from '@eventstore/db-client';
 import type { ReadAllOptions, RecordedEvent } from '../event-store.port';
 import { comparePositions, positionOf, toPosition, toRecordedEvent } from './esdb.conversions';
-import { eventMatcher } from './esdb.filter';
+import { eventMatcher, restrictsEvents } from './esdb.filter';
 
 const PAGE_SIZE = 1_000;
 
 export async function readAllPaged(client: EventStoreDBClient, options: ReadAllOptions): Promise<RecordedEvent[]> {
   const backwards = options.direction === 'backwards';
   const wanted = options.maxCount ?? Number.MAX_SAFE_INTEGER;
-  const filtered = Boolean(options.filter?.streamCategories?.length || options.filter?.eventTypes?.length);
+  const filtered = restrictsEvents(options.filter);
   const matches = eventMatcher(options.filter);
   const found: RecordedEvent[] = [];
   let from: Position | undefined = options.after ? toPosition(options.after) : undefined;

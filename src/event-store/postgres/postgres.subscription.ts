@@ -9,6 +9,7 @@ import type { Pool } from 'pg';
 import { compareCheckpoints } from '../checkpoint';
 import type { Checkpoint, EventSubscription, RecordedEvent, SubscribeOptions, SubscriptionBatch } from '../event-store.port';
 import {
+  filtersEvents,
   horizonCheckpoint,
   pageEvents,
   readAllQuery,
@@ -44,7 +45,7 @@ export class PostgresSubscription implements EventSubscription {
     private readonly options: SubscribeOptions,
     private readonly appendWakeDelayMs = 0,
   ) {
-    this.filtered = Boolean(options.filter?.eventTypes?.length || options.filter?.streamCategories?.length);
+    this.filtered = filtersEvents(options.filter);
     appended.on('appended', this.onAppended);
     appended.on('closed', this.onClosed);
   }

@@ -4,7 +4,7 @@
  */
 import type { QueryConfig } from 'pg';
 import { checkpointThrough, decodeCheckpoint, encodeCheckpoint } from '../checkpoint';
-import type { EventFilter, ReadAllOptions, RecordedEvent } from '../event-store.port';
+import type { EventFilter, EventFilterAlternative, ReadAllOptions, RecordedEvent } from '../event-store.port';
 
 /**
  * One event row as the reads fetch it: an array in EVENT_COLUMNS order (`rowMode: 'array'`), which
@@ -68,8 +68,8 @@ export function readAllQuery(options: ReadAllOptions): QueryConfig {
     values.push(major.toString(), minor.toString());
     where.push(`(transaction_id, sequence) ${backwards ? '<' : '>'} ($1::xid8, $2::bigint)`);
   }
-  const filter = filterClauses(options.filter, values);
-  if (filter.length) where.push(unestimated(filter));
+  const filter = filterClause(options.filter, values);
+  if (filter) where.push(unestimated(filter));
   values.push(options.maxCount ?? 1000);
   const order = backwards ? 'DESC' : 'ASC';
   return {
@@ -127,19 +127,40 @@ function compareDecimal(x: string, y: string): number {
  * then cost the whole lag: 110 ms for 1,000 of 12,000 events, the database's largest cost in
  * bench:import. A CASE is estimated at one half, which makes the ordered index walk the plan.
  */
-function unestimated(clauses: string[]): string {
-  return `CASE WHEN ${clauses.join(' AND ')} THEN true ELSE false END`;
+function unestimated(clause: string): string {
+  return `CASE WHEN ${clause} THEN true ELSE false END`;
 }
 
-function filterClauses(filter: EventFilter | undefined, values: unknown[]): string[] {
+/** Whether reads with `filter` may skip events (a subscription then moves on to the settled horizon past them). */
+export function filtersEvents(filter: EventFilter | undefined): boolean {
+  return filterClause(filter, []) !== undefined;
+}
+
+/**
+ * The filter as one condition, its values bound as parameters (appended to `values`): the filter's
+ * own fields ANDed, and with them an OR of its alternatives. Undefined when it lets every event through.
+ */
+function filterClause(filter: EventFilter | undefined, values: unknown[]): string | undefined {
+  if (!filter) return undefined;
+  const clauses = conjunction(filter, values);
+  // An alternative that restricts nothing makes the OR true, so the alternatives add no condition (and
+  // bind none of their values: PostgreSQL refuses a parameter the statement never uses, untyped).
+  const alternatives = filter.anyOf ?? [];
+  if (alternatives.length && alternatives.every((a) => a.streamCategories?.length || a.eventTypes?.length)) {
+    clauses.push(`(${alternatives.map((a) => `(${conjunction(a, values).join(' AND ')})`).join(' OR ')})`);
+  }
+  return clauses.length ? clauses.join(' AND ') : undefined;
+}
+
+function conjunction(filter: EventFilterAlternative, values: unknown[]): string[] {
   const clauses: string[] = [];
-  if (filter?.streamCategories?.length) {
+  if (filter.streamCategories?.length) {
     values.push(filter.streamCategories);
     // The category is the stream name up to its first dash (see streamCategory); computed here rather
     // than stored, so that appends do not evaluate a generated column.
     clauses.push(`split_part(stream_name, '-', 1) = ANY($${values.length}::text[])`);
   }
-  if (filter?.eventTypes?.length) {
+  if (filter.eventTypes?.length) {
     values.push(filter.eventTypes);
     clauses.push(`event_type = ANY($${values.length}::text[])`);
   }
