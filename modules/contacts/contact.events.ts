@@ -59,6 +59,13 @@ export interface ImportRunStarted {
     kind?: 'push' | 'pull' | 'file';
     /** Pull: only records changed since then (ISO-8601), as far as the source supports it. */
     since?: string;
+    /**
+     * Pull: which source the name pointed at when the run started (the adapter's identity, e.g. the
+     * sandbox CRM's base address `http://127.0.0.1:3100`, never credentials): a driver configured with
+     * another one under the same name does not drive the run. Absent in runs recorded before, and in runs
+     * of a source that gives none: those are driven against whatever the name points at.
+     */
+    sourceIdentity?: string;
     /** File: the file's content hash (a changed file is a new run) and its name. */
     contentHash?: string;
     file?: string;

@@ -3,6 +3,7 @@
  * page), how many records it processed and with which outcomes, and whether it is still running.
  */
 import type { ImportEvent, ImportOutcome, ImportRunStarted } from './contact.events';
+import { isLastPage } from './contact-source/contact-source.port';
 
 /** Every status a run can have; the list routes and `idem sync list --status` accept only these. */
 export const RUN_STATUSES = ['running', 'completed', 'failed', 'needs_review'] as const;
@@ -89,8 +90,10 @@ export function evolveImportRun(state: ImportRunState, event: ImportEvent & { me
       next.pages = state.pages + 1;
       next.recordedInPage = 0;
       next.cursor = event.data.nextCursor ?? null;
-      // Only an explicit null: ImportPageFetched events without the field say nothing about it.
-      next.readToEnd = event.data.nextCursor === null;
+      // Only an explicit end: ImportPageFetched events without the field say nothing about it. A "" recorded
+      // before drivers read it as the end (isLastPage) ends the run too: resumed, it completes instead of
+      // reading the source again from its first page.
+      next.readToEnd = event.data.nextCursor !== undefined && isLastPage(event.data.nextCursor);
       next.conflictPagesInARow = event.data.conflicts ? state.conflictPagesInARow + 1 : 0;
       return next;
     case 'ImportRunCompleted':

@@ -13,6 +13,11 @@ export class SandboxCrmContactSource implements ContactSource {
    * path, without credentials or query, so that a CLI pointed at the wrong CRM says which one it tried.
    */
   private readonly address: string;
+  /**
+   * The CRM's base address as a pull run records it (IDEM_CRM_URL's spelling, so that a reason naming it
+   * says what to set): scheme, host and path, without credentials, query or a trailing slash.
+   */
+  readonly identity: string;
 
   constructor(
     readonly name: string,
@@ -21,6 +26,8 @@ export class SandboxCrmContactSource implements ContactSource {
   ) {
     const url = new URL(`${baseUrl}/crm/contacts`);
     this.address = `${url.protocol}//${url.host}${url.pathname}`;
+    const base = new URL(baseUrl);
+    this.identity = `${base.protocol}//${base.host}${base.pathname.replace(/\/+$/, '')}`;
   }
 
   async fetchPage({ cursor, limit, since, signal }: PageRequest): Promise<ContactPage> {

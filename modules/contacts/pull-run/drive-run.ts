@@ -21,8 +21,10 @@ import {
   decideNothingLeftToRead,
   decidePage,
   decideSourceMissing,
+  decideSourceMoved,
   decideUnrecordableCursor,
   MAX_FETCH_ATTEMPTS,
+  nextCursorOf,
   pageStart,
 } from './record-page.decision';
 
@@ -116,7 +118,9 @@ async function drivePages(deps: RunDriverDeps, runId: string, signal: AbortSigna
       ? [unrecordable]
       : 'page' in fetched
         ? await importPage(deps, run, fetched.page, loops)
-        : ['unconfigured' in fetched ? decideSourceMissing(run) : decideFetchGaveUp(run, MAX_FETCH_ATTEMPTS, fetched.error)];
+        : 'refused' in fetched
+          ? [fetched.refused]
+          : [decideFetchGaveUp(run, MAX_FETCH_ATTEMPTS, fetched.error)];
     await deps.beforeRecordingPage?.(run);
     const recorded = await appendRunEvents(deps, run, events);
     if (!recorded) return loadRun(deps.store, runId);
@@ -133,21 +137,27 @@ async function importPage(deps: RunDriverDeps, run: ImportRunState, page: Contac
   return decidePage(run, { cursor: run.cursor, nextCursor: page.nextCursor, results, nextCursorSeen });
 }
 
-type Fetched = { page: ContactPage } | { error: string } | { unconfigured: true };
+/** A page, with its next cursor as the run reads it (nextCursorOf); or why none was fetched. */
+type Fetched = { page: ContactPage } | { error: string } | { refused: ImportEvent };
 
 /**
- * Never rejects: a page the source keeps failing is answered with its last error, a source not
- * configured here (the run's, configured when it started) with `unconfigured`. A run started with
- * `since` asks for the records changed since then on every page, resumed or not.
+ * Never rejects: a page the source keeps failing is answered with its last error; a source the run
+ * cannot be driven against is not asked at all, and answered with the run's needs-review: none is
+ * configured here under the run's source name (any more), or the one configured is another source
+ * than the run started with (decideSourceMoved). A run started with `since` asks for the records
+ * changed since then on every page, resumed or not.
  */
 async function fetchWithRetries(deps: RunDriverDeps, run: ImportRunState, cursor: string | null, signal: AbortSignal): Promise<Fetched> {
   const source = deps.sources(run.source);
-  if (!source) return { unconfigured: true };
+  if (!source) return { refused: decideSourceMissing(run) };
+  const moved = decideSourceMoved(run, source);
+  if (moved) return { refused: moved };
   const request = { cursor, limit: deps.pageSize ?? DEFAULT_PAGE_SIZE, since: run.started?.since, signal };
   let error = 'the driver stopped';
   for (let attempt = 1; attempt <= MAX_FETCH_ATTEMPTS && !signal.aborted; attempt++) {
     try {
-      return { page: await source.fetchPage(request) };
+      const page = await source.fetchPage(request);
+      return { page: { ...page, nextCursor: nextCursorOf(page) } };
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
       if (attempt < MAX_FETCH_ATTEMPTS) await backoff((deps.backoffMs ?? 500) * 2 ** (attempt - 1), signal);

@@ -6,7 +6,8 @@
  * between them records only the page's records that have no outcome yet (pageStart). The last page also completes the run. Stop rules → ImportRunNeedsReview, and the page
  * that hit one is not recorded (nothing partial counts as done):
  * - a page the source fails to serve MAX_FETCH_ATTEMPTS times in a row (with backoff), or at all: a
- *   run whose source is not configured here (any more);
+ *   run whose source is not configured here (any more), or is configured here as another source than
+ *   the one the run started with (decideSourceMoved);
  * - a source that keeps contradicting itself: MAX_CONFLICT_PAGES_IN_A_ROW pages in a row with
  *   records whose version it already gave with other content;
  * - a source whose next cursor leads back to a page this driver already began from (the page's own
@@ -18,6 +19,7 @@
  */
 import { unstorableText } from '../../../src/errors/storable-text';
 import type { ImportEvent } from '../contact.events';
+import { isLastPage, type ContactPage, type ContactSource } from '../contact-source/contact-source.port';
 import { boundedReason, countOutcomes, recordProcessed } from '../import-run.audit';
 import type { ImportRunState } from '../import-run.state';
 import type { RecordResult } from '../import-contacts/import-records';
@@ -104,6 +106,41 @@ export function decideFetchGaveUp(run: ImportRunState, attempts: number, lastErr
     type: 'ImportRunNeedsReview',
     data: { runId: run.runId, reason: `page at cursor ${run.cursor ?? '(start)'} failed ${attempts} times in a row: ${lastError}` },
   };
+}
+
+/**
+ * Where the next page starts, as the run reads the source's answer: null when no page follows
+ * (isLastPage: null or ""), else the cursor as the source spelled it. The driver reads every page
+ * through this, so a "" completes the run with its page instead of asking for the first page again.
+ */
+export const nextCursorOf = (page: ContactPage): string | null => (isLastPage(page.nextCursor) ? null : page.nextCursor);
+
+/**
+ * A run started against one source is driven only against that one. The name (`crm`) is what the run
+ * and its contacts' streams carry, but which CRM it points at is each process's configuration
+ * (IDEM_CRM_URL): a worker configured with another CRM took a run over and completed it with that CRM's
+ * records. So a run that recorded its source's identity when it started (ImportRunStarted.sourceIdentity)
+ * is stopped as `needs_review`, before anything is asked of the source configured here, when that
+ * source's identity is another (or it gives none). A run recorded without one cannot be checked and is
+ * driven as before. Why needs_review and not "leave it for a worker with the right configuration": two
+ * processes disagreeing on where `crm` is is a misconfiguration someone must see, and no process may
+ * ever come that has the run's address (the CRM moved, every worker was reconfigured): left `running`,
+ * the run would wait silently for ever. Once the configuration is fixed, `idem sync resume <runId>` with
+ * IDEM_CRM_URL at the run's CRM goes on from its last recorded page.
+ */
+export function decideSourceMoved(run: ImportRunState, configured: Pick<ContactSource, 'identity'>): ImportEvent | undefined {
+  const reason = sourceMovedReason(run, configured);
+  return reason === undefined ? undefined : { type: 'ImportRunNeedsReview', data: { runId: run.runId, reason } };
+}
+
+/** Why the run cannot be driven against `configured` (undefined: it can); `idem sync resume` refuses with it too. */
+export function sourceMovedReason(run: ImportRunState, configured: Pick<ContactSource, 'identity'>): string | undefined {
+  const recorded = run.started?.sourceIdentity;
+  if (recorded === undefined || recorded === configured.identity) return undefined;
+  const here = configured.identity === undefined ? 'a source that names no address' : configured.identity;
+  return boundedReason(
+    `the run started against the contact source ${run.source} at ${recorded}, and ${run.source} is configured here as ${here}: nothing was pulled from it (a run is driven only against the source it started with); resume it where ${run.source} is ${recorded} (IDEM_CRM_URL=${recorded})`,
+  );
 }
 
 /** No attempt was made: a source the run names that is not configured here has no address to ask. */

@@ -6,11 +6,15 @@ import {
   decideNothingLeftToRead,
   decidePage,
   decideSourceMissing,
+  decideSourceMoved,
   decideUnrecordableCursor,
   MAX_CONFLICT_PAGES_IN_A_ROW,
   MAX_CURSOR_CHARS,
   MAX_FETCH_ATTEMPTS,
+  nextCursorOf,
+  sourceMovedReason,
 } from './record-page.decision';
+import { evolveImportRun } from '../import-run.state';
 
 const run = (overrides: Partial<ImportRunState> = {}): ImportRunState => ({
   ...initialImportRunState(),
@@ -194,5 +198,59 @@ describe('decideNothingLeftToRead', () => {
       type: 'ImportRunCompleted',
       data: { runId: 'r1', counts: { imported: 500 } },
     });
+  });
+});
+
+describe('nextCursorOf', () => {
+  it('reads an empty cursor as the end of the source, as null is', () => {
+    expect(nextCursorOf({ records: [], nextCursor: '' })).toBeNull();
+    expect(nextCursorOf({ records: [], nextCursor: null })).toBeNull();
+  });
+
+  it('keeps any other cursor as the source spelled it, blank ones included', () => {
+    expect(nextCursorOf({ records: [], nextCursor: 'c2' })).toBe('c2');
+    expect(nextCursorOf({ records: [], nextCursor: ' ' })).toBe(' ');
+  });
+
+  it('so a page answered with an empty next cursor completes the run', () => {
+    const events = decidePage(run(), { cursor: 'c9', nextCursor: nextCursorOf({ records: [], nextCursor: '' }), results: [] });
+    expect(events.map((e) => e.type)).toEqual(['ImportPageFetched', 'ImportRunCompleted']);
+  });
+});
+
+describe('the run fold, on a page recorded with an empty next cursor (before drivers read it as the end)', () => {
+  it('knows the run has read to the end, so its next driver completes it instead of reading from the first page', () => {
+    const folded = evolveImportRun(run(), { type: 'ImportPageFetched', data: { runId: 'r1', cursor: 'c1', nextCursor: '', records: 0 } });
+    expect(folded.readToEnd).toBe(true);
+    const middle = evolveImportRun(run(), { type: 'ImportPageFetched', data: { runId: 'r1', cursor: 'c1', nextCursor: 'c2', records: 0 } });
+    expect(middle.readToEnd).toBe(false);
+  });
+});
+
+describe('decideSourceMoved', () => {
+  const startedAt = (sourceIdentity?: string) =>
+    run({ started: { runId: 'r1', source: 'crm', startedBy: 'sync', kind: 'pull', ...(sourceIdentity ? { sourceIdentity } : {}) } });
+
+  it('lets a run be driven against the source it started with', () => {
+    expect(decideSourceMoved(startedAt('http://crm-a:3100'), { identity: 'http://crm-a:3100' })).toBeUndefined();
+  });
+
+  it('stops a run for review when the source configured here under its name is another, naming both addresses', () => {
+    expect(decideSourceMoved(startedAt('http://crm-a:3100'), { identity: 'http://crm-b:3100' })).toStrictEqual({
+      type: 'ImportRunNeedsReview',
+      data: {
+        runId: 'r1',
+        reason:
+          'the run started against the contact source crm at http://crm-a:3100, and crm is configured here as http://crm-b:3100: nothing was pulled from it (a run is driven only against the source it started with); resume it where crm is http://crm-a:3100 (IDEM_CRM_URL=http://crm-a:3100)',
+      },
+    });
+  });
+
+  it('stops a run for review when the source configured here names no address (it cannot be the same)', () => {
+    expect(sourceMovedReason(startedAt('http://crm-a:3100'), {})).toContain('crm is configured here as a source that names no address');
+  });
+
+  it('drives a run recorded without an identity (before runs recorded one) against whatever its name points at', () => {
+    expect(decideSourceMoved(startedAt(), { identity: 'http://crm-b:3100' })).toBeUndefined();
   });
 });

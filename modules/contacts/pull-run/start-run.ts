@@ -9,6 +9,7 @@ import { appendLinked } from '../../../src/command-handling/append-linked';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import { IMPORT_CATEGORY, importStream, type ImportEvent, type ImportRunStarted } from '../contact.events';
+import type { ContactSources } from '../contact-source/contact-source.port';
 import { evolveImportRun, initialImportRunState, type ImportRunState } from '../import-run.state';
 import type { RunsKnownAt } from '../import-run.view';
 import { loadRun } from './drive-run';
@@ -23,6 +24,21 @@ export async function startRun(
 ): Promise<string> {
   await appendOne(store, runId, { type: 'ImportRunStarted', data: { runId, ...data } }, 'no_stream', metadata);
   return runId;
+}
+
+/**
+ * A pull run from the source configured here under `source` (the caller checked that one is:
+ * assertPullableSource), recording which source that is (its identity), so that no driver configured
+ * with another under the same name drives it (record-page.decision.ts: decideSourceMoved).
+ */
+export function startPullRun(
+  store: EventStore,
+  sources: ContactSources,
+  data: { source: string; startedBy: string; since?: string },
+  metadata: CommandContext['metadata'],
+): Promise<string> {
+  const identity = sources(data.source)?.identity;
+  return startRun(store, { ...data, kind: 'pull', ...(identity !== undefined ? { sourceIdentity: identity } : {}) }, metadata);
 }
 
 /** A stopped run goes on; a running one is left to its driver. */

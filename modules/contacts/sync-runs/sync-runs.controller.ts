@@ -28,7 +28,7 @@ import { CONTACT_SOURCES_PORT, type ContactSources } from '../contact-source/con
 import { loadRun } from '../pull-run/drive-run';
 import { ApiRunDrivers } from './api-run-drivers';
 import { decodeRunCursor, encodeRunCursor, RUN_ID } from './run-cursor';
-import { startRun } from '../pull-run/start-run';
+import { startPullRun } from '../pull-run/start-run';
 import { toRunView, type RunView } from '../import-run.view';
 import { isIsoDateTime } from '../import-contact/iso-date-time';
 
@@ -58,9 +58,10 @@ export class SyncRunsController {
   async start(@Body() body: unknown, @CommandMetadata() metadata: CommandContext['metadata']): Promise<RunView> {
     const { source, since } = parseStart(body);
     assertPullableSource(source, this.sources);
-    const runId = await startRun(
+    const runId = await startPullRun(
       this.store,
-      { source, startedBy: metadata.actor.role, kind: 'pull', ...(since ? { since } : {}) },
+      this.sources,
+      { source, startedBy: metadata.actor.role, ...(since ? { since } : {}) },
       metadata,
     );
     this.drivers.drive(runId, metadata);

@@ -13,6 +13,7 @@ import { startProjections, type RunningProjections } from '../../../src/subscrip
 import { syncRunsReadModel } from '../../../projections/sync-runs/sync-runs.projector';
 import { contactSourcesAt } from '../contact-source/configured-sources';
 import { startRun } from '../pull-run/start-run';
+import { importStream } from '../contact.events';
 import { runningPullRuns } from '../../../projections/sync-runs/sync-runs.queries';
 
 let harness: TestApp;
@@ -49,6 +50,9 @@ describe('POST /v1/sync/runs', () => {
     expect(started.statusCode).toBe(202);
     const { runId } = started.json();
     expect(started.json()).toMatchObject({ runId, source: 'crm', kind: 'pull', status: 'running' });
+    // Which CRM `crm` was here is recorded with the run: no driver configured with another one drives it.
+    const [first] = await harness.runtime.eventStore.readStream(importStream(runId), { maxCount: 1 });
+    expect(first.data).toMatchObject({ source: 'crm', sourceIdentity: crm.url });
 
     const done = await waitFor('the run to complete', async () => {
       const view = (await get(`/v1/sync/runs/${runId}`)).json();

@@ -1,7 +1,7 @@
 /**
  * `idem sync run` and `idem sync resume` on real PostgreSQL against the sandbox CRM: the progress bar
  * names what the command does (a resume's bar was the file import's, "import [...] 100% | 30/30
- * records"), and the closing line of a run that found nothing says so plainly. `idem sync list` pages
+ * records"), a resume refuses a run started against another CRM than its own, and the closing line of a run that found nothing says so plainly. `idem sync list` pages
  * through every run the read model holds (it used to stop at the newest 100) and says how many it showed.
  */
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { Pool } from 'pg';
 import { runCli } from '../../../src/cli';
-import { EXIT_CHECK_FAILED, type CliContext } from '../../../src/cli/cli-context';
+import { EXIT_CHECK_FAILED, EXIT_ERROR, type CliContext } from '../../../src/cli/cli-context';
 import { loadConfig } from '../../../src/config/config';
 import { runReadModelMigrations } from '../../../src/database/data-source';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
@@ -157,6 +157,22 @@ describe('idem sync resume', () => {
     // The contacts are new, or unchanged when the run above imported them already.
     expect(lines.at(-2)).toMatch(new RegExp(`^resume of ${runId} \\(pull from crm\\) \\| 1 page \\| 30 records: (imported|unchanged) 30$`));
     expect(lines.at(-1)).toMatch(new RegExp(`^${runId}: completed: 30 records \\((imported|unchanged) 30\\)$`));
+  });
+
+  it('refuses a run started against another CRM than its IDEM_CRM_URL: exit 2 naming both, nothing written; resumed against its own, it completes', async () => {
+    const { view: started } = await idem('sync', 'run', '--source', 'crm', '--no-wait');
+    const elsewhere = 'http://127.0.0.1:9';
+    const refused = await cliWith(pool, elsewhere, 'sync', 'resume', started.runId);
+    expect(refused.code).toBe(EXIT_ERROR);
+    expect(refused.out).toEqual([]);
+    expect(refused.lines).toEqual([
+      `idem: ${started.runId} is not resumed here: the run started against the contact source crm at ${sandbox.url}, and crm is configured here as ${elsewhere}: nothing was pulled from it (a run is driven only against the source it started with); resume it where crm is ${sandbox.url} (IDEM_CRM_URL=${sandbox.url})`,
+    ]);
+    expect((await store.readStream(importStream(started.runId))).map((e) => e.type)).toEqual(['ImportRunStarted']);
+
+    const { code, view } = await idem('sync', 'resume', started.runId);
+    expect(code).toBe(0);
+    expect(view).toMatchObject({ runId: started.runId, status: 'completed', processed: 30 });
   });
 
   it('says that a completed run has nothing to resume', async () => {

@@ -18,7 +18,8 @@ import { assertKnownSource, assertPullableSource } from '../contact-sources';
 import { importFile } from '../import-file/import-file';
 import { RUN_STATUSES, type ImportRunState, type RunStatus } from '../import-run.state';
 import { driveRun, loadRun } from '../pull-run/drive-run';
-import { resumeRun, startRun } from '../pull-run/start-run';
+import { resumeRun, startPullRun } from '../pull-run/start-run';
+import { sourceMovedReason } from '../pull-run/record-page.decision';
 import { importLabel, pullLabel, resumeLabel, RunProgressBar, runStatusLine, watchLabel } from './run-progress';
 import { toRunView, type RunView } from '../import-run.view';
 import { isIsoDateTime } from '../import-contact/iso-date-time';
@@ -115,11 +116,13 @@ export const syncCommand: CliCommand = (context) => {
     .option('--since <iso>', 'only records changed since then, where the source supports it', sinceArgument)
     .option('--no-wait', 'record the run and leave it to the workers: a running worker starts it once it has been silent for 3 minutes')
     .action(async (options: { source: string; since?: string; wait: boolean }) => {
-      assertPullableSource(options.source, configuredContactSources(context.config()));
+      const sources = configuredContactSources(context.config());
+      assertPullableSource(options.source, sources);
       const { store } = await context.runtime();
-      const runId = await startRun(
+      const runId = await startPullRun(
         store,
-        { source: options.source, startedBy: 'sync', kind: 'pull', ...(options.since ? { since: options.since } : {}) },
+        sources,
+        { source: options.source, startedBy: 'sync', ...(options.since ? { since: options.since } : {}) },
         cliMetadata(),
       );
       println(context.stderr, `started ${runId}`);
@@ -178,6 +181,11 @@ export const syncCommand: CliCommand = (context) => {
         println(context.stderr, `${runId} was already completed: nothing to resume`);
         return report(context, run);
       }
+      // A run started against another CRM than this command's is not resumed here: nothing is written,
+      // and the reason says which CRM to point IDEM_CRM_URL at (the run is left as it was).
+      const configured = configuredContactSources(context.config())(run.source);
+      const moved = run.exists && configured ? sourceMovedReason(run, configured) : undefined;
+      if (moved) throw new Error(`${runId} is not resumed here: ${moved}`);
       await resumeRun(store, runId, 'cli', cliMetadata());
       await drive(context, runId, resumeLabel(run));
     });
