@@ -340,6 +340,28 @@ export function describeEventStoreContract(adapter: string, subject: () => Contr
       });
     });
 
+    describe('documents', () => {
+      // Awkward text a naive split of many documents sent as one (quotes, brackets, commas, escapes,
+      // separators JSON allows raw) would break; every event of a many-event append and every single
+      // one comes back with exactly its data and metadata, in order.
+      const awkward = ['"],[{"', '\\"\\', '}, {', 'line\nbreak\ttab', '\u2028\u2029', 'é ✓ 𝄞', '[1, 2]', ''];
+      it('returns data and metadata as appended, one event or many', async () => {
+        const events = awkward.map((text, i) => {
+          const event = testEvent('Awkward', { text, nested: { list: [text, i, null, true, { deep: [text] }] }, i });
+          return { ...event, metadata: { ...event.metadata, note: text } };
+        });
+        const many = stream();
+        const one = stream();
+        await store.append(many, events, 'no_stream');
+        await store.append(one, [{ ...events[0], id: randomUUID() }], 'no_stream');
+        const read = await store.readStream(many);
+        expect(read.map(({ id, type, data, metadata }) => ({ id, type, data, metadata }))).toEqual(
+          events.map(({ id, type, data, metadata }) => ({ id, type, data, metadata })),
+        );
+        expect((await store.readStream(one)).map((e) => e.data)).toEqual([events[0].data]);
+      });
+    });
+
     describe('bad input', () => {
       const invalid: Array<[string, string, string]> = [
         ['an empty stream name', '', 'Happened'],

@@ -61,3 +61,18 @@ SELECT a.stream_name, a.expected + 1, a.event_id, a.event_type, a.data, a.metada
  WHERE a.expected = -1 OR p.found
 ON CONFLICT DO NOTHING
 RETURNING stream_name, event_id::text AS event_id, revision, transaction_id::text || '/' || sequence::text AS position`;
+
+/*
+ * The general append (idem_append, in the migrations), for several events or any other expectation.
+ * Data and metadata travel as one JSON array each, split back into the function's arrays in order:
+ * as `json[]` parameters, node-postgres escapes every document into an array literal (each quote and
+ * backslash doubled, two String.replace copies of every document), which was the largest single
+ * allocation of an import's run records (~10 % of the service's allocated bytes in bench:import's
+ * push) and its escaping a few per cent of its CPU. `json_array_elements` returns each element's
+ * text as it was sent (a `json` value keeps its text), so the stored documents are byte for byte
+ * the JSON.stringify output, as the hash links need (hash-link.ts).
+ */
+export const IDEM_APPEND_SQL = `
+SELECT * FROM idem_append($1, $2, $3::uuid[], $4::text[],
+  ARRAY(SELECT d.value FROM json_array_elements($5::json) WITH ORDINALITY AS d(value, n) ORDER BY d.n),
+  ARRAY(SELECT m.value FROM json_array_elements($6::json) WITH ORDINALITY AS m(value, n) ORDER BY m.n))`;

@@ -25,7 +25,7 @@ import type {
 } from '../event-store.port';
 import { applyMigrations } from '../../database/migrate';
 import { queryKeepingConnection } from '../../database/query-keeping-connection';
-import { APPEND_GROUP_SQL, APPEND_ONE_AT_REVISION_SQL, APPEND_ONE_TO_NEW_STREAM_SQL } from './append-statements';
+import { APPEND_GROUP_SQL, APPEND_ONE_AT_REVISION_SQL, APPEND_ONE_TO_NEW_STREAM_SQL, IDEM_APPEND_SQL } from './append-statements';
 import { EVENT_STORE_MIGRATIONS } from './schema';
 import { groupKey, groupedAppends, type OneAppend } from './grouped-appends';
 import { EVENT_COLUMNS, EVENT_ROW_MODE, readAllQuery, toRecordedEvent, type EventRow } from './read-all.query';
@@ -196,8 +196,15 @@ export class PostgresEventStore implements EventStore {
       try {
         const { rows } = await queryKeepingConnection<AppendRow>(this.pool, {
           name: 'idem_append',
-          text: 'SELECT * FROM idem_append($1, $2, $3::uuid[], $4::text[], $5::json[], $6::json[])',
-          values: [stream, expectedCode, events.map((e) => e.id), events.map((e) => e.type), data, metadata],
+          text: IDEM_APPEND_SQL,
+          values: [
+            stream,
+            expectedCode,
+            events.map((e) => e.id),
+            events.map((e) => e.type),
+            `[${data.join(',')}]`,
+            `[${metadata.join(',')}]`,
+          ],
         });
         return rows[0];
       } catch (error) {
