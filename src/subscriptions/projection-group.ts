@@ -35,7 +35,7 @@ interface Seat {
 export interface GroupOptions extends Pick<SupervisorOptions, 'store' | 'pool' | 'maxBatchSize' | 'observer'> {
   /** Where the group reads the log: the process's one read shared by every lane (default: the store). */
   fanOut?: LogFanOut;
-  /** One transaction per batch for all members (default true); false: one per member. */
+  /** One transaction per batch for all members while the read keeps up (default true; see pump-batches.ts); false: one per member. */
   commitTogether?: boolean;
 }
 

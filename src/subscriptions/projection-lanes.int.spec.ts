@@ -93,4 +93,42 @@ describe('Projection lanes', () => {
       expect(rows).toHaveLength(1);
     });
   });
+
+  describe('when two members ride one lane and a batch is read behind the log', () => {
+    it("commits the other's part on its own while the held one is still inside the same batch", async () => {
+      // One append of more events than a batch holds: the lane reads them behind the log (batch not
+      // caught up), the first batch bringing the event the held member stops on.
+      const stream = `lanes-behind-${randomUUID()}`;
+      const held = heldProjection('test_lanes_behind_held', (event) => event.stream === stream && event.revision === 0);
+      letGo = held.letGo;
+      const other = seenBy('test_lanes_behind_other');
+      running = await startProjections({
+        store: db.store,
+        pool: db.pool,
+        readModels: [],
+        reactors: [held.projection, other],
+        lanes: new Map([
+          [held.projection.name, 'one'],
+          [other.name, 'one'],
+        ]),
+        maxBatchSize: 100,
+      });
+      await waitFor('both on a shared read', async () => running!.statuses.every((s) => s.state === 'active' && s.read === 'shared'));
+      const events = Array.from({ length: 250 }, () => testEvent());
+      await db.store.append(stream, events, 'no_stream');
+      const [first] = await db.store.readStream(stream, { maxCount: 1 });
+      await waitFor('the held member inside its batch', async () => held.isHeld());
+
+      // Side by side: the other member's transaction does not wait for the held one's.
+      await waitPast(other.name, first.position);
+      expect(held.isHeld()).toBe(true);
+      expect(isPast(await storedCheckpoint(held.projection.name), first.position)).toBe(false);
+
+      held.letGo();
+      const [last] = await db.store.readStream(stream, { direction: 'backwards', maxCount: 1 });
+      await waitPast(held.projection.name, last.position);
+      await waitPast(other.name, last.position);
+      expect(held.handled.filter((id) => events.some((e) => e.id === id))).toHaveLength(events.length);
+    });
+  });
 });

@@ -31,7 +31,7 @@ export interface PumpOptions {
    * projection-group.ts). Without it, the first failure ends the pump (a rebuild stops as a whole).
    */
   onMemberFailed?: (member: RunnerMember, error: unknown) => void;
-  /** Members commit their parts of each batch in one transaction (see commit-batch.ts). */
+  /** Members commit their parts of a batch in one transaction while the read keeps up (see commitParts, commit-batch.ts). */
   commitTogether?: boolean;
 }
 
@@ -63,7 +63,9 @@ export async function pumpBatches(options: PumpOptions): Promise<void> {
           if (events.length > 0 || stop || Date.now() - lastCommit.get(member)! >= idleInterval) parts.push({ member, events });
         }
         for (const { member } of parts) lastCommit.set(member, Date.now());
-        await commitParts(options, parts, next, members);
+        // A full batch (or one of the first catch-up) means the read is behind the log.
+        const behind = !batch.caughtUp || batch.events.length >= maxBatchSize;
+        await commitParts(options, parts, next, members, behind);
         if (!members.length) return;
       }
       if (stop) return;
@@ -75,12 +77,26 @@ export async function pumpBatches(options: PumpOptions): Promise<void> {
 }
 
 /**
- * Commits each member's part of a batch: in one transaction when `commitTogether` (falling back to
- * one transaction per member if it fails, so a failure stays with the member that caused it), else
- * one transaction per member, side by side.
+ * Commits each member's part of a batch: in one transaction when `commitTogether` and the read is
+ * not behind the log (falling back to one transaction per member if it fails, so a failure stays
+ * with the member that caused it), else one transaction per member, side by side.
+ *
+ * Why not when behind: live, a batch is a few events and its cost is round trips, which one
+ * transaction saves (live lag p99, docs/BENCHMARKS.md). Behind, a batch is up to a thousand events
+ * per member and its cost is the members' statements and work: in one transaction they run one after
+ * the other on one connection, the service's CPU idle while PostgreSQL works and the other way round.
+ * After bench:import's push acknowledged its last batch, the default lane (contacts, import_events,
+ * sync_runs, the audit chain) caught up at a third of a core of Node and half a core of PostgreSQL:
+ * ~16 s. Side by side, one member's statements run while another's rows are built: ~10 s.
  */
-async function commitParts(options: PumpOptions, parts: BatchPart[], next: Checkpoint, members: RunnerMember[]): Promise<void> {
-  if (options.commitTogether && parts.length > 1) {
+async function commitParts(
+  options: PumpOptions,
+  parts: BatchPart[],
+  next: Checkpoint,
+  members: RunnerMember[],
+  behind: boolean,
+): Promise<void> {
+  if (options.commitTogether && !behind && parts.length > 1) {
     try {
       await commitBatches(options.pool, parts, next, options.observer);
       return;

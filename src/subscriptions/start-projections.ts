@@ -29,7 +29,7 @@ export interface StartProjectionsOptions extends SupervisorOptions {
    * projection-group.ts); false gives each its own subscription (benchmark comparisons).
    */
   sharedRead?: boolean;
-  /** Members of the shared read commit each batch in one transaction (default true). */
+  /** Members of the shared read commit each batch in one transaction while it keeps up (default true; behind, side by side). */
   commitTogether?: boolean;
   /**
    * The lane each projection rides, by name (`projectionLanesOf(features, config)`); those not named
