@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { compareCheckpoints } from '../event-store/checkpoint';
 import type { Checkpoint } from '../event-store/event-store.port';
 import { testEvent } from '../../test/contracts/test-events';
-import { heldProjection } from '../../test/projections/held-projection';
+import { heldProjection, type HeldProjection } from '../../test/projections/held-projection';
 import { createProjectionDatabase, waitFor, type ProjectionDatabase } from '../../test/projections/projection-harness';
 import { readVersions } from './checkpoint-store';
 import type { Projection } from './projection';
@@ -35,15 +35,8 @@ const isPast = (checkpoint: Checkpoint | undefined, position: Checkpoint) =>
 const waitPast = (name: string, position: Checkpoint) =>
   waitFor(`${name}'s checkpoint past the event`, async () => isPast(await storedCheckpoint(name), position), 15_000);
 
-/**
- * Runs a member the test can hold and another one in the lanes given, waits for both to ride their
- * lane's shared read, then appends an event both apply and waits for the first to be held in its batch.
- */
-async function holdOneOfTwo(lanes: { held: string; other: string }) {
-  const stream = `lanes-${randomUUID()}`;
-  const held = heldProjection(`test_lanes_held_${lanes.held}_${lanes.other}`, (event) => event.stream === stream);
-  letGo = held.letGo;
-  const other = seenBy(`test_lanes_other_${lanes.held}_${lanes.other}`);
+/** Starts the two members in the lanes given and waits until both ride their lane's shared read. */
+async function startOnSharedReads(held: HeldProjection, other: Projection, lanes: { held: string; other: string }, maxBatchSize?: number) {
   running = await startProjections({
     store: db.store,
     pool: db.pool,
@@ -53,8 +46,21 @@ async function holdOneOfTwo(lanes: { held: string; other: string }) {
       [held.projection.name, lanes.held],
       [other.name, lanes.other],
     ]),
+    maxBatchSize,
   });
   await waitFor('both on a shared read', async () => running!.statuses.every((s) => s.state === 'active' && s.read === 'shared'));
+}
+
+/**
+ * Runs a member the test can hold and another one in the lanes given, waits for both to ride their
+ * lane's shared read, then appends an event both apply and waits for the first to be held in its batch.
+ */
+async function holdOneOfTwo(lanes: { held: string; other: string }) {
+  const stream = `lanes-${randomUUID()}`;
+  const held = heldProjection(`test_lanes_held_${lanes.held}_${lanes.other}`, (event) => event.stream === stream);
+  letGo = held.letGo;
+  const other = seenBy(`test_lanes_other_${lanes.held}_${lanes.other}`);
+  await startOnSharedReads(held, other, lanes);
   const { position } = await db.store.append(stream, [testEvent()], 'no_stream');
   await waitFor('the held member inside its batch', async () => held.isHeld());
   return { held, other, position };
@@ -102,18 +108,7 @@ describe('Projection lanes', () => {
       const held = heldProjection('test_lanes_behind_held', (event) => event.stream === stream && event.revision === 0);
       letGo = held.letGo;
       const other = seenBy('test_lanes_behind_other');
-      running = await startProjections({
-        store: db.store,
-        pool: db.pool,
-        readModels: [],
-        reactors: [held.projection, other],
-        lanes: new Map([
-          [held.projection.name, 'one'],
-          [other.name, 'one'],
-        ]),
-        maxBatchSize: 100,
-      });
-      await waitFor('both on a shared read', async () => running!.statuses.every((s) => s.state === 'active' && s.read === 'shared'));
+      await startOnSharedReads(held, other, { held: 'one', other: 'one' }, 100);
       const events = Array.from({ length: 250 }, () => testEvent());
       await db.store.append(stream, events, 'no_stream');
       const [first] = await db.store.readStream(stream, { maxCount: 1 });
