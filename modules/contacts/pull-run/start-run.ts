@@ -41,12 +41,29 @@ export function startPullRun(
   return startRun(store, { ...data, kind: 'pull', ...(identity !== undefined ? { sourceIdentity: identity } : {}) }, metadata);
 }
 
-/** A stopped run goes on; a running one is left to its driver. */
-export async function resumeRun(store: EventStore, runId: string, by: string, metadata: CommandContext['metadata']): Promise<void> {
+/**
+ * A stopped run goes on; a running one is left to its driver. `sourceIdentity` (`idem sync resume
+ * --source-moved`): the run's source moved there, and the run is driven against it from now on; it is
+ * recorded even on a running run, whose driver elsewhere then loses its next append.
+ */
+export async function resumeRun(
+  store: EventStore,
+  runId: string,
+  by: string,
+  metadata: CommandContext['metadata'],
+  sourceIdentity?: string,
+): Promise<void> {
   const run = await loadRun(store, runId);
   if (!run.exists) throw new Error(`no import run ${runId}`);
   if (run.status === 'completed') return;
-  if (run.status !== 'running') await appendOne(store, runId, { type: 'ImportRunResumed', data: { runId, by } }, run.revision, metadata);
+  if (run.status !== 'running' || sourceIdentity !== undefined)
+    await appendOne(
+      store,
+      runId,
+      { type: 'ImportRunResumed', data: { runId, by, ...(sourceIdentity !== undefined ? { sourceIdentity } : {}) } },
+      run.revision,
+      metadata,
+    );
 }
 
 /** Lifecycle events read per page: a page's events are in memory at once, never the whole log. */
