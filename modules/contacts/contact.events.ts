@@ -131,7 +131,16 @@ export interface ImportRunNeedsReview {
 /** Someone resumed a stopped run (`idem sync resume`): it goes on from its last recorded page. */
 export interface ImportRunResumed {
   type: 'ImportRunResumed';
-  data: { runId: string; by: string };
+  data: {
+    runId: string;
+    by: string;
+    /**
+     * Pull: the run's source moved (`idem sync resume --source-moved`): an operator said that the CRM the
+     * run started with now answers at this address, and the run is driven against it from now on, as if
+     * it had started there (it replaces ImportRunStarted.sourceIdentity). Absent: the source is unchanged.
+     */
+    sourceIdentity?: string;
+  };
 }
 export interface ImportRunFailed {
   type: 'ImportRunFailed';

@@ -110,6 +110,9 @@ export function evolveImportRun(state: ImportRunState, event: ImportEvent & { me
       next.reason = event.data.reason;
       return next;
     case 'ImportRunResumed':
+      // A resume that moved the run's source (`--source-moved`) makes it the one the run is driven against.
+      if (event.data.sourceIdentity !== undefined && state.started)
+        next.started = { ...state.started, sourceIdentity: event.data.sourceIdentity };
       next.status = 'running';
       next.reason = undefined;
       next.conflictPagesInARow = 0;

@@ -82,8 +82,8 @@ async function exportOf(crm: Sandbox) {
     cursor = page.nextCursor;
   }
 }
-const movedReason = () =>
-  `the run started against the contact source crm at ${crmA.url}, and crm is configured here as ${crmB.url}: nothing was pulled from it (a run is driven only against the source it started with); resume it where crm is ${crmA.url} (IDEM_CRM_URL=${crmA.url})`;
+const movedReason = (runId: string) =>
+  `the run started against the contact source crm at ${crmA.url}, and crm is configured here as ${crmB.url}: nothing was pulled from it (a run is driven only against the source it started with); resume it where crm is ${crmA.url} (IDEM_CRM_URL=${crmA.url}); if that CRM now answers at ${crmB.url}, \`idem sync resume ${runId} --source-moved\` there drives the run against it`;
 
 /** drive-run.process.ts against `crmUrl`; resolves with its report lines once it exits (SIGKILLed when `kill` says so). */
 function driverProcess(runId: string, crmUrl: string, env: Record<string, string>, kill: (line: { event: string }) => boolean) {
@@ -121,7 +121,7 @@ describe('a pull run started against CRM A', () => {
 
     const onB = await driverProcess(runId, crmB.url, {}, () => false);
     expect(onB.at(-1)).toMatchObject({ event: 'done', status: 'needs_review', processed: PAGE_SIZE });
-    expect(await loadRun(store, runId)).toMatchObject({ status: 'needs_review', pages: 1, reason: movedReason() });
+    expect(await loadRun(store, runId)).toMatchObject({ status: 'needs_review', pages: 1, reason: movedReason(runId) });
     expect(await pagesServed(crmB)).toBe(0);
     expect(await contactEvents()).toBe(eventsFromA);
 
@@ -146,7 +146,12 @@ describe('a pull run started against CRM A', () => {
     } finally {
       await worker.stop();
     }
-    expect(await loadRun(store, runId)).toMatchObject({ status: 'needs_review', pages: 1, processed: PAGE_SIZE, reason: movedReason() });
+    expect(await loadRun(store, runId)).toMatchObject({
+      status: 'needs_review',
+      pages: 1,
+      processed: PAGE_SIZE,
+      reason: movedReason(runId),
+    });
     expect(await pagesServed(crmB)).toBe(0);
     expect(await contactEvents()).toBe(before);
   });

@@ -138,8 +138,14 @@ export function sourceMovedReason(run: ImportRunState, configured: Pick<ContactS
   const recorded = run.started?.sourceIdentity;
   if (recorded === undefined || recorded === configured.identity) return undefined;
   const here = configured.identity === undefined ? 'a source that names no address' : configured.identity;
+  // The way out when the CRM itself moved (a new host, a restarted sandbox on another port): no process
+  // will ever be configured with the old address, so the operator says that the run's CRM is the one here.
+  const adopt =
+    configured.identity === undefined
+      ? ''
+      : `; if that CRM now answers at ${configured.identity}, \`idem sync resume ${run.runId} --source-moved\` there drives the run against it`;
   return boundedReason(
-    `the run started against the contact source ${run.source} at ${recorded}, and ${run.source} is configured here as ${here}: nothing was pulled from it (a run is driven only against the source it started with); resume it where ${run.source} is ${recorded} (IDEM_CRM_URL=${recorded})`,
+    `the run started against the contact source ${run.source} at ${recorded}, and ${run.source} is configured here as ${here}: nothing was pulled from it (a run is driven only against the source it started with); resume it where ${run.source} is ${recorded} (IDEM_CRM_URL=${recorded})${adopt}`,
   );
 }
 

@@ -241,13 +241,29 @@ describe('decideSourceMoved', () => {
       data: {
         runId: 'r1',
         reason:
-          'the run started against the contact source crm at http://crm-a:3100, and crm is configured here as http://crm-b:3100: nothing was pulled from it (a run is driven only against the source it started with); resume it where crm is http://crm-a:3100 (IDEM_CRM_URL=http://crm-a:3100)',
+          'the run started against the contact source crm at http://crm-a:3100, and crm is configured here as http://crm-b:3100: nothing was pulled from it (a run is driven only against the source it started with); resume it where crm is http://crm-a:3100 (IDEM_CRM_URL=http://crm-a:3100); if that CRM now answers at http://crm-b:3100, `idem sync resume r1 --source-moved` there drives the run against it',
       },
     });
   });
 
   it('stops a run for review when the source configured here names no address (it cannot be the same)', () => {
-    expect(sourceMovedReason(startedAt('http://crm-a:3100'), {})).toContain('crm is configured here as a source that names no address');
+    const reason = sourceMovedReason(startedAt('http://crm-a:3100'), {});
+    expect(reason).toContain('crm is configured here as a source that names no address');
+    // Nothing to drive the run against instead: no --source-moved is offered.
+    expect(reason).not.toContain('--source-moved');
+  });
+
+  it('drives a run against the address a --source-moved resume recorded, and no longer against the one it started with', () => {
+    const resumed = evolveImportRun(startedAt('http://crm-a:3100'), {
+      type: 'ImportRunResumed',
+      data: { runId: 'r1', by: 'cli', sourceIdentity: 'http://crm-b:3100' },
+    });
+    expect(decideSourceMoved(resumed, { identity: 'http://crm-b:3100' })).toBeUndefined();
+    expect(sourceMovedReason(resumed, { identity: 'http://crm-a:3100' })).toContain(
+      'the run started against the contact source crm at http://crm-b:3100',
+    );
+    const plain = evolveImportRun(startedAt('http://crm-a:3100'), { type: 'ImportRunResumed', data: { runId: 'r1', by: 'cli' } });
+    expect(plain.started?.sourceIdentity).toBe('http://crm-a:3100');
   });
 
   it('drives a run recorded without an identity (before runs recorded one) against whatever its name points at', () => {

@@ -3,7 +3,7 @@
  * it is separate (drive-run.ts), so a run whose driver died is picked up by the next worker to start
  * (`unfinishedRuns`) or by `idem sync resume`.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { toEventToAppend } from '../../../src/command-handling/event-to-append';
 import { appendLinked } from '../../../src/command-handling/append-linked';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
@@ -36,17 +36,42 @@ export function startPullRun(
   sources: ContactSources,
   data: { source: string; startedBy: string; since?: string },
   metadata: CommandContext['metadata'],
+  runId?: string,
 ): Promise<string> {
   const identity = sources(data.source)?.identity;
-  return startRun(store, { ...data, kind: 'pull', ...(identity !== undefined ? { sourceIdentity: identity } : {}) }, metadata);
+  return startRun(store, { ...data, kind: 'pull', ...(identity !== undefined ? { sourceIdentity: identity } : {}) }, metadata, runId);
 }
 
-/** A stopped run goes on; a running one is left to its driver. */
-export async function resumeRun(store: EventStore, runId: string, by: string, metadata: CommandContext['metadata']): Promise<void> {
+/**
+ * The run a POST /v1/sync/runs with an Idempotency-Key starts: one per token and key (as a keyed push's,
+ * push-run.ts), so a repeat of the request finds it. Appended with `no_stream`: one of two racing requests starts it.
+ */
+export const keyedPullRunId = (tokenId: string, idempotencyKey: string): string =>
+  `run.${createHash('sha256').update(`pull\u0000${tokenId}\u0000${idempotencyKey}`).digest('hex').slice(0, 32)}`;
+
+/**
+ * A stopped run goes on; a running one is left to its driver. `sourceIdentity` (`idem sync resume
+ * --source-moved`): the run's source moved there, and the run is driven against it from now on; it is
+ * recorded even on a running run, whose driver elsewhere then loses its next append.
+ */
+export async function resumeRun(
+  store: EventStore,
+  runId: string,
+  by: string,
+  metadata: CommandContext['metadata'],
+  sourceIdentity?: string,
+): Promise<void> {
   const run = await loadRun(store, runId);
   if (!run.exists) throw new Error(`no import run ${runId}`);
   if (run.status === 'completed') return;
-  if (run.status !== 'running') await appendOne(store, runId, { type: 'ImportRunResumed', data: { runId, by } }, run.revision, metadata);
+  if (run.status !== 'running' || sourceIdentity !== undefined)
+    await appendOne(
+      store,
+      runId,
+      { type: 'ImportRunResumed', data: { runId, by, ...(sourceIdentity !== undefined ? { sourceIdentity } : {}) } },
+      run.revision,
+      metadata,
+    );
 }
 
 /** Lifecycle events read per page: a page's events are in memory at once, never the whole log. */

@@ -10,8 +10,9 @@
  * unknown query parameter is a 400 naming it (as the support job search refuses one), not silently
  * ignored, and so is a cursor this service did not write.
  */
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiQuery } from '@nestjs/swagger';
+import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { ApiBody, ApiHeader, ApiQuery } from '@nestjs/swagger';
 import type { Pool } from 'pg';
 import { listRuns, runKeyOf, type RunKey } from '../../../projections/sync-runs/sync-runs.queries';
 import { CommandMetadata } from '../../../src/auth/caller.decorator';
@@ -20,6 +21,8 @@ import { DATABASE_POOL } from '../../../src/database/database-pool';
 import { EVENT_STORE } from '../../../src/event-store/event-store.port';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
 import { AppError } from '../../../src/errors/app-error';
+import { parseIdempotencyKey } from '../../../src/errors/idempotency-key';
+import { WrongExpectedVersion } from '../../../src/event-store/errors';
 import { assertJsonObjectBody } from '../../../src/errors/json-object-body';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import { RUN_STATUSES, type RunStatus } from '../import-run.state';
@@ -28,7 +31,7 @@ import { CONTACT_SOURCES_PORT, type ContactSources } from '../contact-source/con
 import { loadRun } from '../pull-run/drive-run';
 import { ApiRunDrivers } from './api-run-drivers';
 import { decodeRunCursor, encodeRunCursor, RUN_ID } from './run-cursor';
-import { startPullRun } from '../pull-run/start-run';
+import { keyedPullRunId, startPullRun } from '../pull-run/start-run';
 import { toRunView, type RunView } from '../import-run.view';
 import { isIsoDateTime } from '../import-contact/iso-date-time';
 
@@ -54,16 +57,47 @@ export class SyncRunsController {
       properties: { source: { type: 'string', example: 'crm' }, since: { type: 'string', format: 'date-time' } },
     },
   })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      'A repeat with the same key (and token) answers the run the first request started, with Idempotent-Replayed: true, ' +
+      'and starts no other; another body is 422 IDEMPOTENCY_KEY.REUSED.',
+  })
   @HttpCode(202)
-  async start(@Body() body: unknown, @CommandMetadata() metadata: CommandContext['metadata']): Promise<RunView> {
+  async start(
+    @Body() body: unknown,
+    @Headers('idempotency-key') idempotencyKeyHeader: string | undefined,
+    @CommandMetadata() metadata: CommandContext['metadata'],
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<RunView> {
+    const idempotencyKey = parseIdempotencyKey(idempotencyKeyHeader);
     const { source, since } = parseStart(body);
     assertPullableSource(source, this.sources);
-    const runId = await startPullRun(
-      this.store,
-      this.sources,
-      { source, startedBy: metadata.actor.role, ...(since ? { since } : {}) },
-      metadata,
-    );
+    // With an Idempotency-Key the run's id is the key's (per token), so a repeat finds the run the first
+    // request started instead of starting another pull of the whole source.
+    const keyedRunId = idempotencyKey === undefined ? undefined : keyedPullRunId(metadata.actor.tokenId, idempotencyKey);
+    const replay = async (runId: string) => {
+      const earlier = await loadRun(this.store, runId);
+      if (earlier.started?.source !== source || earlier.started?.since !== since) throw keyReused();
+      void reply.header('idempotent-replayed', 'true');
+      return toRunView(earlier);
+    };
+    if (keyedRunId !== undefined && (await loadRun(this.store, keyedRunId)).exists) return replay(keyedRunId);
+    let runId: string;
+    try {
+      runId = await startPullRun(
+        this.store,
+        this.sources,
+        { source, startedBy: metadata.actor.role, ...(since ? { since } : {}) },
+        metadata,
+        keyedRunId,
+      );
+    } catch (error) {
+      // A concurrent request under the same key started it first.
+      if (keyedRunId !== undefined && error instanceof WrongExpectedVersion) return replay(keyedRunId);
+      throw error;
+    }
     this.drivers.drive(runId, metadata);
     return toRunView(await loadRun(this.store, runId));
   }
@@ -121,5 +155,8 @@ function parseStart(body: unknown): { source: string; since?: string } {
   if (errors.length) throw new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', { errors });
   return { source: body.source as string, ...(body.since ? { since: body.since as string } : {}) };
 }
+
+const keyReused = () =>
+  new AppError('unprocessable', 'IDEMPOTENCY_KEY.REUSED', 'This Idempotency-Key was already used with a different request body', {});
 
 const notFound = (runId: string) => new AppError('not_found', 'SYNC.RUN_NOT_FOUND', `No import run ${runId}`, { runId });

@@ -91,6 +91,34 @@ describe('POST /v1/sync/runs', () => {
     expect(await runs()).toBe(before);
   });
 
+  it('answers a repeat under one Idempotency-Key with the run the first started, and refuses the key with another body', async () => {
+    const since = '2099-01-01T00:00:00Z';
+    const keyed = (payload: object, key = 'start-nightly-1') =>
+      app.inject({ method: 'POST', url: '/v1/sync/runs', headers: { ...auth('sync'), 'idempotency-key': key }, payload });
+    const first = await keyed({ source: 'crm', since });
+    expect(first.statusCode).toBe(202);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const { runId } = first.json();
+
+    const again = await keyed({ since, source: 'crm' });
+    expect(again.statusCode).toBe(202);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toMatchObject({ runId, source: 'crm', kind: 'pull' });
+
+    const other = await keyed({ source: 'crm' });
+    expect(other.statusCode).toBe(422);
+    expect(other.json()).toMatchObject({ code: 'IDEMPOTENCY_KEY.REUSED' });
+    const started = (await harness.runtime.eventStore.readStream(importStream(runId))).filter((e) => e.type === 'ImportRunStarted');
+    expect(started).toHaveLength(1);
+    const { rows } = await harness.runtime.pool.query(
+      `SELECT count(*)::int AS n FROM idem_events WHERE event_type = 'ImportRunStarted' AND data->>'since' = $1`,
+      [since],
+    );
+    expect(rows[0].n).toBe(1);
+
+    expect((await keyed({ source: 'crm', since }, 'start-nightly-2')).json().runId).not.toBe(runId);
+  });
+
   it('names a missing source with the sources there are, and only that', async () => {
     const response = await post({});
     expect(response.json()).toMatchObject({

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
+import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { Pool } from 'pg';
 import { runCli } from '../../../src/cli';
@@ -166,13 +166,47 @@ describe('idem sync resume', () => {
     expect(refused.code).toBe(EXIT_ERROR);
     expect(refused.out).toEqual([]);
     expect(refused.lines).toEqual([
-      `idem: ${started.runId} is not resumed here: the run started against the contact source crm at ${sandbox.url}, and crm is configured here as ${elsewhere}: nothing was pulled from it (a run is driven only against the source it started with); resume it where crm is ${sandbox.url} (IDEM_CRM_URL=${sandbox.url})`,
+      `idem: ${started.runId} is not resumed here: the run started against the contact source crm at ${sandbox.url}, and crm is configured here as ${elsewhere}: nothing was pulled from it (a run is driven only against the source it started with); resume it where crm is ${sandbox.url} (IDEM_CRM_URL=${sandbox.url}); if that CRM now answers at ${elsewhere}, \`idem sync resume ${started.runId} --source-moved\` there drives the run against it`,
     ]);
     expect((await store.readStream(importStream(started.runId))).map((e) => e.type)).toEqual(['ImportRunStarted']);
 
     const { code, view } = await idem('sync', 'resume', started.runId);
     expect(code).toBe(0);
     expect(view).toMatchObject({ runId: started.runId, status: 'completed', processed: 30 });
+  });
+
+  it('with --source-moved, drives a run against the CRM configured here once that CRM moved, recording its new address', async () => {
+    // The same CRM at a new address (a proxy on another port): a restarted sandbox, a CRM behind a new host.
+    const sockets = new Set<Socket>();
+    const moved = createTcpServer((client) => {
+      const upstream = connect(Number(new URL(sandbox.url).port), '127.0.0.1');
+      [client, upstream].forEach((socket) => sockets.add(socket));
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => moved.listen(0, '127.0.0.1', resolve));
+    const movedUrl = `http://127.0.0.1:${(moved.address() as AddressInfo).port}`;
+    try {
+      const { view: started } = await idem('sync', 'run', '--source', 'crm', '--no-wait');
+      const refused = await cliWith(pool, movedUrl, 'sync', 'resume', started.runId);
+      expect(refused.code).toBe(EXIT_ERROR);
+      expect(refused.lines[0]).toContain(
+        `if that CRM now answers at ${movedUrl}, \`idem sync resume ${started.runId} --source-moved\` there drives the run against it`,
+      );
+
+      const adopted = await cliWith(pool, movedUrl, 'sync', 'resume', started.runId, '--source-moved');
+      expect(adopted.code).toBe(0);
+      expect(JSON.parse(adopted.out.at(-1)!)).toMatchObject({ runId: started.runId, status: 'completed', processed: 30 });
+      const events = await store.readStream(importStream(started.runId));
+      expect(events.find((e) => e.type === 'ImportRunResumed')?.data).toEqual({
+        runId: started.runId,
+        by: 'cli',
+        sourceIdentity: movedUrl,
+      });
+      expect(events.filter((e) => e.type === 'ImportPageFetched')).toHaveLength(1);
+    } finally {
+      sockets.forEach((socket) => socket.destroy());
+      await new Promise((resolve) => moved.close(resolve));
+    }
   });
 
   it('says that a completed run has nothing to resume', async () => {

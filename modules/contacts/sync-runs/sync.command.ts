@@ -169,7 +169,11 @@ export const syncCommand: CliCommand = (context) => {
   sync
     .command('resume <runId>')
     .description('resume a stopped or orphaned pull run from its last recorded page (a file run: import the same file again)')
-    .action(async (runId: string) => {
+    .option(
+      '--source-moved',
+      "the run's CRM now answers at this IDEM_CRM_URL (it moved): drive the run against it from now on, and record that",
+    )
+    .action(async (runId: string, options: { sourceMoved?: boolean }) => {
       const { store } = await context.runtime();
       const run = await loadRun(store, runId);
       if (run.exists && run.kind === 'file')
@@ -185,8 +189,10 @@ export const syncCommand: CliCommand = (context) => {
       // and the reason says which CRM to point IDEM_CRM_URL at (the run is left as it was).
       const configured = configuredContactSources(context.config())(run.source);
       const moved = run.exists && configured ? sourceMovedReason(run, configured) : undefined;
-      if (moved) throw new Error(`${runId} is not resumed here: ${moved}`);
-      await resumeRun(store, runId, 'cli', cliMetadata());
+      // --source-moved: the operator says the run's CRM is the one configured here, at its new address.
+      const adopted = moved && options.sourceMoved ? configured?.identity : undefined;
+      if (moved && adopted === undefined) throw new Error(`${runId} is not resumed here: ${moved}`);
+      await resumeRun(store, runId, 'cli', cliMetadata(), adopted);
       await drive(context, runId, resumeLabel(run));
     });
   return sync;

@@ -12,6 +12,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { CrmData, type CrmContact } from './crm-data';
 import { CALM_CRM, parseCrmBehaviour } from './crm-behaviour';
+import { parseCrmMutation, parseCrmReset } from './crm-control';
 import { CrmFaults, parseCrmFault } from './crm-faults';
 import { locatePage } from './crm-pages';
 
@@ -87,17 +88,21 @@ export function registerSandboxCrm(app: FastifyInstance, options: CrmOptions = {
     faults.clear();
     return { faults: [] };
   });
-  app.post<{ Body: { count?: number; deletes?: number } }>('/crm/_control/mutate', async (request) => ({
-    touched: data.mutate(request.body?.count ?? 1, request.body?.deletes ?? 0),
-  }));
+  app.post('/crm/_control/mutate', async (request, reply) => {
+    const mutation = parseCrmMutation(request.body);
+    if (typeof mutation === 'string') return reply.code(400).send({ error: mutation });
+    return { touched: data.mutate(mutation.count, mutation.deletes) };
+  });
   app.post('/crm/_control/behaviour', async (request, reply) => {
     const parsed = parseCrmBehaviour(request.body);
     if (typeof parsed === 'string') return reply.code(400).send({ error: parsed });
     behaviour = parsed;
     return behaviour;
   });
-  app.post<{ Body: { seed?: number; size?: number } }>('/crm/_control/reset', async (request) => {
-    data = new CrmData(request.body?.seed ?? data.seed, request.body?.size ?? data.size);
+  app.post('/crm/_control/reset', async (request, reply) => {
+    const reset = parseCrmReset(request.body, data);
+    if (typeof reset === 'string') return reply.code(400).send({ error: reset });
+    data = new CrmData(reset.seed, reset.size);
     faults.clear();
     requestsByPage.clear();
     return { seed: data.seed, size: data.size };

@@ -133,6 +133,37 @@ describe('the sandbox CRM', () => {
     });
   });
 
+  it('refuses a mutation it cannot take as asked (not a count, a fraction, too many), editing nothing', async () => {
+    const c = await crm(1, 10);
+    const before = await c.page(null, 10);
+    for (const [body, error] of [
+      [{ count: 'x' }, 'count must be an integer in 0..100000'],
+      [{ count: 1.5 }, 'count must be an integer in 0..100000'],
+      [{ count: -5 }, 'count must be an integer in 0..100000'],
+      [{ count: 100_000_000 }, 'count must be an integer in 0..100000'],
+      [{ count: 1, deletes: '2' }, 'deletes must be an integer in 0..100000'],
+    ] as const)
+      expect(await c.call('POST', '/crm/_control/mutate', body)).toEqual({ status: 400, body: { error } });
+    expect(await c.page(null, 10)).toEqual(before);
+    expect((await c.call('POST', '/crm/_control/mutate', { count: 2, deletes: 1 })).body.touched).toHaveLength(3);
+  });
+
+  it('refuses a reset to a seed or size it cannot take, keeping the contacts it had', async () => {
+    const c = await crm(1, 10);
+    const before = await c.page(null, 10);
+    for (const [body, error] of [
+      [{ size: 'x' }, 'size must be an integer in 0..10000000'],
+      [{ size: -1 }, 'size must be an integer in 0..10000000'],
+      [{ size: 2.5 }, 'size must be an integer in 0..10000000'],
+      [{ seed: 'abc' }, 'seed must be an integer'],
+      [{ seed: 1.5 }, 'seed must be an integer'],
+    ] as const)
+      expect(await c.call('POST', '/crm/_control/reset', body)).toEqual({ status: 400, body: { error } });
+    expect(await c.page(null, 10)).toEqual(before);
+    expect((await c.call('POST', '/crm/_control/reset', { seed: 2, size: 3 })).body).toEqual({ seed: 2, size: 3 });
+    expect((await c.page(null, 10)).contacts).toHaveLength(3);
+  });
+
   it('refuses a behaviour it does not know how to take, keeping the one it had', async () => {
     const c = await crm(1, 10);
     await c.behave({ mutatePerPage: 2 });
