@@ -6,6 +6,12 @@ import { AppError } from './app-error';
  */
 export function parseIdempotencyKey(raw: string | string[] | undefined): string | undefined {
   if (raw === undefined) return undefined;
+  // Node joins a header sent twice into one value with ", " (a space, which no key may hold).
+  if (Array.isArray(raw) ? raw.length > 1 : /,\s/.test(raw)) {
+    throw new AppError('validation', 'IDEMPOTENCY_KEY.INVALID', 'Idempotency-Key was sent more than once; send one key', {
+      errors: [{ field: 'Idempotency-Key', message: 'sent more than once' }],
+    });
+  }
   const value = (Array.isArray(raw) ? raw[0] : raw).trim().replace(/^"(.*)"$/, '$1');
   if (!/^[\x21-\x7e]{1,255}$/.test(value)) {
     throw new AppError('validation', 'IDEMPOTENCY_KEY.INVALID', 'Idempotency-Key must be 1–255 visible ASCII characters', {
