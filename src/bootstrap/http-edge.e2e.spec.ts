@@ -184,6 +184,49 @@ describe('refused before a route runs, as problem+json', () => {
     expect(text).not.toContain(long);
   });
 
+  it('answers a method a known path does not take with 405 and its Allow header (RFC 9110 §15.5.6), writes nothing', async () => {
+    const orderId = `edge-405-${randomUUID()}`;
+    for (const [method, path, allow] of [
+      ['DELETE', `/v1/orders/${orderId}`, 'GET, HEAD'],
+      ['PUT', `/v1/orders/${orderId}/charge`, 'POST'],
+      ['GET', `/v1/orders/${orderId}/charge`, 'POST'],
+      ['POST', '/health/live', 'GET, HEAD'],
+      ['GET', '/v1/webhooks/payments', 'POST'],
+      ['PATCH', '/v1/support/orders/x/resolve', 'POST'],
+    ] as const) {
+      const response = await fetch(url(path), {
+        method,
+        headers: { ...auth('storefront'), 'content-type': 'application/json', 'x-request-id': 'edge-405' },
+        body: method === 'GET' ? undefined : JSON.stringify(charge),
+      });
+      const seen = {
+        method,
+        path,
+        status: response.status,
+        allow: response.headers.get('allow'),
+        type: response.headers.get('content-type'),
+        id: response.headers.get('x-request-id'),
+      };
+      expect(seen).toEqual({
+        method,
+        path,
+        status: 405,
+        allow,
+        type: expect.stringMatching(/^application\/problem\+json/),
+        id: 'edge-405',
+      });
+      expect(await response.json()).toMatchObject({
+        status: 405,
+        code: 'ROUTE.METHOD_NOT_ALLOWED',
+        title: `${path} takes ${allow}, not ${method}`,
+      });
+    }
+    expect(await harness.runtime.eventStore.readStream(`order-${orderId}`)).toEqual([]);
+    // A path no route serves stays 404, whatever the method.
+    const unknown = await fetch(url('/no/such/route'), { method: 'DELETE' });
+    expect({ status: unknown.status, allow: unknown.headers.get('allow') }).toEqual({ status: 404, allow: null });
+  });
+
   it("answers what Node's HTTP parser refuses (an unknown method) with a problem, and stays up", async () => {
     const answer = await rawRequest('FOO /v1/orders/edge-3 HTTP/1.1\r\nHost: x\r\n\r\n');
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
