@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
 import { waitFor } from '../../test/projections/projection-harness';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../errors/json-depth';
@@ -182,6 +183,40 @@ describe('refused before a route runs, as problem+json', () => {
     const text = await tooLong.text();
     expect(JSON.parse(text)).toMatchObject({ code: 'REQUEST.URI_TOO_LONG' });
     expect(text).not.toContain(long);
+  });
+
+  it('refuses a body sent with a Content-Encoding (gzip, or any but identity) with 415, compressed or not, and writes nothing', async () => {
+    const body = JSON.stringify(charge);
+    for (const [encoding, sent] of [
+      ['gzip', gzipSync(body)],
+      ['gzip', Buffer.from(body)],
+      ['br', Buffer.from(body)],
+    ] as const) {
+      const orderId = `edge-coding-${randomUUID()}`;
+      const response = await fetch(url(`/v1/orders/${orderId}/charge`), {
+        method: 'POST',
+        headers: { ...auth('storefront'), 'content-type': 'application/json', 'content-encoding': encoding, 'x-request-id': 'edge-415' },
+        body: sent,
+      });
+      const seen = {
+        encoding,
+        status: response.status,
+        type: response.headers.get('content-type'),
+        id: response.headers.get('x-request-id'),
+      };
+      expect(seen).toEqual({ encoding, status: 415, type: expect.stringMatching(/^application\/problem\+json/), id: 'edge-415' });
+      expect(await response.json()).toMatchObject({
+        code: 'REQUEST.UNSUPPORTED_CONTENT_ENCODING',
+        title: expect.stringContaining(encoding),
+      });
+      expect(await harness.runtime.eventStore.readStream(`order-${orderId}`)).toEqual([]);
+    }
+    const identity = await fetch(url(`/v1/orders/edge-coding-${randomUUID()}/charge`), {
+      method: 'POST',
+      headers: { ...auth('storefront'), 'content-type': 'application/json', 'content-encoding': 'identity' },
+      body,
+    });
+    expect(identity.status).toBe(202);
   });
 
   it('answers a method a known path does not take with 405 and its Allow header (RFC 9110 §15.5.6), writes nothing', async () => {

@@ -24,6 +24,9 @@
  * - a request that arrives once the api is stopping (on a keep-alive connection, after the signal) is
  *   answered 503 SERVICE.STOPPING as problem+json with its request id: Fastify's own 503 for it
  *   (`return503OnClosing`) is plain JSON written before any hook runs;
+ * - a body sent with a Content-Encoding other than identity (gzip, br, …) is refused with 415
+ *   REQUEST.UNSUPPORTED_CONTENT_ENCODING (RFC 9110 §8.4.1), as the api decodes none: a gzip body was
+ *   answered "not valid UTF-8", and an uncompressed body labelled gzip was taken as it was;
  * - a method a known path does not take (`DELETE /v1/orders/481`) is answered 405
  *   ROUTE.METHOD_NOT_ALLOWED with the `Allow` header RFC 9110 §15.5.6 requires, not the 404 Fastify
  *   gives for any unmatched request, which told the caller the resource did not exist.
@@ -152,6 +155,17 @@ export function jsonBodyParser(instance: FastifyInstance): FastifyBodyParser<Buf
   };
 }
 
+/** The request's Content-Encoding when it names a coding other than identity (which the api cannot decode). */
+function contentCodingOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['content-encoding'];
+  const coding = (Array.isArray(header) ? header.join(',') : (header ?? '')).trim().toLowerCase();
+  return coding === '' || coding === 'identity' ? undefined : coding;
+}
+
+const MAX_CODING_SHOWN = 40;
+const unsupportedCodingTitle = (coding: string) =>
+  `The body must be sent without Content-Encoding; "${coding.length > MAX_CODING_SHOWN ? `${coding.slice(0, MAX_CODING_SHOWN)}…` : coding}" is not accepted`;
+
 /** The methods a route may take; a path that takes none of them is not a route at all (404). */
 const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
@@ -177,6 +191,18 @@ export function installHttpEdge(instance: FastifyInstance): void {
       .header('content-type', 'application/problem+json')
       .header('retry-after', '1')
       .send(problem(503, 'SERVICE.STOPPING', 'The service is stopping; send the request again'));
+  });
+  // After the token checks (onRequest), before the body is read.
+  instance.addHook('preParsing', (request, reply, payload, done) => {
+    const coding = contentCodingOf(request);
+    if (coding === undefined) return done(null, payload);
+    void reply
+      .status(415)
+      .header('content-type', 'application/problem+json')
+      .send({
+        ...problem(415, 'REQUEST.UNSUPPORTED_CONTENT_ENCODING', unsupportedCodingTitle(coding)),
+        instance: request.url.split('?')[0],
+      });
   });
   instance.addHook('preValidation', (request, _reply, done) => {
     if (request.body === undefined) return done();
