@@ -217,6 +217,10 @@ describe('refused before a route runs, as problem+json', () => {
       body,
     });
     expect(identity.status).toBe(202);
+    // A request without a body has nothing the header could describe.
+    const read = await fetch(url('/v1/orders/edge-1'), { headers: { ...auth('support'), 'content-encoding': 'gzip' } });
+    expect(read.status).toBe(404);
+    expect(await read.json()).toMatchObject({ code: 'ORDER.NOT_FOUND' });
   });
 
   it('answers a method a known path does not take with 405 and its Allow header (RFC 9110 §15.5.6), writes nothing', async () => {

@@ -155,8 +155,11 @@ export function jsonBodyParser(instance: FastifyInstance): FastifyBodyParser<Buf
   };
 }
 
-/** The request's Content-Encoding when it names a coding other than identity (which the api cannot decode). */
+/** The Content-Encoding of the request's body when it names a coding other than identity (which the api cannot decode). */
 function contentCodingOf(request: FastifyRequest): string | undefined {
+  const { 'content-length': length, 'transfer-encoding': chunked } = request.headers;
+  // A request without a body (a GET) has nothing the header could describe.
+  if ((length === undefined || length === '0') && chunked === undefined) return undefined;
   const header = request.headers['content-encoding'];
   const coding = (Array.isArray(header) ? header.join(',') : (header ?? '')).trim().toLowerCase();
   return coding === '' || coding === 'identity' ? undefined : coding;
