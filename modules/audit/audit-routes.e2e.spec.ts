@@ -76,6 +76,31 @@ describe('GET /v1/audit/events', () => {
   });
 
   it.each([
+    ['application/x-ndjson', 'ndjson'],
+    ['application/json;q=0.5, application/x-ndjson', 'ndjson'],
+    ['application/x-ndjson, application/json', 'ndjson'],
+    ['Application/X-NDJSON', 'ndjson'],
+    ['application/x-ndjson;q=0.1, application/json', 'json'],
+    ['application/json, application/x-ndjson;q=0.9', 'json'],
+    ['application/x-ndjson;q=0', 'json'],
+    ['application/x-ndjson; q=0.0, */*', 'json'],
+    ['*/*', 'json'],
+    [undefined, 'json'],
+  ])('weighs Accept: %s by its q-values (RFC 9110 §12.5.1) and answers %s, saying it varies by Accept', async (accept, format) => {
+    const response = await get('/v1/audit/events?limit=2', { ...auth('auditor'), ...(accept === undefined ? {} : { accept }) });
+    expect(response.statusCode).toBe(200);
+    const type = String(response.headers['content-type']);
+    expect({
+      accept,
+      format: type.startsWith('application/x-ndjson') ? 'ndjson' : type.startsWith('application/json') ? 'json' : type,
+    }).toEqual({
+      accept,
+      format,
+    });
+    expect(response.headers.vary).toMatch(/\baccept\b/i);
+  });
+
+  it.each([
     ['an after that is no checkpoint', '?after=yesterday'],
     ['an after whose sequence is beyond 64 bits', '?after=1/99999999999999999999'],
     ['an after whose sequence is beyond a signed bigint', '?after=1/9223372036854775808'],

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
 import { waitFor } from '../../test/projections/projection-harness';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../errors/json-depth';
@@ -182,6 +183,87 @@ describe('refused before a route runs, as problem+json', () => {
     const text = await tooLong.text();
     expect(JSON.parse(text)).toMatchObject({ code: 'REQUEST.URI_TOO_LONG' });
     expect(text).not.toContain(long);
+  });
+
+  it('refuses a body sent with a Content-Encoding (gzip, or any but identity) with 415, compressed or not, and writes nothing', async () => {
+    const body = JSON.stringify(charge);
+    for (const [encoding, sent] of [
+      ['gzip', gzipSync(body)],
+      ['gzip', Buffer.from(body)],
+      ['br', Buffer.from(body)],
+    ] as const) {
+      const orderId = `edge-coding-${randomUUID()}`;
+      const response = await fetch(url(`/v1/orders/${orderId}/charge`), {
+        method: 'POST',
+        headers: { ...auth('storefront'), 'content-type': 'application/json', 'content-encoding': encoding, 'x-request-id': 'edge-415' },
+        body: sent,
+      });
+      const seen = {
+        encoding,
+        status: response.status,
+        type: response.headers.get('content-type'),
+        id: response.headers.get('x-request-id'),
+      };
+      expect(seen).toEqual({ encoding, status: 415, type: expect.stringMatching(/^application\/problem\+json/), id: 'edge-415' });
+      expect(await response.json()).toMatchObject({
+        code: 'REQUEST.UNSUPPORTED_CONTENT_ENCODING',
+        title: expect.stringContaining(encoding),
+      });
+      expect(await harness.runtime.eventStore.readStream(`order-${orderId}`)).toEqual([]);
+    }
+    const identity = await fetch(url(`/v1/orders/edge-coding-${randomUUID()}/charge`), {
+      method: 'POST',
+      headers: { ...auth('storefront'), 'content-type': 'application/json', 'content-encoding': 'identity' },
+      body,
+    });
+    expect(identity.status).toBe(202);
+    // A request without a body has nothing the header could describe.
+    const read = await fetch(url('/v1/orders/edge-1'), { headers: { ...auth('support'), 'content-encoding': 'gzip' } });
+    expect(read.status).toBe(404);
+    expect(await read.json()).toMatchObject({ code: 'ORDER.NOT_FOUND' });
+  });
+
+  it('answers a method a known path does not take with 405 and its Allow header (RFC 9110 §15.5.6), writes nothing', async () => {
+    const orderId = `edge-405-${randomUUID()}`;
+    for (const [method, path, allow] of [
+      ['DELETE', `/v1/orders/${orderId}`, 'GET, HEAD'],
+      ['PUT', `/v1/orders/${orderId}/charge`, 'POST'],
+      ['GET', `/v1/orders/${orderId}/charge`, 'POST'],
+      ['POST', '/health/live', 'GET, HEAD'],
+      ['GET', '/v1/webhooks/payments', 'POST'],
+      ['PATCH', '/v1/support/orders/x/resolve', 'POST'],
+    ] as const) {
+      const response = await fetch(url(path), {
+        method,
+        headers: { ...auth('storefront'), 'content-type': 'application/json', 'x-request-id': 'edge-405' },
+        body: method === 'GET' ? undefined : JSON.stringify(charge),
+      });
+      const seen = {
+        method,
+        path,
+        status: response.status,
+        allow: response.headers.get('allow'),
+        type: response.headers.get('content-type'),
+        id: response.headers.get('x-request-id'),
+      };
+      expect(seen).toEqual({
+        method,
+        path,
+        status: 405,
+        allow,
+        type: expect.stringMatching(/^application\/problem\+json/),
+        id: 'edge-405',
+      });
+      expect(await response.json()).toMatchObject({
+        status: 405,
+        code: 'ROUTE.METHOD_NOT_ALLOWED',
+        title: `${path} takes ${allow}, not ${method}`,
+      });
+    }
+    expect(await harness.runtime.eventStore.readStream(`order-${orderId}`)).toEqual([]);
+    // A path no route serves stays 404, whatever the method.
+    const unknown = await fetch(url('/no/such/route'), { method: 'DELETE' });
+    expect({ status: unknown.status, allow: unknown.headers.get('allow') }).toEqual({ status: 404, allow: null });
   });
 
   it("answers what Node's HTTP parser refuses (an unknown method) with a problem, and stays up", async () => {

@@ -23,7 +23,13 @@
  *   naming the key and its path: JSON.parse kept the last value silently (duplicate-json-key.ts);
  * - a request that arrives once the api is stopping (on a keep-alive connection, after the signal) is
  *   answered 503 SERVICE.STOPPING as problem+json with its request id: Fastify's own 503 for it
- *   (`return503OnClosing`) is plain JSON written before any hook runs.
+ *   (`return503OnClosing`) is plain JSON written before any hook runs;
+ * - a body sent with a Content-Encoding other than identity (gzip, br, …) is refused with 415
+ *   REQUEST.UNSUPPORTED_CONTENT_ENCODING (RFC 9110 §8.4.1), as the api decodes none: a gzip body was
+ *   answered "not valid UTF-8", and an uncompressed body labelled gzip was taken as it was;
+ * - a method a known path does not take (`DELETE /v1/orders/481`) is answered 405
+ *   ROUTE.METHOD_NOT_ALLOWED with the `Allow` header RFC 9110 §15.5.6 requires, not the 404 Fastify
+ *   gives for any unmatched request, which told the caller the resource did not exist.
  */
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
@@ -149,6 +155,28 @@ export function jsonBodyParser(instance: FastifyInstance): FastifyBodyParser<Buf
   };
 }
 
+/** The Content-Encoding of the request's body when it names a coding other than identity (which the api cannot decode). */
+function contentCodingOf(request: FastifyRequest): string | undefined {
+  const { 'content-length': length, 'transfer-encoding': chunked } = request.headers;
+  // A request without a body (a GET) has nothing the header could describe.
+  if ((length === undefined || length === '0') && chunked === undefined) return undefined;
+  const header = request.headers['content-encoding'];
+  const coding = (Array.isArray(header) ? header.join(',') : (header ?? '')).trim().toLowerCase();
+  return coding === '' || coding === 'identity' ? undefined : coding;
+}
+
+const MAX_CODING_SHOWN = 40;
+const unsupportedCodingTitle = (coding: string) =>
+  `The body must be sent without Content-Encoding; "${coding.length > MAX_CODING_SHOWN ? `${coding.slice(0, MAX_CODING_SHOWN)}…` : coding}" is not accepted`;
+
+/** The methods a route may take; a path that takes none of them is not a route at all (404). */
+const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/** The methods some route takes at this URL (its path matched as the router matches it, query ignored). */
+function allowedMethods(instance: FastifyInstance, url: string): string[] {
+  return ROUTE_METHODS.filter((method) => instance.findRoute({ method, url }) !== null);
+}
+
 /** The hooks and parsers above, on the api's instance before Nest registers its routes. */
 export function installHttpEdge(instance: FastifyInstance): void {
   let stopping = false;
@@ -159,7 +187,7 @@ export function installHttpEdge(instance: FastifyInstance): void {
   });
   instance.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
-    if (!stopping) return done();
+    if (!stopping) return request.is404 ? methodNotAllowed(instance, request, reply, done) : done();
     // Fastify already asked for the connection to close; the caller retries elsewhere or after the restart.
     void reply
       .status(503)
@@ -167,10 +195,34 @@ export function installHttpEdge(instance: FastifyInstance): void {
       .header('retry-after', '1')
       .send(problem(503, 'SERVICE.STOPPING', 'The service is stopping; send the request again'));
   });
+  // After the token checks (onRequest), before the body is read.
+  instance.addHook('preParsing', (request, reply, payload, done) => {
+    const coding = contentCodingOf(request);
+    if (coding === undefined) return done(null, payload);
+    void reply
+      .status(415)
+      .header('content-type', 'application/problem+json')
+      .send({
+        ...problem(415, 'REQUEST.UNSUPPORTED_CONTENT_ENCODING', unsupportedCodingTitle(coding)),
+        instance: request.url.split('?')[0],
+      });
+  });
   instance.addHook('preValidation', (request, _reply, done) => {
     if (request.body === undefined) return done();
     // Nest registers a form parser of its own (rawBody), so the media type is checked here, after parsing.
     if (!JSON_MEDIA_TYPE.test(request.headers['content-type'] ?? '')) return done(notJson());
     done(nestedDeeperThan(request.body, MAX_JSON_DEPTH) ? jsonTooDeep() : undefined);
   });
+}
+
+/** A request no route matched: 405 with `Allow` when its path takes other methods, else on to the 404. */
+function methodNotAllowed(instance: FastifyInstance, request: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  const allow = allowedMethods(instance, request.url);
+  if (allow.length === 0) return done();
+  const path = request.url.split('?')[0];
+  void reply
+    .status(405)
+    .header('content-type', 'application/problem+json')
+    .header('allow', allow.join(', '))
+    .send({ ...problem(405, 'ROUTE.METHOD_NOT_ALLOWED', `${path} takes ${allow.join(', ')}, not ${request.method}`), instance: path });
 }

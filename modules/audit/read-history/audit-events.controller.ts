@@ -2,7 +2,7 @@
  * GET /v1/audit/events?after=&limit= (auditor): the global history, paged, each event with the chain
  * hash the audit chain recorded for it (null while the projector has not linked it yet). JSON
  * `{events, next}`, or NDJSON — one event per line, `next` in the `Idem-Next-After` header — when
- * the client accepts `application/x-ndjson`. `next` is null when the page was not full: the end of
+ * the client asks for `application/x-ndjson` (weighed by q-values, wants-ndjson.ts). `next` is null when the page was not full: the end of
  * history for now; poll again with the last event's position.
  */
 import { ApiQuery } from '@nestjs/swagger';
@@ -14,6 +14,7 @@ import { DATABASE_POOL } from '../../../src/database/database-pool';
 import { EVENT_STORE, type EventStore } from '../../../src/event-store/event-store.port';
 import { entryKey, readChainHashes } from '../../../projections/audit-chain/audit-chain.queries';
 import { parseHistoryPageQuery } from './history-page-query';
+import { wantsNdjson } from './wants-ndjson';
 
 export const NDJSON = 'application/x-ndjson';
 
@@ -48,7 +49,9 @@ export class AuditEventsController {
       return { position, stream, revision, id, type, data, metadata, created, chainHash: entry?.eventId === id ? entry.chainHash : null };
     });
     const next = events.length === query.limit ? events.at(-1)!.position : null;
-    if (!accept?.includes(NDJSON)) return { events, next };
+    // Caches keep one answer per Accept: the same URL answers JSON or NDJSON.
+    void reply.header('vary', 'Accept');
+    if (!wantsNdjson(accept)) return { events, next };
     void reply.header('content-type', NDJSON);
     if (next) void reply.header('idem-next-after', next);
     return events.map((event) => `${JSON.stringify(event)}\n`).join('');
