@@ -145,6 +145,7 @@ describe('idem sync import', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
 });
 
 describe('idem sync resume', () => {
@@ -243,7 +244,7 @@ describe('idem sync list', () => {
     expect(code).toBe(0);
     expect(out).toHaveLength(started.length);
     expect(out.map(runIdOf).sort()).toEqual([...started].sort());
-    expect(out.every((line) => / {2}pull {2}running {2}0 records$/.test(line))).toBe(true);
+    expect(out.every((line) => / {2}pull {2}running {2}0 records {2}crm$/.test(line))).toBe(true);
     expect(lines).toEqual([`${started.length} import runs`]);
   });
 
