@@ -146,6 +146,16 @@ describe('idem sync import', () => {
     }
   });
 
+  it('names a file that does not exist in one line, exit code 2, and starts no run', async () => {
+    const missing = join(tmpdir(), 'idem-sync-import-nonexistent', 'contacts.ndjson');
+    const runsBefore = await pool.query(`SELECT count(*)::int AS n FROM idem_events WHERE stream_name LIKE 'import-file.%'`);
+    const { code, out, lines } = await cli('sync', 'import', missing, '--source', 'crm');
+    expect(code).toBe(EXIT_ERROR);
+    expect(out).toEqual([]);
+    expect(lines.at(-1)).toBe(`idem: cannot read ${missing}: no such file`);
+    const runsAfter = await pool.query(`SELECT count(*)::int AS n FROM idem_events WHERE stream_name LIKE 'import-file.%'`);
+    expect(runsAfter.rows[0].n).toBe(runsBefore.rows[0].n);
+  });
 });
 
 describe('idem sync resume', () => {

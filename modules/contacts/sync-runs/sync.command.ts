@@ -14,6 +14,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Pool } from 'pg';
 import { listRuns, runKeyOf, type RunKey } from '../../../projections/sync-runs/sync-runs.queries';
 import { EXIT_CHECK_FAILED, println, type CliCommand, type CliContext } from '../../../src/cli/cli-context';
+import { unreadableFile } from '../../../src/cli/unreadable-file';
 import { configuredContactSources } from '../contact-source/configured-sources';
 import { assertKnownSource, assertPullableSource } from '../contact-sources';
 import { importFile } from '../import-file/import-file';
@@ -111,6 +112,8 @@ export const syncCommand: CliCommand = (context) => {
           signal: context.interrupted,
           onProgress: (p) => bar.update(p.bytes, p.totalBytes, p.run),
         });
+      } catch (error) {
+        throw unreadableFile(file, error);
       } finally {
         bar.stop();
       }
