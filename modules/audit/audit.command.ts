@@ -1,10 +1,11 @@
 /**
  * `idem audit verify [--stream s]`, `idem audit export <file>` and `idem audit verify-file <file>`
  * (DESIGN.md §8). verify and verify-file print the report as JSON on stdout and exit with 1 on a
- * break; verify-file opens no database.
+ * break; verify-file opens no database, and a file it cannot read is one line and exit code 2.
  */
 import { Command } from 'commander';
 import { EXIT_CHECK_FAILED, println, type CliCommand, type CliContext } from '../../src/cli/cli-context';
+import { unreadableFile } from '../../src/cli/unreadable-file';
 import { exportToFile } from './export-history/export-to-file';
 import { verifyExportFile } from './export-history/verify-file';
 import type { VerifyReport } from './verify-history/chain-break';
@@ -35,7 +36,15 @@ export const auditCommand: CliCommand = (context) => {
     .command('verify-file')
     .description('check an export with nothing but the file; prints its final digest; exit code 1 on the first break')
     .argument('<file>', 'an NDJSON file written by `idem audit export`')
-    .action(async (file: string) => printReport(context, await verifyExportFile(file)));
+    .action(async (file: string) => {
+      let report: VerifyReport;
+      try {
+        report = await verifyExportFile(file);
+      } catch (error) {
+        throw unreadableFile(file, error);
+      }
+      printReport(context, report);
+    });
 
   return audit;
 };

@@ -6,6 +6,7 @@
  */
 import { contactsReadModel } from '../../projections/contacts/contacts.projector';
 import { importEventsReadModel } from '../../projections/import-events/import-events.projector';
+import { addSourceIdentityColumn } from '../../projections/sync-runs/sync-runs.migration';
 import { syncRunsReadModel } from '../../projections/sync-runs/sync-runs.projector';
 import { runningPullRuns, runningPullRunsAt, runningPushRuns } from '../../projections/sync-runs/sync-runs.queries';
 import type { IdemConfig } from '../../src/config/config';
@@ -27,6 +28,8 @@ export function contactsFeature({ sources = configuredContactSources }: Contacts
     name: 'contacts',
     module: ContactsModule.withSources(sources),
     readModels: [contactsReadModel, importEventsReadModel, syncRunsReadModel],
+    // sync_runs versions made before runs showed their CRM get its column (sync-runs.migration.ts).
+    migrate: addSourceIdentityColumn,
     services: [
       // Import runs whose driver died with its process go on from their last recorded page.
       ({ config, store, pool, workerId }) => {

@@ -16,6 +16,13 @@ export interface RunView {
   pages: number;
   counts: Record<ImportOutcome, number>;
   cursor: string | null;
+  /**
+   * A pull run: the CRM it is driven against, as it recorded it when it started (ImportRunStarted
+   * .sourceIdentity, e.g. `http://127.0.0.1:3100`), or the new address an `idem sync resume
+   * --source-moved` recorded since. Null: a file or push run, a source that names no address, or a run
+   * recorded before runs named their CRM.
+   */
+  sourceIdentity: string | null;
   reason?: string;
   startedAt?: string;
   updatedAt?: string;
@@ -33,6 +40,7 @@ export function toRunView(run: ImportRunState): RunView {
     pages: run.pages,
     counts,
     cursor: run.cursor,
+    sourceIdentity: run.started?.sourceIdentity ?? null,
     ...(run.reason ? { reason: run.reason } : {}),
     startedAt: run.startedAt,
     updatedAt: run.updatedAt,
@@ -43,8 +51,8 @@ export function toRunView(run: ImportRunState): RunView {
  * The run's view after one more event of its stream, from its view before it (undefined: nothing yet,
  * and still nothing before ImportRunStarted). This is evolveImportRun, the fold behind GET, applied to
  * the state the view carries, so a listed run cannot disagree with the run read on its own. What a
- * view leaves out of the state (the start's data, the stop rule's count of contradicting pages, the
- * revision) feeds only itself in evolveImportRun, never a field the view shows.
+ * view leaves out of the state (the start's data but its source identity, the stop rule's count of
+ * contradicting pages, the revision) feeds only itself in evolveImportRun, never a field the view shows.
  */
 export function evolveRunView(view: RunView | undefined, event: ImportEvent & { metadata?: { recordedAt: string } }): RunView | undefined {
   const run = evolveImportRun(view ? stateOf(view) : initialImportRunState(), event);
@@ -63,6 +71,14 @@ function stateOf(view: RunView): ImportRunState {
   state.pages = view.pages;
   state.counts = { ...view.counts };
   state.cursor = view.cursor;
+  // The start's data as far as a view shows it: a resume that moved the source replaces its identity.
+  state.started = {
+    runId: view.runId,
+    source: view.source,
+    startedBy: '',
+    kind: view.kind,
+    sourceIdentity: view.sourceIdentity ?? undefined,
+  };
   state.reason = view.reason;
   state.startedAt = view.startedAt;
   state.updatedAt = view.updatedAt;

@@ -59,6 +59,14 @@ export class SyncRunRow {
   @Column({ name: 'cursor', type: 'text', nullable: true })
   cursor!: string | null;
 
+  /**
+   * The CRM a pull run is driven against (RunView.sourceIdentity); null for other runs and runs recorded
+   * before. Added in the table's version made by a rebuild, or by sync-runs.migration.ts to a version made
+   * before, where rows projected before it stay null until `idem projections rebuild sync_runs`.
+   */
+  @Column({ name: 'source_identity', type: 'text', nullable: true })
+  sourceIdentity!: string | null;
+
   /** Why the run failed or needs review. */
   @Column({ name: 'reason', type: 'text', nullable: true })
   reason!: string | null;

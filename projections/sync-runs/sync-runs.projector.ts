@@ -56,6 +56,7 @@ export function syncRunRowOf(view: RunView, revision: number): SyncRunRow {
     pages: view.pages,
     ...counts,
     cursor: view.cursor,
+    sourceIdentity: view.sourceIdentity,
     reason: view.reason ?? null,
     startedAt: startedAtTimes.toDate(view.startedAt),
     updatedAt: updatedAtTimes.toDate(view.updatedAt),
@@ -76,6 +77,8 @@ export function runViewOf(row: SyncRunRow): RunView {
     pages: row.pages,
     counts,
     cursor: row.cursor,
+    // Undefined: a table version made before the column, read before sync-runs.migration.ts added it.
+    sourceIdentity: row.sourceIdentity ?? null,
     ...(row.reason ? { reason: row.reason } : {}),
     startedAt: startedAtTimes.toText(row.startedAt),
     updatedAt: updatedAtTimes.toText(row.updatedAt),

@@ -19,8 +19,11 @@ function recorded(event: ImportEvent, stream = 'import-run.7'): RecordedEvent {
 }
 
 const runId = 'run.7';
-const started = (kind: 'pull' | 'file' | 'push' = 'pull') =>
-  recorded({ type: 'ImportRunStarted', data: { runId, source: 'crm', startedBy: 'sync', kind } });
+const started = (kind: 'pull' | 'file' | 'push' = 'pull', sourceIdentity?: string) =>
+  recorded({
+    type: 'ImportRunStarted',
+    data: { runId, source: 'crm', startedBy: 'sync', kind, ...(sourceIdentity ? { sourceIdentity } : {}) },
+  });
 const page = (cursor: string | null, nextCursor: string | null, records: number) =>
   recorded({ type: 'ImportPageFetched', data: { runId, cursor, records, nextCursor } });
 const processed = (seq: number, outcome: 'imported' | 'updated' | 'rejected') =>
@@ -85,6 +88,36 @@ describe('sync_runs projector', () => {
       expect(rowAfter(events)).toMatchObject({ status: 'running', reason: null, cursor: 'p2' });
       expect(runViewOf(rowAfter(events)!)).toEqual(getAfter(events));
     });
+  });
+
+  describe('when the run recorded the CRM it started with', () => {
+    const crm = 'http://127.0.0.1:3100';
+    const moved = 'http://127.0.0.1:4100';
+
+    it('shows that CRM, and the new one after a resume that moved its source (as GET shows it)', () => {
+      const events = [started('pull', crm), page(null, 'p2', 0)];
+      expect(rowAfter(events)).toMatchObject({ sourceIdentity: crm });
+      events.push(
+        recorded({ type: 'ImportRunNeedsReview', data: { runId, reason: 'the run started against the contact source crm at …' } }),
+      );
+      events.push(recorded({ type: 'ImportRunResumed', data: { runId, by: 'cli', sourceIdentity: moved } }));
+      expect(rowAfter(events)).toMatchObject({ status: 'running', sourceIdentity: moved });
+      expect(runViewOf(rowAfter(events)!)).toEqual(getAfter(events));
+      expect(getAfter(events).sourceIdentity).toBe(moved);
+    });
+
+    it('keeps it through a resume that did not move the source', () => {
+      const events = [started('pull', crm), recorded({ type: 'ImportRunResumed', data: { runId, by: 'cli' } })];
+      expect(rowAfter(events)).toMatchObject({ sourceIdentity: crm });
+      expect(runViewOf(rowAfter(events)!)).toEqual(getAfter(events));
+    });
+  });
+
+  it('shows no CRM (null) for a run recorded without one, and for a file run', () => {
+    expect(rowAfter([started()])).toMatchObject({ sourceIdentity: null });
+    expect(runViewOf(rowAfter([started()])!)).toMatchObject({ sourceIdentity: null });
+    revision = 0;
+    expect(rowAfter([started('file')])).toMatchObject({ sourceIdentity: null });
   });
 
   it('shows a failed run with its error as the reason', () => {

@@ -12,7 +12,7 @@
  */
 import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ApiBody, ApiHeader, ApiQuery } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import type { Pool } from 'pg';
 import { listRuns, runKeyOf, type RunKey } from '../../../projections/sync-runs/sync-runs.queries';
 import { CommandMetadata } from '../../../src/auth/caller.decorator';
@@ -34,6 +34,7 @@ import { decodeRunCursor, encodeRunCursor, RUN_ID } from './run-cursor';
 import { keyedPullRunId, startPullRun } from '../pull-run/start-run';
 import { toRunView, type RunView } from '../import-run.view';
 import { isIsoDateTime } from '../import-contact/iso-date-time';
+import { RUN_LIST_SCHEMA, RUN_VIEW_SCHEMA } from './run-view.schema';
 
 const DEFAULT_LISTED = 100;
 const MAX_LISTED = 1000;
@@ -63,6 +64,11 @@ export class SyncRunsController {
     description:
       'A repeat with the same key (and token) answers the run the first request started, with Idempotent-Replayed: true, ' +
       'and starts no other; another body is 422 IDEMPOTENCY_KEY.REUSED.',
+  })
+  @ApiResponse({
+    status: 202,
+    description: 'The run, started (or the one a repeat of the Idempotency-Key started).',
+    schema: RUN_VIEW_SCHEMA,
   })
   @HttpCode(202)
   async start(
@@ -104,6 +110,7 @@ export class SyncRunsController {
 
   @Get(':runId')
   @Roles('sync', 'support')
+  @ApiResponse({ status: 200, description: 'The run, folded from its stream.', schema: RUN_VIEW_SCHEMA })
   async get(@Param('runId') runId: string): Promise<RunView> {
     if (!RUN_ID.test(runId)) throw notFound(runId);
     const run = await loadRun(this.store, runId);
@@ -116,6 +123,7 @@ export class SyncRunsController {
   @ApiQuery({ name: 'status', required: false, enum: RUN_STATUSES, description: 'Only runs with this status.' })
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_LISTED, default: DEFAULT_LISTED } })
   @ApiQuery({ name: 'cursor', required: false, schema: { type: 'string' }, description: 'The `next` of the previous page.' })
+  @ApiResponse({ status: 200, description: 'Pull and file runs, newest first, from the sync_runs read model.', schema: RUN_LIST_SCHEMA })
   async list(@Query() query: Record<string, unknown>): Promise<{ runs: RunView[]; next: string | null }> {
     const { status, limit, after } = parseListQuery(query);
     const runs = await listRuns(this.pool, { status, limit, after });

@@ -145,6 +145,17 @@ describe('idem sync import', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('names a file that does not exist in one line, exit code 2, and starts no run', async () => {
+    const missing = join(tmpdir(), 'idem-sync-import-nonexistent', 'contacts.ndjson');
+    const runsBefore = await pool.query(`SELECT count(*)::int AS n FROM idem_events WHERE stream_name LIKE 'import-file.%'`);
+    const { code, out, lines } = await cli('sync', 'import', missing, '--source', 'crm');
+    expect(code).toBe(EXIT_ERROR);
+    expect(out).toEqual([]);
+    expect(lines.at(-1)).toBe(`idem: cannot read ${missing}: no such file`);
+    const runsAfter = await pool.query(`SELECT count(*)::int AS n FROM idem_events WHERE stream_name LIKE 'import-file.%'`);
+    expect(runsAfter.rows[0].n).toBe(runsBefore.rows[0].n);
+  });
 });
 
 describe('idem sync resume', () => {
@@ -243,7 +254,7 @@ describe('idem sync list', () => {
     expect(code).toBe(0);
     expect(out).toHaveLength(started.length);
     expect(out.map(runIdOf).sort()).toEqual([...started].sort());
-    expect(out.every((line) => / {2}pull {2}running {2}0 records$/.test(line))).toBe(true);
+    expect(out.every((line) => / {2}pull {2}running {2}0 records {2}crm$/.test(line))).toBe(true);
     expect(lines).toEqual([`${started.length} import runs`]);
   });
 

@@ -7,12 +7,14 @@
  *   been silent for three minutes (resume-runs.ts), so it starts that late.
  * - `status <runId>` (folded from the run's stream), `list [--status …] [--limit N]` (every pull and
  *   file run, newest first, page after page of the sync_runs read model — as current as the workers'
- *   projections — or the newest N), `resume <runId>` (a stopped or orphaned pull run).
+ *   projections — or the newest N), `resume <runId>` (a stopped or orphaned pull run). Both show the
+ *   CRM a pull run is tied to (RunView.sourceIdentity).
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Pool } from 'pg';
 import { listRuns, runKeyOf, type RunKey } from '../../../projections/sync-runs/sync-runs.queries';
 import { EXIT_CHECK_FAILED, println, type CliCommand, type CliContext } from '../../../src/cli/cli-context';
+import { unreadableFile } from '../../../src/cli/unreadable-file';
 import { configuredContactSources } from '../contact-source/configured-sources';
 import { assertKnownSource, assertPullableSource } from '../contact-sources';
 import { importFile } from '../import-file/import-file';
@@ -52,6 +54,12 @@ async function* allRuns(pool: Pool, status: RunStatus | undefined): AsyncGenerat
     after = runKeyOf(page.at(-1)!);
   }
 }
+
+/** `idem sync list`'s line for a run: id, kind, status, records, its source (with the CRM a pull run is tied to), stop reason. */
+const runLine = (view: RunView): string =>
+  `${view.runId}  ${view.kind}  ${view.status}  ${view.processed} records  ${sourceText(view)}  ${view.reason ?? ''}`.trimEnd();
+
+const sourceText = (view: RunView) => (view.sourceIdentity === null ? view.source : `${view.source} at ${view.sourceIdentity}`);
 
 const runsCounted = (count: number) => `${count} import run${count === 1 ? '' : 's'}`;
 
@@ -104,6 +112,8 @@ export const syncCommand: CliCommand = (context) => {
           signal: context.interrupted,
           onProgress: (p) => bar.update(p.bytes, p.totalBytes, p.run),
         });
+      } catch (error) {
+        throw unreadableFile(file, error);
       } finally {
         bar.stop();
       }
@@ -160,7 +170,7 @@ export const syncCommand: CliCommand = (context) => {
           more = true;
           break;
         }
-        println(context.stdout, `${view.runId}  ${view.kind}  ${view.status}  ${view.processed} records  ${view.reason ?? ''}`.trimEnd());
+        println(context.stdout, runLine(view));
         shown++;
       }
       // On stderr, so stdout stays one run a line.
