@@ -13,6 +13,7 @@ import { startRuntime } from './bootstrap/runtime';
 import { exitOnStartupFailure, stopOnSignals } from './bootstrap/process-lifecycle';
 import { addressInUseOr, ensureAddressFree } from './bootstrap/listen-address';
 import { startBackground } from './bootstrap/background';
+import { stopHttpApi } from './bootstrap/stop-http-api';
 import { openReadModels } from './bootstrap/read-models';
 import { idemFeatures } from './app.module';
 import { createSandbox } from '../modules/sandbox';
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
   // Before the banner: whoever waits for it (an operator, a supervisor, a test) may signal at once, and a
   // SIGTERM that came before the handler would end the process without the graceful stop.
   stopOnSignals('stopping (finishing requests and jobs, then closing the database)…', [
-    ['http api (requests in flight answered)', () => app.close()],
+    ['http api (connections drained, requests in flight answered)', () => stopHttpApi(app)],
     ['worker (running jobs finished, projections stopped)', async () => background?.stop()],
     ['read models', () => readModels.close()],
     ['sandbox', async () => sandbox?.close()],

@@ -1,13 +1,13 @@
 /**
  * The api's edge (http-edge.ts) on a real port: request ids on every answer, and problem+json for
  * what is refused before a route runs — too deep, not JSON, a prototype-poisoning key, a duplicate key, an undecodable URL,
- * a parameter too long, a request Node's HTTP parser refuses, a request that arrives while the api stops.
+ * a parameter too long, a request Node's HTTP parser refuses (a request that arrives while the api stops:
+ * stop-http-api.e2e.spec.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
-import { waitFor } from '../../test/projections/projection-harness';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../errors/json-depth';
 
 let harness: TestApp;
@@ -272,51 +272,6 @@ describe('refused before a route runs, as problem+json', () => {
     expect(answer).toMatch(/content-type: application\/problem\+json/i);
     expect(answer).toContain('"code":"REQUEST.MALFORMED"');
     expect((await fetch(url('/health/live'))).status).toBe(200);
-  });
-});
-
-/** Whether nothing listens on `port` any more (a connection is refused). */
-const refusesConnections = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.on('error', () => resolve(true));
-  });
-
-describe('a request that arrives while the api is stopping', () => {
-  it('is answered 503 SERVICE.STOPPING as problem+json with its request id, while the request in flight finishes', async () => {
-    const stopping = await startTestApp('http_edge_stopping');
-    await stopping.app.listen({ port: 0, host: '127.0.0.1' });
-    const stoppingPort = Number(new URL(await stopping.app.getUrl()).port);
-    const orderId = `edge-stop-${randomUUID()}`;
-    // One keep-alive connection, with a charge that waits (?waitMs, no worker here) in flight on it …
-    const socket = connect(stoppingPort, '127.0.0.1');
-    let answers = '';
-    socket.on('data', (chunk: Buffer) => (answers += chunk.toString()));
-    const socketClosed = new Promise((resolve) => socket.on('close', resolve));
-    const body = JSON.stringify(charge);
-    socket.write(
-      `POST /v1/orders/${orderId}/charge?waitMs=3000 HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth('storefront').authorization}\r\n` +
-        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
-    await waitFor('the charge in flight', async () => (await stopping.runtime.eventStore.readStream(`order-${orderId}`)).length > 0);
-    const stopped = stopping.close();
-    // … the stop begins (the listener closes: no new connection) …
-    await waitFor('the listener closed', () => refusesConnections(stoppingPort));
-    // … and a second request on that connection arrives while the api is stopping.
-    socket.write('GET /health/live HTTP/1.1\r\nHost: x\r\nX-Request-Id: edge-stopping\r\n\r\n');
-    await socketClosed;
-    await stopped;
-
-    const [inFlight, late] = answers.split(/(?=HTTP\/1\.1 )/);
-    expect(inFlight).toMatch(/^HTTP\/1\.1 202 /);
-    expect(late).toMatch(/^HTTP\/1\.1 503 /);
-    expect(late).toMatch(/content-type: application\/problem\+json/i);
-    expect(late).toMatch(/x-request-id: edge-stopping/i);
-    expect(late).toMatch(/retry-after: 1/i);
-    expect(late).toContain('"code":"SERVICE.STOPPING"');
   });
 });
 

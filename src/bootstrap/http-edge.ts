@@ -23,7 +23,9 @@
  *   naming the key and its path: JSON.parse kept the last value silently (duplicate-json-key.ts);
  * - a request that arrives once the api is stopping (on a keep-alive connection, after the signal) is
  *   answered 503 SERVICE.STOPPING as problem+json with its request id: Fastify's own 503 for it
- *   (`return503OnClosing`) is plain JSON written before any hook runs;
+ *   (`return503OnClosing`) is plain JSON written before any hook runs; every answer given while
+ *   stopping (that 503, and the requests in flight) says `Connection: close`, so the client closes the
+ *   connection itself instead of sending on one the api is about to close (stop-http-api.ts);
  * - a body sent with a Content-Encoding other than identity (gzip, br, …) is refused with 415
  *   REQUEST.UNSUPPORTED_CONTENT_ENCODING (RFC 9110 §8.4.1), as the api decodes none: a gzip body was
  *   answered "not valid UTF-8", and an uncompressed body labelled gzip was taken as it was;
@@ -177,23 +179,47 @@ function allowedMethods(instance: FastifyInstance, url: string): string[] {
   return ROUTE_METHODS.filter((method) => instance.findRoute({ method, url }) !== null);
 }
 
+/** The api instances that are stopping: each new request is answered 503 SERVICE.STOPPING. */
+const stoppingApis = new WeakSet<FastifyInstance>();
+
+/**
+ * The last request that arrived on each connection. Node hands a pipelined request to the api while
+ * the one before it is still being answered; only the last one's answer may close the connection, or
+ * Node would drop the answers queued behind it (RFC 9112 §9.6).
+ */
+const lastRequestOn = new WeakMap<Socket, FastifyRequest>();
+
+/**
+ * From now on, `instance` answers each new request 503 SERVICE.STOPPING and every answer with
+ * `Connection: close`. The stop calls it at the signal (stop-http-api.ts); Fastify's close() at the latest.
+ */
+export function refuseNewRequests(instance: FastifyInstance): void {
+  stoppingApis.add(instance);
+}
+
 /** The hooks and parsers above, on the api's instance before Nest registers its routes. */
 export function installHttpEdge(instance: FastifyInstance): void {
-  let stopping = false;
   // Runs as close() begins, before the server stops accepting: requests in flight still finish.
   instance.addHook('preClose', (done) => {
-    stopping = true;
+    refuseNewRequests(instance);
     done();
   });
   instance.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
-    if (!stopping) return request.is404 ? methodNotAllowed(instance, request, reply, done) : done();
-    // Fastify already asked for the connection to close; the caller retries elsewhere or after the restart.
+    lastRequestOn.set(request.raw.socket, request);
+    if (!stoppingApis.has(instance)) return request.is404 ? methodNotAllowed(instance, request, reply, done) : done();
+    // The caller closes this connection (onSend below) and retries elsewhere or after the restart.
     void reply
       .status(503)
       .header('content-type', 'application/problem+json')
       .header('retry-after', '1')
       .send(problem(503, 'SERVICE.STOPPING', 'The service is stopping; send the request again'));
+  });
+  // Node ends the connection after an answer that says `Connection: close` (instead of keeping it idle,
+  // where closing it later could cross a request the client is writing on it).
+  instance.addHook('onSend', (request, reply, payload, done) => {
+    if (stoppingApis.has(instance) && lastRequestOn.get(request.raw.socket) === request) void reply.header('connection', 'close');
+    done(null, payload);
   });
   // After the token checks (onRequest), before the body is read.
   instance.addHook('preParsing', (request, reply, payload, done) => {
