@@ -6,43 +6,25 @@
  */
 import { PassThrough } from 'node:stream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { idemFeatures } from '../../../src/app.module';
-import { createHttpApp } from '../../../src/bootstrap/http-app';
-import { openReadModels, type ReadModels } from '../../../src/bootstrap/read-models';
 import { runCli } from '../../../src/cli';
 import type { CliContext } from '../../../src/cli/cli-context';
 import { loadConfig } from '../../../src/config/config';
-import { startProjections, type RunningProjections } from '../../../src/subscriptions/start-projections';
-import { syncRunsReadModel } from '../../../projections/sync-runs/sync-runs.projector';
 import { waitFor } from '../../../test/projections/projection-harness';
-import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
-import { createSandbox, type Sandbox } from '../../sandbox';
-import { contactSourcesAt } from '../contact-source/configured-sources';
+import { auth, type TestApp } from '../../../test/harness/test-app';
+import type { Sandbox } from '../../sandbox';
+import { startSyncRunsApp, type SyncRunsApp } from '../../../test/harness/sync-runs-app';
 import { startRun } from '../pull-run/start-run';
 
+let fixture: SyncRunsApp;
 let harness: TestApp;
 let crm: Sandbox;
-let readModels: ReadModels;
 let app: NestFastifyApplication;
-let projections: RunningProjections;
 
 beforeAll(async () => {
-  harness = await startTestApp('contacts_run_source');
-  crm = await createSandbox({ crm: { seed: 4, size: 40 } });
-  const features = idemFeatures({ paymentGateway: () => harness.gateway, contactSources: () => contactSourcesAt(crm.url) });
-  readModels = await openReadModels(harness.runtime, features, 1);
-  app = await createHttpApp(harness.runtime, { features, readModels }, { logger: false });
-  await app.getHttpAdapter().getInstance().ready();
-  const { eventStore: store, pool } = harness.runtime;
-  projections = await startProjections({ store, pool, readModels: [syncRunsReadModel], reactors: [] });
+  fixture = await startSyncRunsApp('contacts_run_source', { seed: 4, size: 40 });
+  ({ harness, crm, app } = fixture);
 });
-afterAll(async () => {
-  await projections.stop();
-  await app.close();
-  await readModels.close();
-  await crm.close();
-  await harness.close();
-});
+afterAll(() => fixture.close());
 
 const metadata = { correlationId: 't', causationId: 't', actor: { role: 'sync', tokenId: 't' } };
 const getRun = async (runId: string) =>

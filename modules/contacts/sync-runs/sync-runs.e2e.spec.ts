@@ -5,40 +5,25 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { idemFeatures } from '../../../src/app.module';
 import { createHttpApp } from '../../../src/bootstrap/http-app';
-import { openReadModels, type ReadModels } from '../../../src/bootstrap/read-models';
+import { openReadModels } from '../../../src/bootstrap/read-models';
 import { waitFor } from '../../../test/projections/projection-harness';
-import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
-import { createSandbox, type Sandbox } from '../../sandbox';
-import { startProjections, type RunningProjections } from '../../../src/subscriptions/start-projections';
-import { syncRunsReadModel } from '../../../projections/sync-runs/sync-runs.projector';
-import { contactSourcesAt } from '../contact-source/configured-sources';
+import { auth, type TestApp } from '../../../test/harness/test-app';
+import type { Sandbox } from '../../sandbox';
+import { startSyncRunsApp, type SyncRunsApp } from '../../../test/harness/sync-runs-app';
 import { startRun } from '../pull-run/start-run';
 import { importStream } from '../contact.events';
 import { runningPullRuns } from '../../../projections/sync-runs/sync-runs.queries';
 
+let fixture: SyncRunsApp;
 let harness: TestApp;
 let crm: Sandbox;
-let readModels: ReadModels;
 let app: NestFastifyApplication;
-let projections: RunningProjections;
 
 beforeAll(async () => {
-  harness = await startTestApp('contacts_sync_runs');
-  crm = await createSandbox({ crm: { seed: 3, size: 600 } });
-  const features = idemFeatures({ paymentGateway: () => harness.gateway, contactSources: () => contactSourcesAt(crm.url) });
-  readModels = await openReadModels(harness.runtime, features, 1);
-  app = await createHttpApp(harness.runtime, { features, readModels }, { logger: false });
-  await app.getHttpAdapter().getInstance().ready();
-  const { eventStore: store, pool } = harness.runtime;
-  projections = await startProjections({ store, pool, readModels: [syncRunsReadModel], reactors: [] });
+  fixture = await startSyncRunsApp('contacts_sync_runs', { seed: 3, size: 600 });
+  ({ harness, crm, app } = fixture);
 });
-afterAll(async () => {
-  await projections.stop();
-  await app.close();
-  await readModels.close();
-  await crm.close();
-  await harness.close();
-});
+afterAll(() => fixture.close());
 
 const post = (payload: unknown, role: 'sync' | 'support' = 'sync') =>
   app.inject({ method: 'POST', url: '/v1/sync/runs', headers: auth(role), payload: payload as object });
