@@ -47,19 +47,7 @@ async function untilProjected(databaseUrl: string, freshest: Map<string, number>
   const atVersion2 = [...freshest.values()].filter((version) => version === 2).length;
   const pool = new Pool({ connectionString: databaseUrl, max: 1 });
   try {
-    const { rows: last } = await pool.query(
-      `SELECT transaction_id::text AS major, sequence::text AS minor FROM idem_events
-        WHERE stream_name LIKE 'contact-crm.b%' ORDER BY transaction_id DESC, sequence DESC LIMIT 1`,
-    );
-    const target = last[0] as { major: string; minor: string };
-    const passedLastContactEvent = async () => {
-      const { rows } = await pool.query(`SELECT checkpoint FROM projection_checkpoints WHERE name = 'contacts' AND state = 'live'`);
-      const [major, minor] = String(rows[0]?.checkpoint ?? '0/0')
-        .split('/')
-        .map(BigInt);
-      const [lastMajor, lastMinor] = [BigInt(target.major), BigInt(target.minor)];
-      return major > lastMajor || (major === lastMajor && minor >= lastMinor) ? true : undefined;
-    };
+    await untilPassed(pool, 'contacts', `stream_name LIKE 'contact-crm.b%'`);
     const complete = async () => {
       const { rows } = await pool.query(
         `SELECT count(*)::int AS contacts, (count(*) FILTER (WHERE version = 2))::int AS at_version_2
@@ -67,8 +55,43 @@ async function untilProjected(databaseUrl: string, freshest: Map<string, number>
       );
       return rows[0].contacts === freshest.size && rows[0].at_version_2 === atVersion2 ? true : undefined;
     };
-    await until(passedLastContactEvent, 600_000);
     await until(complete, 600_000);
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Polls `projection`'s live checkpoint (one row) until it has passed the last event `where` picks now. */
+async function untilPassed(pool: Pool, projection: string, where: string): Promise<void> {
+  const { rows: last } = await pool.query(
+    `SELECT transaction_id::text AS major, sequence::text AS minor FROM idem_events
+      WHERE ${where} ORDER BY transaction_id DESC, sequence DESC LIMIT 1`,
+  );
+  const target = last[0] as { major: string; minor: string };
+  const [lastMajor, lastMinor] = [BigInt(target.major), BigInt(target.minor)];
+  const passed = async () => {
+    const { rows } = await pool.query(`SELECT checkpoint FROM projection_checkpoints WHERE name = $1 AND state = 'live'`, [projection]);
+    const [major, minor] = String(rows[0]?.checkpoint ?? '0/0')
+      .split('/')
+      .map(BigInt);
+    return major > lastMajor || (major === lastMajor && minor >= lastMinor) ? true : undefined;
+  };
+  await until(passed, 600_000);
+}
+
+/**
+ * Not a target, beside the end-to-end figure: when the push's other projections were done too — its
+ * records' import_events rows and sync_runs counts, and the audit chain over every event it wrote.
+ * The contacts read model rides a lane of its own (modules/contacts/contacts.feature.ts) and is
+ * complete first; these follow in the default lane.
+ */
+async function untilEveryImportProjection(databaseUrl: string): Promise<void> {
+  const pool = new Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    const processed = `stream_name LIKE 'import-%' AND event_type = 'ImportRecordProcessed'`;
+    await untilPassed(pool, 'import_events', processed);
+    await untilPassed(pool, 'sync_runs', processed);
+    await untilPassed(pool, 'audit_chain', 'true');
   } finally {
     await pool.end();
   }
@@ -79,7 +102,7 @@ export async function push(
   databaseUrl: string,
   records: BenchRecord[],
   freshest: Map<string, number>,
-): Promise<{ perSecond: number; seconds: number; ackedPerSecond: number }> {
+): Promise<{ perSecond: number; seconds: number; ackedPerSecond: number; allProjectedPerSecond: number }> {
   const started = Date.now();
   let next = 0;
   await Promise.all(
@@ -100,7 +123,15 @@ export async function push(
   const ackedSeconds = (Date.now() - started) / 1000;
   await untilProjected(databaseUrl, freshest);
   const seconds = (Date.now() - started) / 1000;
-  return { perSecond: records.length / seconds, seconds, ackedPerSecond: records.length / ackedSeconds };
+  // Also the next measurement's starting line: a pull started now would share the machine with this tail.
+  await untilEveryImportProjection(databaseUrl);
+  const allProjectedSeconds = (Date.now() - started) / 1000;
+  return {
+    perSecond: records.length / seconds,
+    seconds,
+    ackedPerSecond: records.length / ackedSeconds,
+    allProjectedPerSecond: records.length / allProjectedSeconds,
+  };
 }
 
 export async function pull(apiUrl: string, sandboxUrl: string, contacts: number): Promise<{ perSecond: number; seconds: number }> {

@@ -10,7 +10,7 @@
  *    the first worker ever ran) and TypeORM learns their entities.
  * 3. api: `module` is imported into the Nest application — its routes and the providers they need.
  * 4. worker: `readModels` and `reactors` run in the projection runner, in the feature's
- *    `projectionLane`; `tasks` join the job queue; each of `schedules` adds its job every interval;
+ *    `projectionLane` (or their own, `projectionLanes`); `tasks` join the job queue; each of `schedules` adds its job every interval;
  *    then `services` start.
  * 5. CLI: `commands` become `idem` command groups, after the kernel's own (`projections`).
  * 6. Stop (worker): schedules end, services stop, then running jobs finish, then projections stop.
@@ -47,6 +47,13 @@ export interface Feature {
    * costs its own batch transactions, and a read of its own only while it is far behind the others.
    */
   projectionLane?: string;
+  /**
+   * Lanes for some of the feature's projections, by projection name, instead of `projectionLane`: a
+   * read model that readers wait for after a command (contacts, after a push) gets a lane of its own
+   * when the feature's other members (import_events, and the audit chain beside them) are slower to
+   * commit, so it is not held back by them.
+   */
+  projectionLanes?: Readonly<Record<string, string>>;
   /** Job handlers by task name, built once per worker from what the worker holds. */
   tasks?(worker: WorkerContext): TaskList;
   /** Tasks to run again and again, however many worker processes there are. */
@@ -95,13 +102,22 @@ export const readModelsOf = (features: readonly Feature[]): AnyReadModel[] => fe
 export const reactorsOf = (features: readonly Feature[], config: IdemConfig): Projection[] =>
   features.flatMap(({ reactors = [] }) => (typeof reactors === 'function' ? reactors(config) : reactors));
 
-/** The lane of each read model and reactor whose feature names one, by projection name (see `projectionLane`). */
+/**
+ * The lane of each read model and reactor whose feature names one, by projection name: its own
+ * (`projectionLanes`), else its feature's (`projectionLane`). A lane named for a projection the feature
+ * does not have is a wiring mistake, refused rather than silently ignored.
+ */
 export function projectionLanesOf(features: readonly Feature[], config: IdemConfig): Map<string, string> {
   const lanes = new Map<string, string>();
   for (const feature of features) {
-    if (feature.projectionLane === undefined) continue;
-    for (const projection of [...readModelsOf([feature]), ...reactorsOf([feature], config)])
-      lanes.set(projection.name, feature.projectionLane);
+    const own = feature.projectionLanes ?? {};
+    const names = [...readModelsOf([feature]), ...reactorsOf([feature], config)].map(({ name }) => name);
+    const unknown = Object.keys(own).filter((name) => !names.includes(name));
+    if (unknown.length) throw new Error(`${feature.name} names a lane for ${unknown.join(', ')}, which it has no projection of`);
+    for (const name of names) {
+      const lane = own[name] ?? feature.projectionLane;
+      if (lane !== undefined) lanes.set(name, lane);
+    }
   }
   return lanes;
 }

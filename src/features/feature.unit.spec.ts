@@ -39,6 +39,26 @@ describe('collecting features', () => {
     expect(Object.fromEntries(lanes)).toEqual({ orders: 'payments', payment_ledger: 'payments', charge: 'payments', alert: 'payments' });
   });
 
+  it("gives a projection the feature names a lane for that lane, and the feature's others the feature's", () => {
+    const contacts: Feature = {
+      ...payments,
+      name: 'contacts',
+      projectionLanes: { orders: 'contacts' },
+    };
+    expect(Object.fromEntries(projectionLanesOf([contacts], worker.config))).toEqual({ orders: 'contacts' });
+    const laned: Feature = { ...contacts, projectionLane: 'bulk' };
+    expect(Object.fromEntries(projectionLanesOf([laned], worker.config))).toEqual({
+      orders: 'contacts',
+      payment_ledger: 'bulk',
+      charge: 'bulk',
+    });
+  });
+
+  it('refuses a lane named for a projection the feature does not have', () => {
+    const mistyped: Feature = { ...payments, projectionLanes: { order: 'payments' } };
+    expect(() => projectionLanesOf([mistyped], worker.config)).toThrow('payments names a lane for order, which it has no projection of');
+  });
+
   it("builds every feature's tasks with the worker it is given", () => {
     const seen: string[] = [];
     const charging: Feature = { name: 'payments', tasks: (w) => (seen.push(w.workerId), { 'charge-order': task }) };

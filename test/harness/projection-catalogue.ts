@@ -29,9 +29,9 @@ export const READ_MODELS = [
 /** As configured with nothing set: the review alert reactor without a webhook URL enqueues nothing. */
 const reviewAlerts = reviewAlertReactor({ webhookUrl: undefined, webhookSecret: undefined });
 export const REACTORS = [chargeOrderReactor, reviewAlerts, auditChainProjector()];
-/** The lanes the features give them (Feature.projectionLane); the others ride the default lane. */
-export const PROJECTION_LANES: ReadonlyMap<string, string> = new Map(
-  [
+/** The lanes the features give them (Feature.projectionLane, projectionLanes); the others ride the default lane. */
+export const PROJECTION_LANES: ReadonlyMap<string, string> = new Map([
+  ...[
     ordersReadModel,
     paymentLedgerReadModel,
     supportJobsReadModel,
@@ -39,6 +39,7 @@ export const PROJECTION_LANES: ReadonlyMap<string, string> = new Map(
     orderRequestKeysReadModel,
     chargeOrderReactor,
     reviewAlerts,
-  ].map(({ name }) => [name, 'payments']),
-);
+  ].map(({ name }): [string, string] => [name, 'payments']),
+  [contactsReadModel.name, 'contacts'],
+]);
 export const READ_MODEL_ENTITIES = READ_MODELS.map((model) => model.entity);
