@@ -7,6 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { loadConfig } from '../../src/config/config';
+import { parseDuration } from '../../src/config/duration';
+import { STOP_TIMING } from '../../src/bootstrap/stop-http-api';
 import { publicDirectory } from '../../modules/support/admin-screen/admin-assets';
 
 const root = join(__dirname, '..', '..');
@@ -23,6 +25,7 @@ const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { 
       ports?: string[];
       depends_on?: Record<string, { condition: string }>;
       healthcheck?: unknown;
+      stop_grace_period?: string;
     }
   >;
   volumes: Record<string, unknown>;
@@ -155,5 +158,12 @@ describe('docker-compose.yml', () => {
     const sandbox = withDefaults(services.sandbox.environment!);
     expect(sandbox.IDEM_SANDBOX_WEBHOOK_URL).toBe('http://api:3000/v1/webhooks/payments');
     expect(sandbox.IDEM_SANDBOX_WEBHOOK_SECRET).toBe(withDefaults(services.api.environment!).IDEM_WEBHOOK_SECRET);
+  });
+
+  it("gives the api and the worker longer to stop than compose's 10 s default: the api's own stop takes up to 12 s, the worker's its running jobs", () => {
+    const graceMs = (name: string) => parseDuration(services[name].stop_grace_period ?? '10s');
+    expect(graceMs('api')).toBeGreaterThan(STOP_TIMING.forceAfterMs);
+    // A charge job looks the customer's card up and then charges it, each call waiting up to the provider timeout.
+    expect(graceMs('worker')).toBeGreaterThan(2 * loadConfig({}).payments.providerTimeoutMs);
   });
 });
