@@ -19,6 +19,8 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 # The admin screen's plain files are served from beside their source module (admin-assets.ts).
 COPY --from=build /app/modules/support/admin-screen/public ./modules/support/admin-screen/public
+# The sandbox's state directory (docker-compose.yml mounts a volume here, which takes this owner at its first mount).
+RUN mkdir -p /var/lib/idem-sandbox && chown node:node /var/lib/idem-sandbox
 USER node
 EXPOSE 3000
 CMD ["node", "dist/src/main.js"]

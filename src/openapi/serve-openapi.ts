@@ -6,6 +6,8 @@
  */
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { FastifyInstance } from 'fastify';
+import { withApiIndex } from './api-index-operation';
 import { GENERIC_ERROR_RESPONSES, withProblemJsonErrors } from './problem-responses';
 import { BEARER_SCHEME, documentRouteSecurity } from './route-security';
 import { documentValidatedBodies } from './validated-bodies';
@@ -31,6 +33,9 @@ export function serveOpenApi(app: INestApplication): void {
     .addGlobalResponse(...GENERIC_ERROR_RESPONSES)
     .build();
   // Built on the first request, not at start: most api processes never serve it.
-  const document = () => withProblemJsonErrors(SwaggerModule.createDocument(app, config));
+  // `GET /` is registered after this (api-index.ts); the document is built once it is.
+  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  const document = () =>
+    withProblemJsonErrors(withApiIndex(SwaggerModule.createDocument(app, config), fastify.hasRoute({ method: 'GET', url: '/' })));
   SwaggerModule.setup(DOCS_PATH, app, document, { jsonDocumentUrl: OPENAPI_DOCUMENT_PATH, raw: ['json'] });
 }

@@ -7,6 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { loadConfig } from '../../src/config/config';
+import { parseDuration } from '../../src/config/duration';
+import { STOP_TIMING } from '../../src/bootstrap/stop-http-api';
 import { publicDirectory } from '../../modules/support/admin-screen/admin-assets';
 
 const root = join(__dirname, '..', '..');
@@ -23,6 +25,8 @@ const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { 
       ports?: string[];
       depends_on?: Record<string, { condition: string }>;
       healthcheck?: unknown;
+      stop_grace_period?: string;
+      volumes?: string[];
     }
   >;
   volumes: Record<string, unknown>;
@@ -123,6 +127,7 @@ describe('docker-compose.yml', () => {
       'eventstore-node2-data',
       'eventstore-node3-data',
       'postgres-data',
+      'sandbox-data',
     ]);
   });
 
@@ -155,5 +160,22 @@ describe('docker-compose.yml', () => {
     const sandbox = withDefaults(services.sandbox.environment!);
     expect(sandbox.IDEM_SANDBOX_WEBHOOK_URL).toBe('http://api:3000/v1/webhooks/payments');
     expect(sandbox.IDEM_SANDBOX_WEBHOOK_SECRET).toBe(withDefaults(services.api.environment!).IDEM_WEBHOOK_SECRET);
+  });
+
+  it("keeps the sandbox provider's state on a volume, as npm start keeps it under IDEM_DATA_DIR (a provider that forgot its charges would charge a replayed key again)", () => {
+    const dataDir = withDefaults(services.sandbox.environment!).IDEM_SANDBOX_DATA_DIR;
+    expect(dataDir).toMatch(/^\//);
+    expect(services.sandbox.volumes).toContain(`sandbox-data:${dataDir}`);
+    // A named volume takes the owner of the image's directory at its first mount: the image makes it the node user's.
+    const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+    const runtimeStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    expect(runtimeStage).toMatch(new RegExp(`RUN mkdir -p ${dataDir} && chown node:node ${dataDir}\\n(.*\\n)*USER node`));
+  });
+
+  it("gives the api and the worker longer to stop than compose's 10 s default: the api's own stop takes up to 12 s, the worker's its running jobs", () => {
+    const graceMs = (name: string) => parseDuration(services[name].stop_grace_period ?? '10s');
+    expect(graceMs('api')).toBeGreaterThan(STOP_TIMING.forceAfterMs);
+    // A charge job looks the customer's card up and then charges it, each call waiting up to the provider timeout.
+    expect(graceMs('worker')).toBeGreaterThan(2 * loadConfig({}).payments.providerTimeoutMs);
   });
 });
