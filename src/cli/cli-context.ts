@@ -39,10 +39,13 @@ export interface CliContext {
 export type CliCommand = (context: CliContext) => Command;
 
 /**
- * Where a command reaches the provider (and the CRM it hosts in development): STRIPE_API_BASE, else
- * the sandbox of an `npm start` running on this machine (IDEM_SANDBOX_PORT).
+ * Where a command reaches the provider: STRIPE_API_BASE; else, where the service runs a sandbox (in
+ * development), the sandbox of an `npm start` on this machine (IDEM_SANDBOX_PORT); else undefined,
+ * which the Stripe SDK takes as api.stripe.com. Production runs no sandbox: a live key must never be
+ * sent to whatever listens on a local port.
  */
-export const providerUrl = (config: IdemConfig): string => config.payments.stripeApiBase ?? `http://127.0.0.1:${config.sandbox.port}`;
+export const providerUrl = (config: IdemConfig): string | undefined =>
+  config.payments.stripeApiBase ?? (config.sandbox.enabled ? `http://127.0.0.1:${config.sandbox.port}` : undefined);
 
 /** Exit codes: 0 fine, 1 the command's check failed (drift), 2 it could not run. */
 export const EXIT_CHECK_FAILED = 1;
