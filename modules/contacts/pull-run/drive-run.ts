@@ -9,7 +9,7 @@ import { toEventToAppend } from '../../../src/command-handling/event-to-append';
 import { appendLinkedInChunks } from '../../../src/command-handling/append-linked';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
 import { WrongExpectedVersion } from '../../../src/event-store/errors';
-import type { EventStore } from '../../../src/event-store/event-store.port';
+import type { EventStore, EventToAppend } from '../../../src/event-store/event-store.port';
 import { importStream, type ImportEvent } from '../contact.events';
 import type { ContactPage, ContactSources } from '../contact-source/contact-source.port';
 import { evolveImportRun, initialImportRunState, type ImportRunState } from '../import-run.state';
@@ -38,7 +38,10 @@ export interface RunDriverDeps {
   metadata: CommandContext['metadata'];
   /** Called after each recorded page (progress bars, logs). */
   onPage?: (run: ImportRunState) => void;
-  /** Stops driving between pages and cuts a page's retries short (process shutdown); the run stays `running` for the next worker. */
+  /**
+   * Stops driving between pages (a page already imported is recorded first) and cuts a page's retries
+   * short (process shutdown); the run stays `running` for the next worker.
+   */
   signal?: AbortSignal;
   /** Called when a page's records are imported and its outcomes not yet recorded (crash tests stop here). */
   beforeRecordingPage?: (run: ImportRunState) => Promise<void>;
@@ -93,9 +96,27 @@ async function drivePages(deps: RunDriverDeps, runId: string, signal: AbortSigna
   let fetching: Promise<Fetched> | undefined;
   // The cursors pages began from, as this driver saw them: a next cursor among them is a loop (record-page.decision.ts).
   const began = new Set<string | null>();
+  // A page's outcomes are written while the next page's records are imported (a page's write was about
+  // 40 % of its time). `run` then already folds them in; the next page's own outcomes are written only
+  // after them, and the next page counts only once they are. A driver that stops, or dies, with the next
+  // page imported and not recorded leaves what a crash between a page's imports and its write leaves: the
+  // next driver imports those records again and each gets the outcome it got the first time
+  // (judgeContact: the run and seq already applied).
+  let writing: Promise<WriteOutcome> | undefined;
+  /** Waits for the page being written: false when another driver recorded first (this one stops). */
+  const written = async (): Promise<boolean> => {
+    if (!writing) return true;
+    const outcome = await writing;
+    writing = undefined;
+    if ('error' in outcome) throw outcome.error;
+    if (outcome.written) deps.onPage?.(run);
+    return outcome.written;
+  };
+  const stopWith = async (): Promise<ImportRunState> => ((await written()) ? run : loadRun(deps.store, runId));
   for (;;) {
-    if (!run.exists || run.status !== 'running' || run.kind !== 'pull' || signal.aborted) return run;
+    if (!run.exists || run.status !== 'running' || run.kind !== 'pull' || signal.aborted) return stopWith();
     if (run.readToEnd) {
+      if (!(await written())) return loadRun(deps.store, runId);
       const completed = await appendRunEvents(deps, run, [decideNothingLeftToRead(run)]);
       if (!completed) return loadRun(deps.store, runId);
       run = completed;
@@ -104,7 +125,7 @@ async function drivePages(deps: RunDriverDeps, runId: string, signal: AbortSigna
     }
     const fetched = await (fetching ?? fetchFrom(run.cursor));
     // A fetch cut short by a shutdown is no failure of the source: the run stays running.
-    if (!('page' in fetched) && signal.aborted) return run;
+    if (!('page' in fetched) && signal.aborted) return stopWith();
     // The next page is fetched while this one is imported and recorded: fetching has no effect, and
     // the next page still counts only once its own records and cursor are recorded. If this page
     // ends the run (or the driver), the fetched page is simply dropped.
@@ -121,13 +142,23 @@ async function drivePages(deps: RunDriverDeps, runId: string, signal: AbortSigna
         : 'refused' in fetched
           ? [fetched.refused]
           : [decideFetchGaveUp(run, MAX_FETCH_ATTEMPTS, fetched.error)];
+    if (!(await written())) return loadRun(deps.store, runId);
     await deps.beforeRecordingPage?.(run);
-    const recorded = await appendRunEvents(deps, run, events);
-    if (!recorded) return loadRun(deps.store, runId);
-    run = recorded;
-    deps.onPage?.(run);
+    const prepared = prepareRunEvents(deps, run, events);
+    // Settled, never rejected, until awaited: the next page's import runs meanwhile.
+    writing = writeRunEvents(deps, run, prepared).then(
+      (written) => ({ written }),
+      (error: unknown) => ({ error }),
+    );
+    run = prepared.recorded;
+    // A page after which no next page is imported (the run ended, or there is none to fetch) is awaited here.
+    if (run.status !== 'running' || !fetching) {
+      if (!(await written())) return loadRun(deps.store, runId);
+    }
   }
 }
+
+type WriteOutcome = { written: boolean } | { error: unknown };
 
 async function importPage(deps: RunDriverDeps, run: ImportRunState, page: ContactPage, nextCursorSeen: boolean): Promise<ImportEvent[]> {
   const { firstSeq, recorded } = pageStart(run);
@@ -169,6 +200,34 @@ async function fetchWithRetries(deps: RunDriverDeps, run: ImportRunState, cursor
 /** Waits before a retry; a stopping driver does not wait. */
 const backoff = (ms: number, signal: AbortSignal) => sleep(ms, undefined, { signal }).catch(() => undefined);
 
+/** A run's events ready to append: with their metadata, and the run as it stands once they are written. */
+interface PreparedRunEvents {
+  toAppend: EventToAppend[];
+  recorded: ImportRunState;
+}
+
+function prepareRunEvents(deps: Pick<RunDriverDeps, 'metadata'>, run: ImportRunState, events: ImportEvent[]): PreparedRunEvents {
+  const stream = importStream(run.runId);
+  const recordedAt = new Date().toISOString();
+  const metadata = { ...deps.metadata, correlationId: run.runId };
+  const toAppend = events.map((event, i) => toEventToAppend(stream, { event, key: `page/${run.revision}/${i}` }, metadata, recordedAt));
+  const recorded = events.reduce((state, event, i) => evolveImportRun(state, { ...event, metadata: toAppend[i].metadata }), run);
+  return { toAppend, recorded };
+}
+
+/** Appends at the run's revision: false when another driver recorded first (if it recorded part of the events, the next driver's fold sees which: pageStart). */
+async function writeRunEvents(deps: Pick<RunDriverDeps, 'store'>, run: ImportRunState, prepared: PreparedRunEvents): Promise<boolean> {
+  try {
+    // A page of long records outgrows one append; its events go in several, each at the revision the one before left.
+    await appendLinkedInChunks(deps.store, importStream(run.runId), prepared.toAppend, run.revision);
+  } catch (error) {
+    if (error instanceof WrongExpectedVersion) return false;
+    throw error;
+  }
+  keepRun(deps.store, prepared.recorded);
+  return true;
+}
+
 /**
  * Appends at the run's revision and answers the run with `events` folded in (what the stream now
  * holds), or undefined when another driver recorded first (this one stops; if it recorded part of
@@ -179,18 +238,6 @@ export async function appendRunEvents(
   run: ImportRunState,
   events: ImportEvent[],
 ): Promise<ImportRunState | undefined> {
-  const stream = importStream(run.runId);
-  const recordedAt = new Date().toISOString();
-  const metadata = { ...deps.metadata, correlationId: run.runId };
-  const toAppend = events.map((event, i) => toEventToAppend(stream, { event, key: `page/${run.revision}/${i}` }, metadata, recordedAt));
-  try {
-    // A page of long records outgrows one append; its events go in several, each at the revision the one before left.
-    await appendLinkedInChunks(deps.store, stream, toAppend, run.revision);
-  } catch (error) {
-    if (error instanceof WrongExpectedVersion) return undefined;
-    throw error;
-  }
-  const recorded = events.reduce((state, event, i) => evolveImportRun(state, { ...event, metadata: toAppend[i].metadata }), run);
-  keepRun(deps.store, recorded);
-  return recorded;
+  const prepared = prepareRunEvents(deps, run, events);
+  return (await writeRunEvents(deps, run, prepared)) ? prepared.recorded : undefined;
 }
