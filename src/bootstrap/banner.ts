@@ -27,14 +27,16 @@ export function startupBanner({
   // or it would open the database's own (empty) event store.
   const storeEnvironment: Record<string, string> =
     kind === 'esdb' && esdbConnectionString ? { EVENT_STORE: 'esdb', EVENTSTORE_CONNECTION_STRING: esdbConnectionString } : {};
-  const cliVariables = Object.entries({ ...storeEnvironment, ...cliEnvironment }).map(([name, value]) => ` ${name}=${redact(value)}`);
+  const cliVariables = Object.entries({ ...storeEnvironment, ...cliEnvironment }).map(
+    ([name, value]) => ` ${name}=${shellWord(redact(value))}`,
+  );
   const lines = [
     '',
     'Idem is running',
     `  api            ${url}   (health: /health/ready, metrics: /metrics, OpenAPI: /docs)`,
     runtime.embedded
       ? `  database       embedded PostgreSQL on 127.0.0.1:${runtime.embedded.port}, data in ${config.dataDir}\n` +
-        `                 idem beside it: DATABASE_URL=${runtime.databaseUrl}${cliVariables.join('')}`
+        `                 idem beside it: DATABASE_URL=${shellWord(runtime.databaseUrl)}${cliVariables.join('')}`
       : `  database       ${redact(runtime.databaseUrl)}` +
         (cliVariables.length ? `\n                 idem beside it: this DATABASE_URL,${cliVariables.join('')}` : ''),
     kind === 'esdb' && esdbConnectionString
@@ -53,6 +55,14 @@ export function startupBanner({
   }
   lines.push('  stop with Ctrl+C', '');
   return lines.join('\n');
+}
+
+/**
+ * A value as the "idem beside it" line is pasted into a shell: as it is when every character is plain,
+ * else in single quotes (a `?` in a connection string stops zsh with "no matches found").
+ */
+function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]*$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
 /** A URL's password masked; anything else (not a URL) as it is. */

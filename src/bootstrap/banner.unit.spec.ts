@@ -32,8 +32,13 @@ describe('the start banner', () => {
       expect(banner).toContain('  event store    EventStoreDB at esdb://127.0.0.1:2113?tls=false\n');
       expect(banner).toContain(
         'idem beside it: DATABASE_URL=postgres://postgres:idem-embedded@127.0.0.1:5433/idem ' +
-          'EVENT_STORE=esdb EVENTSTORE_CONNECTION_STRING=esdb://127.0.0.1:2113?tls=false STRIPE_API_BASE=http://127.0.0.1:3100\n',
+          "EVENT_STORE=esdb EVENTSTORE_CONNECTION_STRING='esdb://127.0.0.1:2113?tls=false' STRIPE_API_BASE=http://127.0.0.1:3100\n",
       );
+    });
+
+    it("quotes for the shell the values of the idem line that a shell would read otherwise ('?' is a glob in zsh)", () => {
+      const banner = bannerFor({ EVENT_STORE: 'esdb', EVENTSTORE_CONNECTION_STRING: "esdb://db:2113?tls=false&nodePreference=it's" });
+      expect(banner).toContain(` EVENTSTORE_CONNECTION_STRING='esdb://db:2113?tls=false&nodePreference=it'\\''s' `);
     });
 
     it('masks the password of a store that takes one', () => {
