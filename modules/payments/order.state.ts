@@ -1,7 +1,7 @@
 /**
  * What an order's payment stream means, folded from its events. Pure: no I/O, no clock.
  */
-import { isProcessingAtProvider, type OrderEvent } from './order.events';
+import { isNotSent, isProcessingAtProvider, type OrderEvent } from './order.events';
 import { applyPaymentEvent, type OrderPayment, type OrderStatus } from './order-payment.view';
 
 export type { OrderStatus };
@@ -17,6 +17,8 @@ export interface OrderState extends OrderPayment<string> {
   providerKey: string;
   requestNumber: number;
   consecutiveUnknown: number;
+  /** Attempts in a row whose call never reached the provider (ChargeOutcomeUnknown `notSent`); their own stop rule. */
+  consecutiveNotSent: number;
   /**
    * The last outcome is the provider's "processing": the attempt is over (no lease to wait for) and the
    * payment is checked again later under the same key. False once another event follows.
@@ -72,6 +74,7 @@ export const initialOrderState = (): OrderState => ({
   requestNumber: 0,
   attempts: 0,
   consecutiveUnknown: 0,
+  consecutiveNotSent: 0,
   processingAtProvider: false,
   processingPaymentIntentId: undefined,
   namedPaymentIntentIds: [],
@@ -123,6 +126,7 @@ function applyCommandFacts(next: OrderState, event: OrderEvent): void {
       next.providerKey = data.providerKey;
       next.requestNumber = data.requestNumber;
       next.consecutiveUnknown = 0;
+      next.consecutiveNotSent = 0;
       next.recovered = undefined;
       next.paymentMethodId = undefined;
       return;
@@ -133,8 +137,15 @@ function applyCommandFacts(next: OrderState, event: OrderEvent): void {
     case 'ChargeSucceeded':
       next.recovered = event.data.recovered;
       next.consecutiveUnknown = 0;
+      next.consecutiveNotSent = 0;
       return;
     case 'ChargeOutcomeUnknown':
+      // A call that never reached the provider is no outcome: the run of unknown ones neither grows nor ends.
+      if (isNotSent(event)) {
+        next.consecutiveNotSent += 1;
+        return;
+      }
+      next.consecutiveNotSent = 0;
       // "Processing" is the provider's answer, not a lost one: it ends a run of unknown outcomes
       // instead of adding to it, so a debit that takes days never reaches the stop rule.
       if (isProcessingAtProvider(event)) {

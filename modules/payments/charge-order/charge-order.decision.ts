@@ -2,7 +2,14 @@
  * The charge worker's decisions, pure: what to do next with an order, what a provider answer means,
  * and what the provider's records say about an outcome we do not know. Stop rules live here too.
  */
-import type { ChargeNeedsReview, ChargeOutcomeUnknown, ChargeSucceeded, OrderEvent } from '../order.events';
+import {
+  isNotSent,
+  isProcessingAtProvider,
+  type ChargeNeedsReview,
+  type ChargeOutcomeUnknown,
+  type ChargeSucceeded,
+  type OrderEvent,
+} from '../order.events';
 import type { OrderState } from '../order.state';
 import { contradictionOf } from '../payment-contradiction';
 import type { ChargeOutcome, ProviderPayment } from '../payment-gateway/payment-gateway.port';
@@ -10,6 +17,30 @@ import { reviewsForOutsidePayments, type OutsidePayment } from './outside-paymen
 
 /** Five unknown outcomes in a row: stop retrying, hand it to a human (DESIGN §7.5). */
 export const MAX_CONSECUTIVE_UNKNOWN = 5;
+
+/**
+ * Calls in a row that never reached the provider (ChargeOutcomeUnknown `notSent`) before a person is
+ * told. They ran nothing, so they are not unknown outcomes; but a provider unreachable for this many
+ * tries is down for long: with the queue's backoff (exp(attempt) s) and the recovery sweep's tries
+ * between them, ten take from tens of minutes to a few hours.
+ */
+export const MAX_CONSECUTIVE_NOT_SENT = 10;
+
+const unreachable = (calls: number) =>
+  `the provider could not be reached on ${calls} calls in a row (no try connected, nothing was sent by them)`;
+
+/**
+ * The stop rule an open outcome just recorded reaches, as the review's reason, if it reaches one. The
+ * provider's "processing" is an answer and counts towards none.
+ */
+export function stopRuleReached(state: OrderState, recorded: ChargeOutcomeUnknown): string | undefined {
+  if (isProcessingAtProvider(recorded)) return undefined;
+  if (isNotSent(recorded))
+    return state.consecutiveNotSent + 1 >= MAX_CONSECUTIVE_NOT_SENT ? unreachable(state.consecutiveNotSent + 1) : undefined;
+  return state.consecutiveUnknown + 1 >= MAX_CONSECUTIVE_UNKNOWN
+    ? `${state.consecutiveUnknown + 1} consecutive unknown outcomes`
+    : undefined;
+}
 
 export type NextStep =
   | { kind: 'nothing'; reason: string }
@@ -47,6 +78,8 @@ export function decideNextStep(
   if (state.status === 'unknown') {
     if (state.consecutiveUnknown >= MAX_CONSECUTIVE_UNKNOWN)
       return { kind: 'review', event: needsReview(state, `${state.consecutiveUnknown} consecutive unknown outcomes`) };
+    if (state.consecutiveNotSent >= MAX_CONSECUTIVE_NOT_SENT)
+      return { kind: 'review', event: needsReview(state, unreachable(state.consecutiveNotSent)) };
     return { kind: 'verify' };
   }
   const reviews = reviewsForOutsidePayments(state, outsidePayments);
@@ -80,7 +113,7 @@ export function decideOutcome(state: OrderState, attempt: number, outcome: Exclu
     case 'pending':
       return processing(state, attempt, outcome.reason, outcome.paymentIntentId);
     case 'unknown':
-      return { type: 'ChargeOutcomeUnknown', data: { orderId, attempt, error: outcome.error } };
+      return { type: 'ChargeOutcomeUnknown', data: { orderId, attempt, error: outcome.error, ...(outcome.notSent && { notSent: true }) } };
   }
 }
 

@@ -1,14 +1,17 @@
 import { initialOrderState, type OrderState } from '../order.state';
 import type { ProviderPayment } from '../payment-gateway/payment-gateway.port';
 import {
+  MAX_CONSECUTIVE_NOT_SENT,
   MAX_CONSECUTIVE_UNKNOWN,
   PROCESSING_RECORDED_EVERY_MS,
   decideNextStep,
   decideOutcome,
   decideProcessingCheck,
   decideVerification,
+  stopRuleReached,
   type NextStep,
 } from './charge-order.decision';
+import type { ChargeOutcomeUnknown } from '../order.events';
 
 const state = (overrides: Partial<OrderState> = {}): OrderState => ({
   ...initialOrderState(),
@@ -22,6 +25,10 @@ const state = (overrides: Partial<OrderState> = {}): OrderState => ({
   requestNumber: 2,
   attempts: 1,
   ...overrides,
+});
+const unknown = (data: Partial<ChargeOutcomeUnknown['data']> = {}): ChargeOutcomeUnknown => ({
+  type: 'ChargeOutcomeUnknown',
+  data: { orderId: 'o1', attempt: 2, error: 'x', ...data },
 });
 const payment = (overrides: Partial<ProviderPayment>): ProviderPayment => ({
   paymentIntentId: 'pi_1',
@@ -159,12 +166,61 @@ describe('decideNextStep', () => {
       { status: 'unknown', consecutiveUnknown: 6 },
       { kind: 'review', event: { type: 'ChargeNeedsReview', data: { orderId: 'o1', reason: '6 consecutive unknown outcomes' } } },
     ],
+    [
+      'unknown four times, then nine calls never sent',
+      { status: 'unknown', consecutiveUnknown: 4, consecutiveNotSent: 9 },
+      { kind: 'verify' },
+    ],
+    [
+      'ten calls in a row never sent',
+      { status: 'unknown', consecutiveNotSent: 10 },
+      {
+        kind: 'review',
+        event: {
+          type: 'ChargeNeedsReview',
+          data: {
+            orderId: 'o1',
+            reason: 'the provider could not be reached on 10 calls in a row (no try connected, nothing was sent by them)',
+          },
+        },
+      },
+    ],
   ])('%s → %j', (_label, overrides, expected) => {
     expect(decideNextStep(state(overrides), now, LEASE_MS)).toStrictEqual(expected);
   });
 
   it('stops after MAX_CONSECUTIVE_UNKNOWN (five) unknown outcomes, as DESIGN §7.5 says', () => {
     expect(MAX_CONSECUTIVE_UNKNOWN).toBe(5);
+  });
+
+  it('stops after MAX_CONSECUTIVE_NOT_SENT (ten) calls that never reached the provider', () => {
+    expect(MAX_CONSECUTIVE_NOT_SENT).toBe(10);
+  });
+});
+
+describe('stopRuleReached, after an open outcome is recorded', () => {
+  it.each<[string, Partial<OrderState>, ChargeOutcomeUnknown, string | undefined]>([
+    ['the fifth unknown outcome', { consecutiveUnknown: 4 }, unknown(), '5 consecutive unknown outcomes'],
+    ['a fifth call never sent after four unknown outcomes', { consecutiveUnknown: 4 }, unknown({ notSent: true }), undefined],
+    ['the ninth call never sent', { consecutiveNotSent: 8 }, unknown({ notSent: true }), undefined],
+    [
+      'the tenth call never sent',
+      { consecutiveNotSent: 9 },
+      unknown({ notSent: true }),
+      'the provider could not be reached on 10 calls in a row (no try connected, nothing was sent by them)',
+    ],
+    ['an unknown outcome after nine calls never sent', { consecutiveNotSent: 9 }, unknown(), undefined],
+    ['the provider still processing', { consecutiveUnknown: 4 }, unknown({ providerStatus: 'processing' }), undefined],
+  ])('%s → %j', (_label, overrides, recorded, expected) => {
+    expect(stopRuleReached(state(overrides), recorded)).toBe(expected);
+  });
+});
+
+describe('decideOutcome of a call none of whose tries connected', () => {
+  it('records an unknown outcome marked as not sent', () => {
+    expect(decideOutcome(state(), 2, { kind: 'unknown', error: 'refused', notSent: true })).toStrictEqual(
+      unknown({ notSent: true, error: 'refused' }),
+    );
   });
 });
 

@@ -14,7 +14,7 @@ import { orderCommands } from '../order.commands';
 import { isProcessingAtProvider, orderStream, type ChargeOutcomeUnknown, type OrderEvent } from '../order.events';
 import type { PaymentGateway, SavedPaymentMethod } from '../payment-gateway/payment-gateway.port';
 import type { OrderState } from '../order.state';
-import { MAX_CONSECUTIVE_UNKNOWN, decideNextStep, decideOutcome, decideProcessingCheck, decideVerification } from './charge-order.decision';
+import { decideNextStep, decideOutcome, decideProcessingCheck, decideVerification, stopRuleReached } from './charge-order.decision';
 import { reportNeedsReview } from '../needs-review.alert';
 import { canReplay, providerKeyUses } from './provider-keys';
 import type { OutsidePayments } from './outside-payments.decision';
@@ -243,8 +243,8 @@ export async function chargeOrder(deps: ChargeOrderDeps, orderId: string, jobId 
       const afterOutcome = await record(started, event, `outcome/${r}/${attempt}`);
       if (event.type === 'ChargeNeedsReview') reportNeedsReview(orderId, event.data.reason);
       if (event.type === 'ChargeOutcomeUnknown') {
-        if (!isProcessingAtProvider(event) && state.consecutiveUnknown + 1 >= MAX_CONSECUTIVE_UNKNOWN) {
-          const reason = `${state.consecutiveUnknown + 1} consecutive unknown outcomes`;
+        const reason = stopRuleReached(state, event);
+        if (reason !== undefined) {
           await record(afterOutcome, { type: 'ChargeNeedsReview', data: { orderId, reason } }, `review/${r}/${attempt}`);
           reportNeedsReview(orderId, reason);
           return 'settled';

@@ -3,15 +3,13 @@
  * required off-session, a payment still processing, an unknown outcome verified with search lagging
  * (the sandbox's default: a minute, as Stripe's search).
  */
-import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
 import { createTestDatabase } from '../../../test/harness/test-database';
+import { requestedOrder } from '../../../test/harness/requested-order';
 import { createSandbox, isSucceededCharge, type Sandbox } from '../../sandbox';
 import { loadOrder } from '../load-order';
-import { orderCommands } from '../order.commands';
 import { StripePaymentGateway } from '../payment-gateway/stripe.payment-gateway';
-import { decideRequestCharge } from '../request-charge/request-charge.decision';
 import { ChargeOutcomeStillUnknown, ChargeStillProcessing, chargeOrder, type ChargeOrderDeps } from './charge-order.job';
 import { MAX_CONSECUTIVE_UNKNOWN } from './charge-order.decision';
 import { orderStream } from '../order.events';
@@ -48,13 +46,7 @@ afterAll(async () => {
   await pool.end();
 });
 
-const metadata = { correlationId: 'test', causationId: 'test', actor: { role: 'storefront', tokenId: 'test' } };
-async function requestCharge(): Promise<string> {
-  const orderId = `o-${randomUUID()}`;
-  const command = { orderId, amount: 4200, currency: 'EUR', customerId: 'cus_1', requestId: orderId };
-  await orderCommands.handle(store, orderId, (order) => decideRequestCharge(command, order), { metadata });
-  return orderId;
-}
+const requestCharge = () => requestedOrder(store);
 const fault = (body: object) =>
   fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const calls = (orderId: string) => sandbox.requests({ orderId }).map((r) => `${r.method} ${r.path}${r.replayed ? ' (replayed)' : ''}`);

@@ -75,6 +75,9 @@ function refusedCredentials(error: unknown): string | undefined {
   return undefined;
 }
 
+/** The error as it is recorded; a lost connection names its cause (`ECONNREFUSED`, `ETIMEDOUT`, …), which the SDK's message leaves out. */
 function described(error: unknown): string {
-  return error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error);
+  if (!(error instanceof Error)) return String(error);
+  const cause = error instanceof Stripe.errors.StripeConnectionError ? (error.detail as { code?: unknown } | undefined)?.code : undefined;
+  return `${error.constructor.name}: ${error.message}${typeof cause === 'string' ? ` (${cause})` : ''}`;
 }

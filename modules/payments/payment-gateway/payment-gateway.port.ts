@@ -60,7 +60,11 @@ export type ChargeOutcome =
    * earlier request's answer is asked for again later, under the same key.
    */
   | { kind: 'in_progress'; reason: string }
-  | { kind: 'unknown'; error: string };
+  /**
+   * No answer. `notSent`: no try of the call ever connected (refused, or the provider's name did not
+   * resolve), so the provider ran nothing and nothing moved; otherwise money may have moved.
+   */
+  | { kind: 'unknown'; error: string; notSent?: true };
 
 export interface PaymentGateway {
   /**

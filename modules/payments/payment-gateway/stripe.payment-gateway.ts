@@ -9,6 +9,7 @@ import { classifyStripeError } from './classify-stripe-error';
 import type { ChargeInstruction, ChargeOutcome, PaymentGateway, ProviderPayment, SavedPaymentMethod } from './payment-gateway.port';
 import { lookUpSavedPaymentMethod } from './saved-payment-method';
 import { toProviderPayment } from './to-provider-payment';
+import { UnsentCalls } from './unsent-calls';
 
 export { toProviderPayment } from './to-provider-payment';
 
@@ -35,6 +36,8 @@ export class StripePaymentGateway implements PaymentGateway {
   private readonly stripe: Stripe;
   /** The test-mode method sent instead of each customer's saved card; null: look the card up. */
   private readonly testPaymentMethod: string | null;
+  /** How the tries of each create ended: a call none of whose tries connected ran nothing (unsent-calls.ts). */
+  private readonly unsent = new UnsentCalls();
 
   constructor(options: StripeGatewayOptions) {
     const url = options.baseUrl ? new URL(options.baseUrl) : undefined;
@@ -48,6 +51,7 @@ export class StripePaymentGateway implements PaymentGateway {
         : {}),
       timeout: options.timeoutMs ?? 10_000,
       maxNetworkRetries: options.maxNetworkRetries ?? 1,
+      httpClient: this.unsent.httpClient(),
     });
     const live = /^(sk|rk)_live_/.test(options.secretKey);
     if (live && typeof options.paymentMethod === 'string')
@@ -65,6 +69,7 @@ export class StripePaymentGateway implements PaymentGateway {
     if (paymentMethod === null) {
       return { kind: 'rejected', reason: `no payment method recorded for key ${instruction.idempotencyKey}: nothing was sent` };
     }
+    const tries = this.unsent.watch(instruction.idempotencyKey);
     try {
       const intent = await this.stripe.paymentIntents.create(createParams(instruction, paymentMethod), {
         idempotencyKey: instruction.idempotencyKey,
@@ -74,7 +79,11 @@ export class StripePaymentGateway implements PaymentGateway {
       const current = replayed && !isFinal(intent.status) ? await this.stripe.paymentIntents.retrieve(intent.id) : intent;
       return outcomeOf(current, replayed);
     } catch (error) {
-      return classifyStripeError(error);
+      const outcome = classifyStripeError(error);
+      // No try connected: the provider ran nothing, so there is no outcome to be unsure of.
+      return outcome.kind === 'unknown' && tries.neverSent() ? { ...outcome, notSent: true } : outcome;
+    } finally {
+      tries.stop();
     }
   }
 
