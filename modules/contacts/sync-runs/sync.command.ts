@@ -190,6 +190,12 @@ export const syncCommand: CliCommand = (context) => {
         throw new Error(
           `${runId} is a file import: run \`idem sync import <file> --source ${run.source}\` with the same file to resume it`,
         );
+      // A push batch is a request: nothing drives it but a retry of that request. "Resumed", a failed
+      // batch was put back to running with nothing to drive it, until the abandoned-push sweep failed it again.
+      if (run.exists && run.kind === 'push')
+        throw new Error(
+          `${runId} is a pushed batch (POST /v1/contacts/import), which no driver can go on with: send the batch again (with its Idempotency-Key, if it had one); \`idem sync status ${runId}\` shows what it recorded`,
+        );
       if (run.status === 'completed') {
         // Nothing is driven: without this line, the report alone read as if the resume had finished it.
         println(context.stderr, `${runId} was already completed: nothing to resume`);
