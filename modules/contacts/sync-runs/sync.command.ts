@@ -22,7 +22,7 @@ import { RUN_STATUSES, type ImportRunState, type RunStatus } from '../import-run
 import { driveRun, loadRun } from '../pull-run/drive-run';
 import { resumeRun, startPullRun } from '../pull-run/start-run';
 import { sourceMovedReason } from '../pull-run/record-page.decision';
-import { importLabel, pullLabel, resumeLabel, RunProgressBar, runStatusLine, watchLabel } from './run-progress';
+import { importLabel, pullLabel, resumeLabel, RunProgressBar, runListLine, runStatusLine, watchLabel } from './run-progress';
 import { toRunView, type RunView } from '../import-run.view';
 import { isIsoDateTime } from '../import-contact/iso-date-time';
 
@@ -54,12 +54,6 @@ async function* allRuns(pool: Pool, status: RunStatus | undefined): AsyncGenerat
     after = runKeyOf(page.at(-1)!);
   }
 }
-
-/** `idem sync list`'s line for a run: id, kind, status, records, its source (with the CRM a pull run is tied to), stop reason. */
-const runLine = (view: RunView): string =>
-  `${view.runId}  ${view.kind}  ${view.status}  ${view.processed} records  ${sourceText(view)}  ${view.reason ?? ''}`.trimEnd();
-
-const sourceText = (view: RunView) => (view.sourceIdentity === null ? view.source : `${view.source} at ${view.sourceIdentity}`);
 
 const runsCounted = (count: number) => `${count} import run${count === 1 ? '' : 's'}`;
 
@@ -170,7 +164,7 @@ export const syncCommand: CliCommand = (context) => {
           more = true;
           break;
         }
-        println(context.stdout, runLine(view));
+        println(context.stdout, runListLine(view));
         shown++;
       }
       // On stderr, so stdout stays one run a line.
