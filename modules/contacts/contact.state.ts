@@ -18,14 +18,22 @@ export interface ContactState {
   /** The freshness of every record applied under each source event id (more than one when a source reused the id). */
   appliedByEventId: ReadonlyMap<string, readonly Freshness[]>;
   /**
-   * What each import step (`runId#seq`) that appended here became: a run resumed after a crash
-   * between its contact appends and its recorded outcomes meets its own appends again, and answers
-   * with what they were (`imported`…), not `duplicate`, so that its counts match an uninterrupted run.
+   * What each import step (`runId#seq`) that appended here became, and the record it appended: a run
+   * resumed after a crash between its contact appends and its recorded outcomes meets its own appends
+   * again, and answers with what they were (`imported`…), not `duplicate`, so that its counts match an
+   * uninterrupted run — unless the source changed the record since (a pull page fetched again).
    */
-  appliedSteps: ReadonlyMap<string, AppliedOutcome>;
+  appliedSteps: ReadonlyMap<string, AppliedStep>;
 }
 
 export type AppliedOutcome = Extract<ImportOutcome, 'imported' | 'updated' | 'unchanged' | 'deleted'>;
+
+/** One import step's append: what it became, and the record's freshness and kind as appended. */
+export interface AppliedStep {
+  outcome: AppliedOutcome;
+  freshness: Freshness;
+  deleted: boolean;
+}
 
 export const stepKey = (runId: string, seq: number) => `${runId}#${seq}`;
 
@@ -57,11 +65,14 @@ export function evolveContact(state: ContactState, event: ContactEvent): Contact
       ? state.appliedByEventId
       : new Map([...state.appliedByEventId, [sourceEventId, [...(state.appliedByEventId.get(sourceEventId) ?? []), current]]]);
   const { runId, seq } = event.data;
+  const deleted = event.type === 'ContactDeleted';
   const appliedSteps =
     runId === undefined || seq === undefined
       ? state.appliedSteps
-      : new Map<string, AppliedOutcome>([...state.appliedSteps, [stepKey(runId, seq), changeOutcome(state, event)]]);
-  const deleted = event.type === 'ContactDeleted';
+      : new Map<string, AppliedStep>([
+          ...state.appliedSteps,
+          [stepKey(runId, seq), { outcome: changeOutcome(state, event), freshness: current, deleted }],
+        ]);
   return {
     exists: true,
     deleted,

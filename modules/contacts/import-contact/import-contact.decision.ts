@@ -16,7 +16,7 @@
  */
 import type { Decider, NewEvent } from '../../../src/command-handling/decider';
 import type { ContactEvent, Freshness, ImportOutcome } from '../contact.events';
-import { changeOutcome, evolveContact, initialContactState, stepKey, type ContactState } from '../contact.state';
+import { changeOutcome, evolveContact, initialContactState, stepKey, type AppliedStep, type ContactState } from '../contact.state';
 import { checksumOf, type ContactRecord } from './contact-record';
 import { compareFreshness, describeFreshness } from './freshness';
 import { compareIsoDateTimes } from './iso-date-time';
@@ -48,7 +48,7 @@ export function judgeContact(command: ImportContact, state: ContactState): Conta
   const incoming = freshnessOf(record);
   if (!state.exists || !state.current) return { outcome: record.deleted ? 'deleted' : 'imported', event: eventFor(command, incoming) };
   const own = state.appliedSteps.get(stepKey(command.runId, command.seq));
-  if (own) return { outcome: own, reason: 'recorded by this import before it was interrupted' };
+  if (own) return judgeOwnStepAgain(command, incoming, own, state, state.current);
   const applied = record.eventId === undefined ? undefined : state.appliedByEventId.get(record.eventId);
   if (applied?.some((earlier) => sameDelivery(incoming, earlier))) {
     return { outcome: 'duplicate', reason: `source event ${record.eventId} is already applied` };
@@ -57,6 +57,35 @@ export function judgeContact(command: ImportContact, state: ContactState): Conta
   if (!applied) return verdict;
   const reused = `source event ${record.eventId} was reused with different content (applied as ${describeFreshness(applied.at(-1)!)})`;
   return { ...verdict, reason: verdict.reason ? `${reused}; ${verdict.reason}` : reused };
+}
+
+/**
+ * This import's own step met again: its driver stopped between the contact's append and the record's
+ * outcome, and the step is taken again. The same record answers what that append was, so the run counts
+ * as an uninterrupted one. A pull run fetches its page again, though, and a live CRM may have edited the
+ * record meanwhile: a fresher record is applied (it used to be answered as the first append, the edit
+ * dropped while the run's audit named the fresher version), answered with what the step as a whole did
+ * (a contact the step brought in is still `imported`). A record no fresher than what the contact holds
+ * now leaves the step's append as it is.
+ */
+function judgeOwnStepAgain(
+  command: ImportContact,
+  incoming: Freshness,
+  own: AppliedStep,
+  state: ContactState,
+  current: Freshness,
+): ContactVerdict {
+  const again: ContactVerdict = { outcome: own.outcome, reason: 'recorded by this import before it was interrupted' };
+  const sameRecord = sameDelivery(incoming, own.freshness) && own.deleted === (command.record.deleted === true);
+  if (sameRecord || compareFreshness(incoming, current) !== 'fresher') return again;
+  const event = eventFor(command, incoming);
+  const kept =
+    (own.outcome === 'imported' && event.type === 'ContactImported') || (own.outcome === 'deleted' && event.type === 'ContactDeleted');
+  return {
+    outcome: kept ? own.outcome : changeOutcome(state, event),
+    event,
+    reason: `the source changed the record after this import first appended it (as ${describeFreshness(own.freshness)}): the fresher one is applied`,
+  };
 }
 
 /** The same record delivered again: the same version, updatedAt and content (its event id is the same by lookup). */

@@ -143,6 +143,33 @@ describe('ImportContact', () => {
       });
       expect(outcomeOf([imported(v5), imported(v6, 'run-2')], v6).outcome).toBe('updated');
     });
+
+    it('applies a fresher record the source sent meanwhile (a pull page fetched again), answered with what the step did', () => {
+      spec
+        .given([imported(v5, 'run-2')])
+        .when(when(v6))
+        .then([imported(v6, 'run-2')]);
+      expect(outcomeOf([imported(v5, 'run-2')], v6)).toEqual({
+        outcome: 'imported',
+        event: imported(v6, 'run-2'),
+        reason:
+          'the source changed the record after this import first appended it (as version 5, checksum aaa, event e5): the fresher one is applied',
+      });
+      expect(outcomeOf([imported(v5), imported(v6, 'run-2')], { ...v6, version: 7, checksum: 'ccc' }).outcome).toBe('updated');
+      const gone = { ...v6, deleted: true, fields: undefined };
+      expect(outcomeOf([imported(v5, 'run-2')], gone).outcome).toBe('deleted');
+    });
+
+    it('leaves its append as it is when the record met again is no fresher than what the contact holds', () => {
+      spec
+        .given([imported(v6, 'run-2')])
+        .when(when(v5))
+        .thenNothing();
+      expect(outcomeOf([imported(v6, 'run-2')], v5)).toEqual({
+        outcome: 'imported',
+        reason: 'recorded by this import before it was interrupted',
+      });
+    });
   });
 
   describe('when a source event id comes again with the same record (a redelivery)', () => {

@@ -52,14 +52,25 @@ export const DEFAULT_PAGE_SIZE = 1000;
 
 const driving = new Map<string, Promise<ImportRunState>>();
 
-/** The run folded from its stream; reads only what was appended since this process last loaded it (run-folds.ts). */
-export async function loadRun(store: EventStore, runId: string): Promise<ImportRunState> {
-  const known = knownRun(store, runId);
-  const events = await store.readStream(importStream(runId), known ? { fromRevision: known.revision + 1 } : {});
-  const run = events.reduce(
-    (state, e) => evolveImportRun(state, e as unknown as ImportEvent & { metadata: { recordedAt: string } }),
-    known ?? initialImportRunState(),
-  );
+/**
+ * Events of a run read per query while it is folded. A run's stream holds an event per record: a file
+ * of 2,000,000 lines is a stream of 2,000,000 events, and read in one query they were all in memory at
+ * once (the rows, then the events) — in the import resuming after a kill, in `idem sync status`, and in
+ * the api answering GET /v1/sync/runs/{runId}, whose heap is limited to 256 MiB.
+ */
+export const RUN_READ_PAGE = 5000;
+
+/**
+ * The run folded from its stream, a page of events at a time; reads only what was appended since this
+ * process last loaded it (run-folds.ts).
+ */
+export async function loadRun(store: EventStore, runId: string, pageSize = RUN_READ_PAGE): Promise<ImportRunState> {
+  let run = knownRun(store, runId) ?? initialImportRunState();
+  for (;;) {
+    const events = await store.readStream(importStream(runId), { fromRevision: run.revision + 1, maxCount: pageSize });
+    run = events.reduce((state, e) => evolveImportRun(state, e as unknown as ImportEvent & { metadata: { recordedAt: string } }), run);
+    if (events.length < pageSize) break;
+  }
   keepRun(store, run);
   return run;
 }

@@ -272,6 +272,24 @@ describe('a pull run', () => {
     expect(loaded).toMatchObject({ status: 'completed', processed: SIZE });
   });
 
+  it('is folded page by page, never holding more than a page of its events at once, to what the whole stream says', async () => {
+    const runId = await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, deps.metadata);
+    await driveRun(deps, runId);
+    // A process that never loaded it: a resumed file import, `idem sync status`, GET /v1/sync/runs/{runId}.
+    const cold = new PostgresEventStore(pool);
+    const read = jest.spyOn(cold, 'readStream');
+
+    const loaded = await loadRun(cold, runId, 100);
+
+    const reads = await Promise.all(read.mock.results.map((r) => r.value as Promise<unknown[]>));
+    expect(reads.length).toBeGreaterThan(SIZE / 100);
+    expect(Math.max(...reads.map((events) => events.length))).toBeLessThanOrEqual(100);
+    read.mock.calls.forEach(([, options]) => expect(options?.maxCount).toBeLessThanOrEqual(100));
+    const events = await store.readStream(importStream(runId));
+    expect(loaded).toEqual(events.reduce((state, e) => evolveImportRun(state, e as never), initialImportRunState()));
+    expect(loaded).toMatchObject({ status: 'completed', processed: SIZE });
+  });
+
   it('is driven on by a starting worker when its driver died (resumeUnfinishedRuns)', async () => {
     const runId = await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, deps.metadata);
     await waitFor('the run to be listed as unfinished', async () => (await unfinishedRuns(store)).includes(runId));

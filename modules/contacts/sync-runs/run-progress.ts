@@ -4,6 +4,7 @@
  */
 import { ProgressBar } from '../../../src/cli/progress-bar';
 import type { ImportRunState } from '../import-run.state';
+import type { RunView } from '../import-run.view';
 
 /**
  * A file import shows the bytes read of its file. A pull (started, resumed or watched) shows pages and
@@ -61,6 +62,15 @@ export function runStatusLine(run: ImportRunState): string {
   const detail = run.status !== 'running' && counts ? ` (${counts})` : '';
   return `${run.runId}: ${run.status}: ${tally}${detail}${run.reason ? ` — ${run.reason}` : ''}`;
 }
+
+/**
+ * `idem sync list`'s line for a run (stdout, one run a line): id, kind, status, records, its source (with the
+ * CRM a pull run is tied to), stop reason. A run of one record is "1 record" (it read "1 records").
+ */
+export const runListLine = (view: RunView): string =>
+  `${view.runId}  ${view.kind}  ${view.status}  ${counted(view.processed, 'record')}  ${sourceText(view)}  ${view.reason ?? ''}`.trimEnd();
+
+const sourceText = (view: RunView) => (view.sourceIdentity === null ? view.source : `${view.source} at ${view.sourceIdentity}`);
 
 /** `imported 5, updated 2`, or '' when no record was processed. */
 const outcomeCounts = (run: ImportRunState) =>

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { initialImportRunState, type ImportRunState } from '../import-run.state';
-import { importLabel, pullLabel, resumeLabel, RunProgressBar, runStatusLine, watchLabel } from './run-progress';
+import { toRunView } from '../import-run.view';
+import { importLabel, pullLabel, resumeLabel, RunProgressBar, runListLine, runStatusLine, watchLabel } from './run-progress';
 
 const run = (overrides: Partial<ImportRunState>): ImportRunState => ({
   ...initialImportRunState(),
@@ -45,6 +46,20 @@ describe('runStatusLine', () => {
     expect(runStatusLine(run({ status: 'running', processed: 2, counts: { imported: 2 } }))).toBe(
       'run.1: running: 2 records so far (imported 2)',
     );
+  });
+});
+
+describe('runListLine', () => {
+  it('counts one record as one record, and several as records', () => {
+    const one = toRunView(run({ kind: 'file', status: 'completed', processed: 1, counts: { imported: 1 } }));
+    expect(runListLine(one)).toBe('run.1  file  completed  1 record  crm');
+    expect(runListLine({ ...one, processed: 0 })).toBe('run.1  file  completed  0 records  crm');
+  });
+
+  it('names the CRM a pull run is tied to, and why a run stopped', () => {
+    const stopped = run({ status: 'needs_review', processed: 2, reason: 'page failed 5 times' });
+    const view = { ...toRunView(stopped), sourceIdentity: 'http://127.0.0.1:3100' };
+    expect(runListLine(view)).toBe('run.1  pull  needs_review  2 records  crm at http://127.0.0.1:3100  page failed 5 times');
   });
 });
 

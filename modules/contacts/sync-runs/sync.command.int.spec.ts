@@ -23,6 +23,7 @@ import { waitUntilCaughtUp } from '../../../test/projections/projection-harness'
 import { syncRunsReadModel } from '../../../projections/sync-runs/sync-runs.projector';
 import { createSandbox, type Sandbox } from '../../sandbox';
 import { importStream } from '../contact.events';
+import { appendRunEvents, loadRun } from '../pull-run/drive-run';
 import { startRun } from '../pull-run/start-run';
 
 let pool: Pool;
@@ -218,6 +219,28 @@ describe('idem sync resume', () => {
       sockets.forEach((socket) => socket.destroy());
       await new Promise((resolve) => moved.close(resolve));
     }
+  });
+
+  it.each([
+    ['failed', true],
+    ['running', false],
+  ])('refuses a push batch (%s): exit 2 saying to send the batch again, nothing written', async (status, failed) => {
+    const runId = await startRun(store, { source: 'crm', startedBy: 'sync', kind: 'push' }, metadata);
+    if (failed)
+      await appendRunEvents({ store, metadata }, await loadRun(store, runId), [
+        { type: 'ImportRunFailed', data: { runId, error: 'abandoned' } },
+      ]);
+    const before = (await store.readStream(importStream(runId))).map((e) => e.type);
+
+    const { code, out, lines } = await cli('sync', 'resume', runId);
+
+    expect(code).toBe(EXIT_ERROR);
+    expect(out).toEqual([]);
+    expect(lines).toEqual([
+      `idem: ${runId} is a pushed batch (POST /v1/contacts/import), which no driver can go on with: send the batch again (with its Idempotency-Key, if it had one); \`idem sync status ${runId}\` shows what it recorded`,
+    ]);
+    expect((await store.readStream(importStream(runId))).map((e) => e.type)).toEqual(before);
+    expect((await loadRun(store, runId)).status).toBe(status);
   });
 
   it('says that a completed run has nothing to resume', async () => {

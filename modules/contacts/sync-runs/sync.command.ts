@@ -22,7 +22,7 @@ import { RUN_STATUSES, type ImportRunState, type RunStatus } from '../import-run
 import { driveRun, loadRun } from '../pull-run/drive-run';
 import { resumeRun, startPullRun } from '../pull-run/start-run';
 import { sourceMovedReason } from '../pull-run/record-page.decision';
-import { importLabel, pullLabel, resumeLabel, RunProgressBar, runStatusLine, watchLabel } from './run-progress';
+import { importLabel, pullLabel, resumeLabel, RunProgressBar, runListLine, runStatusLine, watchLabel } from './run-progress';
 import { toRunView, type RunView } from '../import-run.view';
 import { isIsoDateTime } from '../import-contact/iso-date-time';
 
@@ -54,12 +54,6 @@ async function* allRuns(pool: Pool, status: RunStatus | undefined): AsyncGenerat
     after = runKeyOf(page.at(-1)!);
   }
 }
-
-/** `idem sync list`'s line for a run: id, kind, status, records, its source (with the CRM a pull run is tied to), stop reason. */
-const runLine = (view: RunView): string =>
-  `${view.runId}  ${view.kind}  ${view.status}  ${view.processed} records  ${sourceText(view)}  ${view.reason ?? ''}`.trimEnd();
-
-const sourceText = (view: RunView) => (view.sourceIdentity === null ? view.source : `${view.source} at ${view.sourceIdentity}`);
 
 const runsCounted = (count: number) => `${count} import run${count === 1 ? '' : 's'}`;
 
@@ -170,7 +164,7 @@ export const syncCommand: CliCommand = (context) => {
           more = true;
           break;
         }
-        println(context.stdout, runLine(view));
+        println(context.stdout, runListLine(view));
         shown++;
       }
       // On stderr, so stdout stays one run a line.
@@ -189,6 +183,12 @@ export const syncCommand: CliCommand = (context) => {
       if (run.exists && run.kind === 'file')
         throw new Error(
           `${runId} is a file import: run \`idem sync import <file> --source ${run.source}\` with the same file to resume it`,
+        );
+      // A push batch is a request: nothing drives it but a retry of that request. "Resumed", a failed
+      // batch was put back to running with nothing to drive it, until the abandoned-push sweep failed it again.
+      if (run.exists && run.kind === 'push')
+        throw new Error(
+          `${runId} is a pushed batch (POST /v1/contacts/import), which no driver can go on with: send the batch again (with its Idempotency-Key, if it had one); \`idem sync status ${runId}\` shows what it recorded`,
         );
       if (run.status === 'completed') {
         // Nothing is driven: without this line, the report alone read as if the resume had finished it.
