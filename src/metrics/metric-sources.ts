@@ -9,6 +9,7 @@
  */
 import { Logger } from '@nestjs/common';
 import { Counter } from 'prom-client';
+import { answerWithin } from '../health/answer-within';
 
 const logger = new Logger('Metrics');
 
@@ -35,22 +36,12 @@ export async function readMetricSource<T>(
   read: () => Promise<T>,
   timeoutMs = METRIC_SOURCE_TIMEOUT_MS,
 ): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  // A read that throws at once fails like one that rejects.
-  const reading = Promise.resolve().then(read);
   try {
-    return await Promise.race([
-      reading,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-      }),
-    ]);
+    // A read that throws at once fails like one that rejects.
+    return await answerWithin(Promise.resolve().then(read), timeoutMs);
   } catch (error) {
     sourceErrors.inc({ source });
     logger.warn(`metrics: could not read ${source}: ${(error as Error).message}`);
-    reading.catch(() => undefined);
     return undefined;
-  } finally {
-    clearTimeout(timer);
   }
 }
