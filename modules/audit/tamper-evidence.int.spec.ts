@@ -88,6 +88,21 @@ describe('the audit chain over an untouched history', () => {
       expect(await readFile(file, 'utf8')).toBe(before);
     });
 
+    it('says in one line when the file cannot be created, with exit code 2', async () => {
+      // Found black-box: a path in a directory that does not exist printed Node's
+      // `idem: ENOENT: no such file or directory, open '…'`.
+      const nowhere = join(dir, 'no-such-directory', 'history.ndjson');
+      expect(await idem(db, 'audit', 'export', nowhere)).toMatchObject({
+        code: 2,
+        err: `idem: cannot write ${nowhere}: its directory does not exist\n`,
+      });
+      const inAFile = join(file, 'history.ndjson');
+      expect(await idem(db, 'audit', 'export', inAFile)).toMatchObject({
+        code: 2,
+        err: `idem: cannot write ${inAFile}: a part of its path is not a directory\n`,
+      });
+    });
+
     it('removes what it wrote when it fails, so the same command can run again', async () => {
       const retried = join(dir, 'retried.ndjson');
       jest.spyOn(db.pool, 'query').mockRejectedValueOnce(new Error('connection lost') as never);

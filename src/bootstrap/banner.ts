@@ -1,5 +1,6 @@
 import type { IdemConfig } from '../config/config';
 import { formatDuration } from '../config/duration';
+import { redact } from './redact';
 import type { Runtime } from './runtime';
 
 /** What a developer needs after `npm start`: where things are and how to call them. */
@@ -63,13 +64,4 @@ export function startupBanner({
  */
 function shellWord(value: string): string {
   return /^[\w@%+=:,./-]*$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
-}
-
-/** A URL's password masked; anything else (not a URL) as it is. */
-function redact(value: string): string {
-  if (!URL.canParse(value)) return value;
-  const url = new URL(value);
-  if (!url.password) return value;
-  url.password = '***';
-  return url.toString();
 }

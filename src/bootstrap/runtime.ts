@@ -14,6 +14,7 @@ import { EsdbEventStore } from '../event-store/esdb/esdb.event-store';
 import { PostgresEventStore } from '../event-store/postgres/postgres.event-store';
 import { surviveLostConnections } from '../database/lost-connections';
 import { endPool } from './end-pool';
+import { ensureReachable } from './store-unreachable';
 
 export interface PoolOptions {
   max: number;
@@ -69,6 +70,9 @@ export async function startRuntime(config: IdemConfig, options: { poolSize?: num
     }
     const openPool = poolOpener(connectionFor(databaseUrl!, socketDir));
     pool = openPool({ max: options.poolSize ?? config.databasePoolSize, applicationName: 'idem' });
+    // The operator's server: one that cannot be reached is said in one line naming DATABASE_URL.
+    const opening = pool;
+    if (config.databaseUrl) await ensureReachable('PostgreSQL', 'DATABASE_URL', config.databaseUrl, () => opening.query('SELECT 1'));
     const eventStore = await createEventStore(config, pool);
     const opened = pool;
     return {
@@ -128,7 +132,16 @@ function connectionFor(databaseUrl: string, socketDir: string | undefined): Pool
 async function createEventStore(config: IdemConfig, pool: Pool): Promise<EventStore> {
   if (config.eventStore.kind === 'esdb') {
     // Events live in EventStoreDB; read models, checkpoints and job rows stay in PostgreSQL.
-    return EsdbEventStore.connect(config.eventStore.esdbConnectionString!, { maxAppendBytes: config.eventStore.maxAppendBytes });
+    const connectionString = config.eventStore.esdbConnectionString!;
+    const store = EsdbEventStore.connect(connectionString, { maxAppendBytes: config.eventStore.maxAppendBytes });
+    // The client connects lazily: ask once, so that a server that cannot be reached is said here, in one line.
+    try {
+      await ensureReachable('EventStoreDB', 'EVENTSTORE_CONNECTION_STRING', connectionString, () => store.ping());
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return store;
   }
   const store = new PostgresEventStore(pool, {
     maxAppendBytes: config.eventStore.maxAppendBytes,

@@ -178,6 +178,21 @@ export class ExportChecker {
   private checkPublishedSeal(line: EventLine): ChainBreak | undefined {
     const { eventsSealed, digest, position } = line.data as LedgerSealed['data'];
     const sealed = this.sealed.get(eventsSealed);
+    if (!sealed && eventsSealed <= this.checked) {
+      // Seal lines that did not match stopped the check there: this one is absent, and so is its digest.
+      const detail =
+        `${line.stream}@${line.revision} publishes the seal after event ${eventsSealed}, which has no seal line in the file: ` +
+        'the line was removed, or the seal row it is written from (audit_seals)';
+      return {
+        stream: line.stream,
+        revision: line.revision,
+        position: line.position,
+        kind: 'missing',
+        expected: digest,
+        actual: null,
+        detail,
+      };
+    }
     const recomputed = sealed?.digest;
     if (recomputed === digest && sealed?.position === position) {
       this.sealsChecked += 1;

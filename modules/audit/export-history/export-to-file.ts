@@ -9,6 +9,7 @@ import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
 import { EXIT_CHECK_FAILED, println, type CliContext } from '../../../src/cli/cli-context';
+import { unwritableFile } from '../../../src/cli/unreadable-file';
 import { exportHistory } from './export-history';
 import { ExportProgressBar } from './export-progress';
 
@@ -55,7 +56,7 @@ export async function exportToFile(context: CliContext, file: string): Promise<v
     // Closed before it is removed: a write still in flight must not land after the removal.
     await finished(out).catch(() => undefined);
     if (created) await rm(file, { force: true });
-    throw (error as NodeJS.ErrnoException).code === 'EEXIST' ? new ExportFileExists(file) : error;
+    throw (error as NodeJS.ErrnoException).code === 'EEXIST' ? new ExportFileExists(file) : unwritableFile(file, error);
   }
 }
 

@@ -145,6 +145,42 @@ describe('publishing the seals to seal-ledger', () => {
     );
   });
 
+  it('names a published seal whose row was removed from audit_seals missing, in verify, in the export and offline', async () => {
+    // Found black-box: verify answered ok (the row's seal is published and matches), while the export,
+    // which writes its seal lines from audit_seals, exited 1 blaming the history: "seal-ledger@1 seals
+    // 8 events with a digest the history up to there does not give" — and sent the auditor to verify.
+    await publishAndChain(db);
+    await db.pool.query(
+      `ALTER TABLE audit_seals DISABLE TRIGGER USER; DELETE FROM audit_seals WHERE events_sealed = 8; ALTER TABLE audit_seals ENABLE TRIGGER USER`,
+    );
+    const published = (await db.store.readStream(SEAL_STREAM))[1].data as { eventsSealed: number; digest: string };
+    expect(published.eventsSealed).toBe(8);
+
+    const report = await verifyHistory(db);
+    expect(report).toMatchObject({ ok: false, checked: 8 });
+    expect(report.firstBreak).toMatchObject({
+      kind: 'missing',
+      expected: published.digest,
+      actual: null,
+      detail: `the seal after event 8, published as ${SEAL_STREAM}@1, is gone from audit_seals: seal rows were removed (the history up to it matches the published seal)`,
+    });
+
+    await withExport(
+      db,
+      async (file) => {
+        const verify = await idem(db, 'audit', 'verify-file', file);
+        expect(verify.code).toBe(1);
+        const offline = JSON.parse(verify.out) as VerifyReport;
+        expect(offline).toMatchObject(firstBreak('missing', SEAL_STREAM, 1));
+        expect(offline.firstBreak?.detail).toBe(
+          `${SEAL_STREAM}@1 publishes the seal after event 8, which has no seal line in the file: ` +
+            'the line was removed, or the seal row it is written from (audit_seals)',
+        );
+      },
+      1,
+    );
+  });
+
   it('catches the sealed event moved to another position between its neighbours, seal line and all, at its published seal', async () => {
     await publishAndChain(db);
     await withExport(db, async (file) => {

@@ -32,6 +32,19 @@ export function publishedSealMismatch(entry: ChainEntry, seal: PublishedSeal, ac
   return { ...at, kind: 'seal_mismatch', expected: seal.digest, actual, detail };
 }
 
+/**
+ * A published seal whose row audit_seals no longer holds: the history and the seal agree, the row
+ * was deleted (the table's triggers refuse that: they were dropped). `verify` passed this by, while the
+ * export, which writes its seal lines from audit_seals, found the seal event without its line.
+ */
+export function sealRowGone(entry: ChainEntry, seal: PublishedSeal): ChainBreak {
+  const detail =
+    `the seal after event ${seal.eventsSealed}, published as ${SEAL_STREAM}@${seal.revision}, is gone from audit_seals: ` +
+    'seal rows were removed (the history up to it matches the published seal)';
+  const at = { stream: entry.stream, revision: entry.revision, position: entry.position };
+  return { ...at, kind: 'missing', expected: seal.digest, actual: null, detail };
+}
+
 export function strandedPublishedSeal(seal: PublishedSeal): ChainBreak {
   const detail = `${SEAL_STREAM}@${seal.revision} seals event ${seal.eventsSealed}, which the chain does not reach in order`;
   return {

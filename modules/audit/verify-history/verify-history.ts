@@ -28,6 +28,7 @@ import {
   isPublishedSeal,
   publishedSealMismatch,
   readPublishedSeals,
+  sealRowGone,
   strandedPublishedSeal,
   unreadablePublishedSeal,
 } from './published-seals';
@@ -79,7 +80,8 @@ export async function verifyHistory({ store, pool }: VerifyDeps, signal?: AbortS
       checked += 1;
       if (event && isPublishedSeal(event)) sealEventsMet.push(entry);
       const seal = seals[sealsChecked];
-      if (seal?.eventsSealed === checked) {
+      const sealRowHere = seal?.eventsSealed === checked;
+      if (sealRowHere) {
         if (seal.digest !== check.link.digest || seal.position !== entry.position)
           return failed(sealMismatch(entry, seal.digest, check.link.digest));
         sealsChecked += 1;
@@ -88,6 +90,8 @@ export async function verifyHistory({ store, pool }: VerifyDeps, signal?: AbortS
       if (publishedSeal?.eventsSealed === checked) {
         if (publishedSeal.digest !== check.link.digest || publishedSeal.position !== entry.position)
           return failed(publishedSealMismatch(entry, publishedSeal, check.link.digest));
+        // Every published seal was published from its row: a seal without one had its row removed.
+        if (!sealRowHere) return failed(sealRowGone(entry, publishedSeal));
         publishedChecked += 1;
       }
     }

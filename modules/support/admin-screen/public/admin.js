@@ -215,11 +215,16 @@ async function enterScreen(role) {
 
 async function loadOverview() {
   try {
-    const { duplicatesAbsorbed, projections } = await api('/v1/support/overview');
+    const { duplicatesAbsorbed, projections, projectionsError } = await api('/v1/support/overview');
     const { replayedAnswers, importRecords } = duplicatesAbsorbed;
     $('#duplicates').textContent =
       `${replayedAnswers.count} repeated requests answered from the record (since ${time(replayedAnswers.since)}) · ` +
       `${importRecords.duplicate} duplicate and ${importRecords.unchanged} unchanged contact records`;
+    // The event store did not answer in time: the lag is unknown, not zero.
+    if (!projections) {
+      $('#lag').textContent = `unavailable: ${projectionsError}`;
+      return;
+    }
     const behind = projections.filter((p) => p.lagEvents > 0);
     $('#lag').textContent = behind.length
       ? behind
