@@ -3,8 +3,16 @@
  * connection for as long as the runner works. When the holder dies (even SIGKILL) its connection
  * closes, PostgreSQL releases the lock at once and a standby blocked on it takes over.
  *
+ * A holder that is alive to the kernel but not running (SIGSTOPped, frozen in a paused container or
+ * VM) would keep its session, and the lock, for as long as it is stopped: TCP keepalives are answered
+ * by the kernel. Every projection then stood still behind it, the charge reactor's included, while a
+ * healthy standby waited. So the holder's session has PostgreSQL's `idle_session_timeout`, and the
+ * holder touches it every quarter of that: a holder that stops touching it loses its session, and the
+ * lock, within `silentForMs`; once running again it finds its connection gone (`lost`) and stops.
+ *
  * The lock is an efficiency measure, not the safety net: a runner that lost its lock without noticing
- * (a network partition) still cannot commit, because every batch compare-and-sets the checkpoint.
+ * (a network partition, or a woken holder's batch already in flight) still cannot commit, because
+ * every batch compare-and-sets the checkpoint.
  */
 import { Client, type ClientConfig } from 'pg';
 
@@ -16,6 +24,11 @@ export interface HeldLock {
 
 export const lockKey = (name: string, version: number) => `${name}@${version}`;
 
+/** How long a holder may go without touching its lock session before PostgreSQL ends it (and the lock with it). */
+export const DEFAULT_LOCK_SILENCE_MS = 20_000;
+/** PostgreSQL's code for a setting it does not know: idle_session_timeout came with PostgreSQL 14. */
+const UNDEFINED_OBJECT = '42704';
+
 const NAMESPACE = `hashtext('idem.projection')`;
 
 /**
@@ -26,8 +39,9 @@ const NAMESPACE = `hashtext('idem.projection')`;
 export async function acquireLocks(
   connection: ClientConfig,
   keys: string[],
-  options: { wait: boolean; signal?: AbortSignal },
+  options: { wait: boolean; signal?: AbortSignal; silentForMs?: number },
 ): Promise<HeldLock | undefined> {
+  const silentForMs = options.silentForMs ?? DEFAULT_LOCK_SILENCE_MS;
   const client = new Client({ ...connection, keepAlive: true, application_name: 'idem-projection-lock' });
   let released = false;
   const lost = new Promise<Error>((resolve) => {
@@ -35,6 +49,7 @@ export async function acquireLocks(
     client.on('end', () => resolve(new Error('projection lock connection closed')));
   });
   const abort = () => void client.end().catch(() => undefined);
+  let touchEvery: number | undefined;
   await client.connect();
   options.signal?.addEventListener('abort', abort);
   try {
@@ -44,6 +59,8 @@ export async function acquireLocks(
       await client.end().catch(() => undefined);
       return undefined;
     }
+    // Counts only while the session is idle: a wait for the lock below is a running query, never cut short.
+    touchEvery = await limitSilence(client, silentForMs);
     for (const key of [...keys].sort()) {
       if (options.wait) {
         await client.query(`SELECT pg_advisory_lock(${NAMESPACE}, hashtext($1))`, [key]);
@@ -66,12 +83,32 @@ export async function acquireLocks(
     await client.end().catch(() => undefined);
     return undefined;
   }
+  // A query that fails here fails because the session is gone, which `lost` reports.
+  const heartbeat =
+    touchEvery === undefined ? undefined : setInterval(() => void client.query('SELECT 1').catch(() => undefined), touchEvery);
+  heartbeat?.unref();
+  void lost.then(() => clearInterval(heartbeat));
   return {
     lost: lost.then((error) => (released ? new Error('released') : error)),
     release: async () => {
       released = true;
+      clearInterval(heartbeat);
       // Ending the session drops every advisory lock it holds.
       await client.end().catch(() => undefined);
     },
   };
+}
+
+/**
+ * Has PostgreSQL end the session once it has been idle for `silentForMs`; answers how often to touch it
+ * so that it never is while its holder runs (undefined: the server has no such setting, before 14).
+ */
+async function limitSilence(client: Client, silentForMs: number): Promise<number | undefined> {
+  try {
+    await client.query(`SELECT set_config('idle_session_timeout', $1, false)`, [`${silentForMs}ms`]);
+    return Math.max(1, Math.floor(silentForMs / 4));
+  } catch (error) {
+    if ((error as { code?: unknown }).code === UNDEFINED_OBJECT) return undefined;
+    throw error;
+  }
 }
