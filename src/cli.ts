@@ -27,12 +27,14 @@ const FEATURES = idemFeatures();
 const COMMANDS: CliCommand[] = [projectionsCommand, ...FEATURES.flatMap((feature) => feature.commands ?? [])];
 
 export function buildCli(context: CliContext): Command {
+  const groups = COMMANDS.map((command) => command(context));
   const program = new Command('idem')
-    .description('Idem: operate the ledger (projections, audit, recovery)')
+    // Named from the groups themselves, so a feature's new group cannot be left out of the summary.
+    .description(`Idem: operate the ledger (${groups.map((group) => group.name()).join(', ')})`)
     .version(packageVersion(), '-V, --version', 'print the version of Idem')
     // Only before a command: `projections verify --version <n>` is verify's own option, not this one.
     .enablePositionalOptions();
-  for (const command of COMMANDS) program.addCommand(command(context));
+  for (const group of groups) program.addCommand(group);
   // Commander exits the process on usage errors; report them as exit code 2 instead, to every level.
   const configure = (command: Command) => {
     command.exitOverride().configureOutput({ writeOut: (s) => context.stdout.write(s), writeErr: (s) => context.stderr.write(s) });
