@@ -27,11 +27,11 @@ function context(): { context: CliContext; out: () => string } {
   };
 }
 
-/** What `idem <args> --help` prints, and its exit code. */
+/** What `idem <args> --help` prints (commander's line wrapping undone), and its exit code. */
 async function helpOf(...args: string[]): Promise<{ code: number; out: string }> {
   const { context: c, out } = context();
   const code = await runCli([...args, '--help'], c);
-  return { code, out: out() };
+  return { code, out: out().replace(/\s+/g, ' ') };
 }
 
 describe('idem --help', () => {
@@ -41,5 +41,20 @@ describe('idem --help', () => {
     const { code, out } = await helpOf();
     expect(code).toBe(0);
     expect(out).toContain(`Idem: operate the ledger (${groups.join(', ')})`);
+  });
+});
+
+describe('idem recover --help', () => {
+  it('says that a pending order is charged, not only verified', async () => {
+    const { code, out } = await helpOf('recover');
+    expect(code).toBe(0);
+    expect(out).toContain('an order still pending (no worker took its job) is charged here, as its first attempt');
+    expect(out).toContain('verified with the provider and its outcome recorded before anything is sent again');
+  });
+
+  it('is listed in idem --help with a line that says it charges pending orders', async () => {
+    expect((await helpOf()).out).toContain(
+      'recover [options] recover stuck charges now: verify processing or unknown ones with the provider, charge pending ones',
+    );
   });
 });
