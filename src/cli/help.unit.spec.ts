@@ -58,3 +58,19 @@ describe('idem recover --help', () => {
     );
   });
 });
+
+describe('a required option', () => {
+  it.each([
+    [['sync', 'import'], '--source <name> the source the records come from, e.g. crm (required)'],
+    [['sync', 'run'], '--source <name> the configured source to pull from, e.g. crm (required)'],
+  ])('is marked required in idem %j --help', async (command, line) => {
+    const { code, out } = await helpOf(...command);
+    expect(code).toBe(0);
+    expect(out).toContain(line);
+  });
+
+  it('is not claimed for an optional one', async () => {
+    const { out } = await helpOf('sync', 'run');
+    expect(out).toContain('--since <iso> only records changed since then, where the source supports it --no-wait');
+  });
+});

@@ -116,7 +116,7 @@ export const syncCommand: CliCommand = (context) => {
   sync
     .command('run')
     .description('start a pull run from a configured source and follow it')
-    .requiredOption('--source <name>', 'e.g. crm')
+    .requiredOption('--source <name>', 'the configured source to pull from, e.g. crm')
     .option('--since <iso>', 'only records changed since then, where the source supports it', sinceArgument)
     .option('--no-wait', 'record the run and leave it to the workers: a running worker starts it once it has been silent for 3 minutes')
     .action(async (options: { source: string; since?: string; wait: boolean }) => {
