@@ -74,3 +74,12 @@ describe('a required option', () => {
     expect(out).toContain('--since <iso> only records changed since then, where the source supports it --no-wait');
   });
 });
+
+describe('idem audit export --help', () => {
+  it('says that it refuses to write over an existing file', async () => {
+    const { code, out } = await helpOf('audit', 'export');
+    expect(code).toBe(0);
+    expect(out).toContain('never writes over an existing file (exit code 2)');
+    expect(out).toContain('Arguments: file where to write the export: a path that does not exist yet');
+  });
+});
