@@ -71,5 +71,5 @@ export const recoverCommand: CliCommand = (context) =>
         }
       }
       for (const r of results) println(context.stdout, `${r.orderId}  ${r.oldStatus} → ${r.newStatus}  (${r.reason})`);
-      println(context.stderr, `${results.length} order(s) looked at`);
+      println(context.stderr, `${results.length} ${results.length === 1 ? 'order' : 'orders'} looked at`);
     });
