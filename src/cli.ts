@@ -10,7 +10,7 @@
  * banner shows the port).
  */
 import 'reflect-metadata';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help, type Option } from 'commander';
 import { idemFeatures } from './app.module';
 import type { Runtime } from './bootstrap/runtime';
 import { EXIT_ERROR, type CliCommand, type CliContext, type CliRuntime } from './cli/cli-context';
@@ -27,19 +27,28 @@ const FEATURES = idemFeatures();
 const COMMANDS: CliCommand[] = [projectionsCommand, ...FEATURES.flatMap((feature) => feature.commands ?? [])];
 
 export function buildCli(context: CliContext): Command {
+  const groups = COMMANDS.map((command) => command(context));
   const program = new Command('idem')
-    .description('Idem: operate the ledger (projections, audit, recovery)')
+    // Named from the groups themselves, so a feature's new group cannot be left out of the summary.
+    .description(`Idem: operate the ledger (${groups.map((group) => group.name()).join(', ')})`)
     .version(packageVersion(), '-V, --version', 'print the version of Idem')
     // Only before a command: `projections verify --version <n>` is verify's own option, not this one.
     .enablePositionalOptions();
-  for (const command of COMMANDS) program.addCommand(command(context));
+  for (const group of groups) program.addCommand(group);
   // Commander exits the process on usage errors; report them as exit code 2 instead, to every level.
   const configure = (command: Command) => {
     command.exitOverride().configureOutput({ writeOut: (s) => context.stdout.write(s), writeErr: (s) => context.stderr.write(s) });
+    command.configureHelp({ optionDescription: describeOption });
     command.commands.forEach(configure);
   };
   configure(program);
   return program;
+}
+
+/** Commander's description of an option, marked "(required)" for a requiredOption (commander's help does not say so). */
+function describeOption(this: Help, option: Option): string {
+  const description = Help.prototype.optionDescription.call(this, option);
+  return option.mandatory ? `${description} (required)` : description;
 }
 
 /** Runs one command line (without `node idem`); resolves with the process exit code. */

@@ -28,8 +28,11 @@ export const auditCommand: CliCommand = (context) => {
 
   audit
     .command('export')
-    .description('write the chained history with its hashes and seals as NDJSON, which `idem audit verify-file` checks offline')
-    .argument('<file>', 'where to write the export')
+    .description(
+      'write the chained history with its hashes and seals as NDJSON, which `idem audit verify-file` checks offline; ' +
+        'never writes over an existing file (exit code 2), and removes what it wrote if it fails or is interrupted',
+    )
+    .argument('<file>', 'where to write the export: a path that does not exist yet')
     .action((file: string) => exportToFile(context, file));
 
   audit

@@ -29,7 +29,7 @@ export const runKeyOf = (run: RunView): RunKey => ({ startedAt: run.startedAt ??
 
 /**
  * GET /v1/sync/runs?status= and `idem sync list`: pull and file runs (push batches are requests, not
- * runs anyone follows), newest start first, read through the `sync_runs` view (the live version).
+ * runs anyone follows; as only they end `failed`, both refuse that status: modules/contacts/sync-runs/listed-statuses.ts), newest start first, read through the `sync_runs` view (the live version).
  * Both orderings walk the entity's partial indexes backwards and stop at `limit`, whatever the history.
  */
 export async function listRuns(pool: Pool, { status, limit, after }: RunListQuery): Promise<RunView[]> {

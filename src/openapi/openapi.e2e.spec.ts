@@ -156,9 +156,20 @@ describe('GET /docs/openapi.json', () => {
   it('describes a validated body with the rules the validation pipe applies', () => {
     const charge = document.components.schemas.ChargeRequestBody;
     expect(charge.required).toEqual(['amount', 'currency', 'customerId']);
-    expect(charge.properties!.amount).toEqual({ type: 'integer', minimum: 1, maximum: 999_999_999_999 });
-    expect(charge.properties!.currency.enum).toContain('EUR');
+    expect(charge.properties!.customerId).toMatchObject({ type: 'string', pattern: expect.any(String) });
     expect(charge.properties!.description).toEqual({ type: 'string', maxLength: 500 });
+  });
+
+  it("states the charge's currency and amount as the configured service accepts them, not every ICU code and 1", () => {
+    const { amount, currency } = document.components.schemas.ChargeRequestBody.properties!;
+    // IDEM_CURRENCIES is EUR here: any other code is a 400, and Stripe's smallest EUR charge is 50 (€0.50).
+    expect(currency).toMatchObject({ type: 'string', enum: ['EUR'], description: expect.stringContaining('IDEM_CURRENCIES: EUR') });
+    expect(amount).toMatchObject({
+      type: 'integer',
+      minimum: 50,
+      maximum: 99_999_999,
+      description: expect.stringContaining('EUR 50–99999999'),
+    });
   });
 
   it('is served without a token, like the Swagger UI at /docs', async () => {
@@ -169,5 +180,20 @@ describe('GET /docs/openapi.json', () => {
     const assets = await harness.app.inject({ method: 'GET', url: '/docs/swagger-ui-bundle.js' });
     expect(assets.statusCode).toBe(200);
     expect((await harness.app.inject({ method: 'GET', url: '/docs/openapi.json', headers: auth('storefront') })).statusCode).toBe(200);
+  });
+});
+
+describe('GET /docs/openapi.json of a service charging in other currencies', () => {
+  // Body classes are shared by every api of a process; each document is built with its own api's configuration.
+  it('names its own currencies and the smallest of their minimum charges, each currency with its own', async () => {
+    const other = await startTestApp('openapi_currencies', { IDEM_CURRENCIES: 'GBP,HUF' });
+    try {
+      const served = (await other.app.inject({ method: 'GET', url: '/docs/openapi.json' })).json<Document>();
+      const { amount, currency } = served.components.schemas.ChargeRequestBody.properties!;
+      expect(currency.enum).toEqual(['GBP', 'HUF']);
+      expect(amount).toMatchObject({ minimum: 30, description: expect.stringContaining('GBP 30–99999999; HUF 17500–99999999') });
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -18,7 +18,7 @@ export const OPENAPI_DOCUMENT_PATH = '/docs/openapi.json';
 /** Call after the application is initialised and before it listens. */
 export function serveOpenApi(app: INestApplication): void {
   documentRouteSecurity(app);
-  documentValidatedBodies(app);
+  const withConfiguredBodies = documentValidatedBodies(app);
   const description =
     'Makes payment and sync jobs happen once, however often they are retried. Errors are application/problem+json ' +
     'with a stable `code`; every answer carries `X-Request-Id`. Tokens map to the roles storefront, sync, support and auditor.';
@@ -36,6 +36,8 @@ export function serveOpenApi(app: INestApplication): void {
   // `GET /` is registered after this (api-index.ts); the document is built once it is.
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   const document = () =>
-    withProblemJsonErrors(withApiIndex(SwaggerModule.createDocument(app, config), fastify.hasRoute({ method: 'GET', url: '/' })));
+    withProblemJsonErrors(
+      withApiIndex(withConfiguredBodies(SwaggerModule.createDocument(app, config)), fastify.hasRoute({ method: 'GET', url: '/' })),
+    );
   SwaggerModule.setup(DOCS_PATH, app, document, { jsonDocumentUrl: OPENAPI_DOCUMENT_PATH, raw: ['json'] });
 }

@@ -2,11 +2,15 @@
  * Request bodies are checked by class-validator (src/errors/validation-pipe.ts); their schemas in the
  * document are read from the same decorators, so the document cannot promise what validation refuses
  * and features write no `@ApiProperty` beside their `@IsInt`. Only the rules below are translated;
- * a body whose rules go further still validates them, the document just says less.
+ * a body whose rules go further still validates them, the document just says less. What depends on the
+ * configuration (the currencies a shop charges in) a feature states with @ConfiguredSchema
+ * (configured-schema.ts), merged into each api's document.
  */
 import type { INestApplication, Type } from '@nestjs/common';
-import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
+import { ApiProperty, type ApiPropertyOptions, type OpenAPIObject } from '@nestjs/swagger';
 import { getMetadataStorage } from 'class-validator';
+import { IDEM_CONFIG, type IdemConfig } from '../config/config';
+import { hasConfiguredSchema, withConfiguredSchemas } from './configured-schema';
 import { routeHandlers } from './route-handlers';
 
 type Rule = { name?: string; constraints?: unknown[] };
@@ -28,11 +32,20 @@ const TRANSLATIONS: Record<string, (constraints: unknown[]) => Record<string, un
 /** Body classes are shared by every api a process builds: describe each once. */
 const described = new WeakSet<Type<unknown>>();
 
-export function documentValidatedBodies(app: INestApplication): void {
+/** Describes the app's body classes from their rules; returns what merges their configured schemas into its document. */
+export function documentValidatedBodies(app: INestApplication): (document: OpenAPIObject) => OpenAPIObject {
+  const configuredBodies = new Set<Type<unknown>>();
   for (const { controller, methodName } of routeHandlers(app)) {
     const parameterTypes = (Reflect.getMetadata('design:paramtypes', controller.prototype, methodName) ?? []) as unknown[];
-    for (const type of parameterTypes) if (typeof type === 'function') describeProperties(type as Type<unknown>);
+    for (const type of parameterTypes) {
+      if (typeof type !== 'function') continue;
+      describeProperties(type as Type<unknown>);
+      if (hasConfiguredSchema(type as Type<unknown>)) configuredBodies.add(type as Type<unknown>);
+    }
   }
+  if (!configuredBodies.size) return (document) => document;
+  const config = app.get<symbol, IdemConfig>(IDEM_CONFIG, { strict: false });
+  return (document) => withConfiguredSchemas(document, configuredBodies, config);
 }
 
 function describeProperties(type: Type<unknown>): void {

@@ -39,7 +39,7 @@ describe('idem on a database no api or worker ever opened', () => {
     const unreachable = 'postgres://idem@127.0.0.1:1/nowhere';
     await expect(idem(unreachable, 'sync', 'list', '--status', 'sleeping')).rejects.toMatchObject({
       code: 2,
-      stderr: expect.stringContaining('Allowed choices are running, completed, failed, needs_review'),
+      stderr: expect.stringContaining('status must be one of running, completed, needs_review'),
     });
   });
 });

@@ -2,7 +2,7 @@
  * POST /v1/sync/runs starts a pull run against a configured source and drives it in this process
  * (a worker resumes it if this process dies). GET /v1/sync/runs/{runId} folds the run's stream, so it
  * is always current (callers poll it while a run goes on). GET /v1/sync/runs?status= reads the
- * sync_runs read model, which the workers' projection runner keeps: it lags the streams by the
+ * sync_runs read model (pull and file runs; `status=failed` is a 400 saying why: listed-statuses.ts), which the workers' projection runner keeps: it lags the streams by the
  * runner's delay — milliseconds while a worker runs, longer while one catches up after a start or a
  * rebuild, indefinitely while none runs. A run started or ended within that lag is missing from the
  * list or listed with its previous status and counts; its own GET already shows it. The list is paged
@@ -25,7 +25,7 @@ import { parseIdempotencyKey } from '../../../src/errors/idempotency-key';
 import { WrongExpectedVersion } from '../../../src/event-store/errors';
 import { assertJsonObjectBody } from '../../../src/errors/json-object-body';
 import type { EventStore } from '../../../src/event-store/event-store.port';
-import { RUN_STATUSES, type RunStatus } from '../import-run.state';
+import { LISTED_STATUSES, unlistedStatusReason, type ListedStatus } from './listed-statuses';
 import { assertPullableSource, sourceNotAString } from '../contact-sources';
 import { CONTACT_SOURCES_PORT, type ContactSources } from '../contact-source/contact-source.port';
 import { loadRun } from '../pull-run/drive-run';
@@ -120,7 +120,14 @@ export class SyncRunsController {
 
   @Get()
   @Roles('sync', 'support')
-  @ApiQuery({ name: 'status', required: false, enum: RUN_STATUSES, description: 'Only runs with this status.' })
+  @ApiQuery({
+    name: 'status',
+    required: false,
+    enum: LISTED_STATUSES,
+    description:
+      'Only runs with this status. `failed` is a 400: only pushed batches (POST /v1/contacts/import) end failed, and ' +
+      'they are not listed; a pull or file run that cannot go on stops as needs_review.',
+  })
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_LISTED, default: DEFAULT_LISTED } })
   @ApiQuery({ name: 'cursor', required: false, schema: { type: 'string' }, description: 'The `next` of the previous page.' })
   @ApiResponse({ status: 200, description: 'Pull and file runs, newest first, from the sync_runs read model.', schema: RUN_LIST_SCHEMA })
@@ -137,19 +144,19 @@ const cursorError = { field: 'cursor', message: 'cursor must be the next of an e
 const invalidQuery = (errors: Array<{ field: string; message: string }>) =>
   new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', { errors });
 
-function parseListQuery(query: Record<string, unknown>): { status?: RunStatus; limit: number; after?: RunKey } {
+function parseListQuery(query: Record<string, unknown>): { status?: ListedStatus; limit: number; after?: RunKey } {
   const { status, limit, cursor } = query;
   const errors = Object.keys(query)
     .filter((name) => !LIST_PARAMETERS.has(name))
     .map((field) => ({ field, message: `${field} is not a known query parameter (status, limit, cursor)` }));
-  if (status !== undefined && !(RUN_STATUSES as readonly unknown[]).includes(status))
-    errors.push({ field: 'status', message: `status must be one of ${RUN_STATUSES.join(', ')}` });
+  const unlisted = status === undefined ? undefined : unlistedStatusReason(status);
+  if (unlisted) errors.push({ field: 'status', message: unlisted });
   if (limit !== undefined && !(typeof limit === 'string' && /^\d{1,4}$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_LISTED))
     errors.push({ field: 'limit', message: `limit must be an integer from 1 to ${MAX_LISTED}` });
   const after = typeof cursor === 'string' ? decodeRunCursor(cursor) : undefined;
   if (cursor !== undefined && !after) errors.push(cursorError);
   if (errors.length) throw invalidQuery(errors);
-  return { status: status as RunStatus | undefined, limit: limit === undefined ? DEFAULT_LISTED : Number(limit), after };
+  return { status: status as ListedStatus | undefined, limit: limit === undefined ? DEFAULT_LISTED : Number(limit), after };
 }
 
 function parseStart(body: unknown): { source: string; since?: string } {

@@ -184,6 +184,15 @@ describe('POST /v1/sync/runs', () => {
     }
   });
 
+  it('refuses status=failed with a 400 saying why (only pushed batches end failed, and the list holds none) instead of an empty list', async () => {
+    const answer = await get('/v1/sync/runs?status=failed');
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json()).toMatchObject({
+      code: 'REQUEST.INVALID',
+      errors: [{ field: 'status', message: expect.stringContaining('only a pushed batch (POST /v1/contacts/import) ends failed') }],
+    });
+  });
+
   it('answers 404 for an unknown run and 400 for an unknown status', async () => {
     expect((await get('/v1/sync/runs/run.nope')).statusCode).toBe(404);
     expect((await get('/v1/sync/runs?status=lost')).statusCode).toBe(400);

@@ -18,13 +18,14 @@ import { unreadableFile } from '../../../src/cli/unreadable-file';
 import { configuredContactSources } from '../contact-source/configured-sources';
 import { assertKnownSource, assertPullableSource } from '../contact-sources';
 import { importFile } from '../import-file/import-file';
-import { RUN_STATUSES, type ImportRunState, type RunStatus } from '../import-run.state';
+import type { ImportRunState } from '../import-run.state';
 import { driveRun, loadRun } from '../pull-run/drive-run';
 import { resumeRun, startPullRun } from '../pull-run/start-run';
 import { sourceMovedReason } from '../pull-run/record-page.decision';
 import { importLabel, pullLabel, resumeLabel, RunProgressBar, runListLine, runStatusLine, watchLabel } from './run-progress';
 import { toRunView, type RunView } from '../import-run.view';
 import { isIsoDateTime } from '../import-contact/iso-date-time';
+import { LISTED_STATUSES, unlistedStatusReason, type ListedStatus } from './listed-statuses';
 
 /** Runs read per query while listing: the route's default page. */
 const LIST_PAGE = 100;
@@ -32,6 +33,13 @@ const LIST_PAGE = 100;
 function sinceArgument(value: string): string {
   if (!isIsoDateTime(value)) throw new InvalidArgumentError('expected an ISO-8601 date-time such as 2026-12-01T10:00:00Z');
   return value;
+}
+
+/** A status to list by; `failed` is refused with the reason (listed-statuses.ts), not answered with nothing. */
+function statusArgument(value: string): ListedStatus {
+  const unlisted = unlistedStatusReason(value);
+  if (unlisted) throw new InvalidArgumentError(unlisted);
+  return value as ListedStatus;
 }
 
 function limitArgument(value: string): number {
@@ -45,7 +53,7 @@ function limitArgument(value: string): number {
  * is skipped or repeated, and a printed run that leaves the read model before the next page is read (a
  * rebuild's switch) does not end the listing there.
  */
-async function* allRuns(pool: Pool, status: RunStatus | undefined): AsyncGenerator<RunView> {
+async function* allRuns(pool: Pool, status: ListedStatus | undefined): AsyncGenerator<RunView> {
   let after: RunKey | undefined;
   for (;;) {
     const page = await listRuns(pool, { status, limit: LIST_PAGE, after });
@@ -116,7 +124,7 @@ export const syncCommand: CliCommand = (context) => {
   sync
     .command('run')
     .description('start a pull run from a configured source and follow it')
-    .requiredOption('--source <name>', 'e.g. crm')
+    .requiredOption('--source <name>', 'the configured source to pull from, e.g. crm')
     .option('--since <iso>', 'only records changed since then, where the source supports it', sinceArgument)
     .option('--no-wait', 'record the run and leave it to the workers: a running worker starts it once it has been silent for 3 minutes')
     .action(async (options: { source: string; since?: string; wait: boolean }) => {
@@ -153,9 +161,14 @@ export const syncCommand: CliCommand = (context) => {
   sync
     .command('list')
     .description('every import run (pull and file), newest first, as the workers last projected them')
-    .addOption(new Option('--status <status>', 'only runs with this status').choices(RUN_STATUSES))
+    // choices() for the help's list; the parser after it says why `failed` is not one.
+    .addOption(
+      new Option('--status <status>', 'only runs with this status (no listed run ends failed: only pushed batches do)')
+        .choices(LISTED_STATUSES)
+        .argParser(statusArgument),
+    )
     .option('--limit <n>', 'stop after the newest n runs', limitArgument)
-    .action(async (options: { status?: RunStatus; limit?: number }) => {
+    .action(async (options: { status?: ListedStatus; limit?: number }) => {
       const { pool } = await context.runtime();
       let shown = 0;
       let more = false;

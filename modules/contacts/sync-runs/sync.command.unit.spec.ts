@@ -52,6 +52,20 @@ describe('idem sync', () => {
     },
   );
 
+  it('list refuses --status failed, saying why, with exit code 2 before opening the database', async () => {
+    const result = await idem(development, 'sync', 'list', '--status', 'failed');
+    expect(result).toEqual({
+      code: EXIT_ERROR,
+      err: expect.stringContaining('only a pushed batch (POST /v1/contacts/import) ends failed'),
+      opened: false,
+    });
+  });
+
+  it('list still refuses a status that does not exist, naming those it lists by', async () => {
+    const result = await idem(development, 'sync', 'list', '--status', 'lost');
+    expect(result).toEqual({ code: EXIT_ERROR, err: expect.stringContaining('running, completed, needs_review'), opened: false });
+  });
+
   it.each([['0'], ['-3'], ['ten'], ['2.5']])('list refuses --limit %s with exit code 2 before opening the database', async (limit) => {
     const result = await idem(development, 'sync', 'list', '--limit', limit);
     expect(result).toEqual({ code: EXIT_ERROR, err: expect.stringContaining('expected a whole number of runs'), opened: false });

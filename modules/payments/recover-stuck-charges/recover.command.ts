@@ -1,6 +1,7 @@
 /**
  * `idem recover [--order <id>] [--older-than 15m]`: run charge recovery now — for one order, or a
- * sweep of the orders silent in pending/processing/unknown for longer than the threshold. Talks to the
+ * sweep of the orders silent in pending/processing/unknown for longer than the threshold. It does not
+ * only verify: a pending order is charged as its first attempt (reconcile-order.ts), which the help says. Talks to the
  * configured provider (STRIPE_API_BASE; in development the running sandbox on IDEM_SANDBOX_PORT).
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -23,8 +24,12 @@ const duration = (raw: string) => {
 
 export const recoverCommand: CliCommand = (context) =>
   new Command('recover')
+    // The line `idem --help` lists; the description below is recover's own help.
+    .summary('recover stuck charges now: verify processing or unknown ones with the provider, charge pending ones')
     .description(
-      'verify stuck charges with the provider now and record their outcome (one order, or every order stuck longer than --older-than)',
+      'recover stuck charges now, one order or every order silent longer than --older-than: a charge left processing or ' +
+        'unknown is verified with the provider and its outcome recorded before anything is sent again; an order still ' +
+        'pending (no worker took its job) is charged here, as its first attempt. One line per order goes to payment_recovery_log',
     )
     .option('--order <orderId>', 'recover this order only')
     // --older-than and --window choose the sweep's orders; one order is recovered as support's reconcile
@@ -66,5 +71,5 @@ export const recoverCommand: CliCommand = (context) =>
         }
       }
       for (const r of results) println(context.stdout, `${r.orderId}  ${r.oldStatus} → ${r.newStatus}  (${r.reason})`);
-      println(context.stderr, `${results.length} order(s) looked at`);
+      println(context.stderr, `${results.length} ${results.length === 1 ? 'order' : 'orders'} looked at`);
     });

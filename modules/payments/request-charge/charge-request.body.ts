@@ -2,7 +2,9 @@ import { IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min }
 import { BUSINESS_KEY } from '../../../src/errors/business-key';
 import { PlainBody } from '../../../src/errors/plain-body';
 import { StorableText } from '../../../src/errors/storable-text';
+import { ConfiguredSchema } from '../../../src/openapi/configured-schema';
 import { AtMostStripeMaximum, InStripeAmountSteps } from './amount-step';
+import { documentedAmount, documentedCurrency } from './documented-amount';
 import { AtLeastMinimumCharge, minimumChargeMessage } from './minimum-charge';
 
 /** ISO-4217 codes the runtime knows (ICU's list). */
@@ -17,11 +19,14 @@ export class ChargeRequestBody {
   @AtLeastMinimumCharge()
   @InStripeAmountSteps()
   @AtMostStripeMaximum()
+  @ConfiguredSchema((config) => documentedAmount(config.payments.currencies))
   amount!: number;
 
   @IsDefined({ message: 'currency is required' })
   @IsString()
   @IsIn(KNOWN_CURRENCIES, { message: 'currency must be an upper-case ISO-4217 code such as EUR' })
+  // The controller refuses a known code the shop does not charge in: the document names only those.
+  @ConfiguredSchema((config) => documentedCurrency(config.payments.currencies))
   currency!: string;
 
   @IsDefined({ message: 'customerId is required' })

@@ -5,6 +5,9 @@ import { parseDuration } from '../../../src/config/duration';
 import { AppError } from '../../../src/errors/app-error';
 import { archiveFinishedRows } from './archive-finished-rows';
 
+/** "1 job row", "2 job rows". */
+const rows = (count: number, kind: string) => `${count} ${kind} ${count === 1 ? 'row' : 'rows'}`;
+
 export const retentionCommand: CliCommand = (context) => {
   const retention = new Command('retention').description('archive rows no retry can need any more (never dropped)');
   retention
@@ -23,7 +26,7 @@ export const retentionCommand: CliCommand = (context) => {
         const result = await archiveFinishedRows(runtime.pool, { olderThanMs: options.olderThan ?? 30 * 86_400_000 });
         println(
           context.stdout,
-          `archived ${result.jobs} job row(s) and ${result.webhookDeliveries} webhook dedupe row(s) older than ${result.cutoff}`,
+          `archived ${rows(result.jobs, 'job')} and ${rows(result.webhookDeliveries, 'webhook dedupe')} older than ${result.cutoff}`,
         );
       } catch (error) {
         if (!(error instanceof AppError)) throw error;

@@ -200,7 +200,7 @@ describeInBrowser('the admin screen, in chromium', () => {
       await page.click('#login-form button');
       await page.locator('#workspace').waitFor();
       expect(await page.evaluate('sessionStorage.getItem("idem.supportToken")')).toBe('dev-support');
-      await page.locator('#duplicates', { hasText: 'repeated requests answered from the record' }).waitFor();
+      await page.locator('#duplicates', { hasText: /repeated requests? answered from the record/ }).waitFor();
       expect(await text('#lag')).toMatch(/support_jobs/);
     });
 
@@ -508,6 +508,23 @@ describeInBrowser('the admin screen, in chromium', () => {
       expect(await page.locator('#history-list tbody tr').count()).toBe(0);
       expect(await page.locator('#verify-report dd').count()).toBe(0);
       expect(await page.evaluate('document.body.textContent')).not.toContain(described);
+    });
+  });
+
+  describe('the header', () => {
+    it('counts one repeated request in the singular', async () => {
+      const overview = (await cases.harness.app.inject({ url: '/v1/support/overview', headers: auth('support') })).json();
+      overview.duplicatesAbsorbed.replayedAnswers.count = 1;
+      const page = await openScreen();
+      // The count the screen is given is one, whatever this suite's other requests repeated.
+      await page.route(
+        (url) => url.pathname === '/v1/support/overview',
+        (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(overview) }),
+      );
+      await logIn(page, 'dev-support', '#workspace');
+      await page.locator('#duplicates', { hasText: 'answered from the record' }).waitFor();
+      expect(await page.locator('#duplicates').innerText()).toMatch(/^1 repeated request answered from the record \(since /);
+      await page.context().close();
     });
   });
 

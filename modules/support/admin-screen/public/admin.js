@@ -218,7 +218,7 @@ async function loadOverview() {
     const { duplicatesAbsorbed, projections, projectionsError } = await api('/v1/support/overview');
     const { replayedAnswers, importRecords } = duplicatesAbsorbed;
     $('#duplicates').textContent =
-      `${replayedAnswers.count} repeated requests answered from the record (since ${time(replayedAnswers.since)}) · ` +
+      `${plural(replayedAnswers.count, 'repeated request')} answered from the record (since ${time(replayedAnswers.since)}) · ` +
       `${importRecords.duplicate} duplicate and ${importRecords.unchanged} unchanged contact records`;
     // The event store did not answer in time: the lag is unknown, not zero.
     if (!projections) {
