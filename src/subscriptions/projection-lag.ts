@@ -25,6 +25,12 @@ export interface LagOptions {
   /** Stop counting pending events here (default 10,000). */
   maxCount?: number;
   now?: () => number;
+  /**
+   * The version states to measure (default: live and building). Readiness asks for live only: a
+   * version still being rebuilt, or left behind by a killed rebuild, serves no reader, and measuring it
+   * can cost a long read on a store far behind its checkpoint.
+   */
+  states?: readonly VersionState[];
 }
 
 export async function measureLag(
@@ -35,11 +41,12 @@ export async function measureLag(
 ): Promise<ProjectionLag[]> {
   const cap = options.maxCount ?? 10_000;
   const now = options.now ?? Date.now;
+  const states = options.states ?? ['live', 'building'];
   const filters = new Map(projections.map((p) => [p.name, p]));
   const lags: ProjectionLag[] = [];
   for (const row of await readVersions(pool)) {
     const projection = filters.get(row.name);
-    if (!projection || (row.state !== 'live' && row.state !== 'building')) continue;
+    if (!projection || !states.includes(row.state)) continue;
     let lagEvents = 0;
     let oldest: Date | undefined;
     let after = row.checkpoint;

@@ -23,6 +23,7 @@ import {
 import type { ExpectedRevision } from '../event-store.port';
 import { toExpectedRevision } from './esdb.conversions';
 import { isOutcomeUnknown, toAppendError } from './esdb.errors';
+import { DEFAULT_READ_DEADLINE_MS, readWithin } from './esdb.read-deadline';
 
 /** How far back from the stream's end a retry looks for its first event id. */
 const TAIL = 1_000;
@@ -34,6 +35,7 @@ export async function appendSettled(
   events: EventData[],
   expected: ExpectedRevision,
   attempts: number,
+  readDeadlineMs = DEFAULT_READ_DEADLINE_MS,
 ): Promise<AppendResult> {
   let expectedRevision = toExpectedRevision(expected);
   let unknown: unknown;
@@ -41,7 +43,7 @@ export async function appendSettled(
     if (attempt > 1) {
       await new Promise((resolve) => setTimeout(resolve, Math.min(MAX_PAUSE_MS, 50 * 2 ** (attempt - 2))));
       if (expected === 'any' || expected === 'stream_exists') {
-        const lookup = await exactRevisionBefore(client, stream, events[0].id);
+        const lookup = await exactRevisionBefore(client, stream, events[0].id, readDeadlineMs);
         // Not knowing whether the id is there, a retry with `any` could write the events twice: wait instead.
         if (lookup === 'unknown') continue;
         if (lookup !== 'absent') expectedRevision = lookup;
@@ -63,11 +65,13 @@ async function exactRevisionBefore(
   client: EventStoreDBClient,
   stream: string,
   id: string,
+  readDeadlineMs: number,
 ): Promise<AppendExpectedRevision | 'absent' | 'unknown'> {
   let found: bigint | undefined;
   try {
-    // Read to the end, not `return` from the loop: the client's dispose() waits for every call it started to finish.
-    for await (const resolved of client.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: TAIL })) {
+    // A paused server answers nothing: past the deadline the lookup is 'unknown' and the retry waits.
+    const read = client.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: TAIL });
+    for (const resolved of await readWithin(read, readDeadlineMs)) {
       if (found === undefined && resolved.event?.id === id) found = resolved.event.revision;
     }
   } catch (error) {

@@ -32,6 +32,7 @@ import { toCheckpoint, toRecordedEvent } from './esdb.conversions';
 import { appendSettled } from './esdb.append';
 import { guardOrphanedBatchAppendAnswers } from './orphaned-answers';
 import { readAllPaged } from './esdb.read-all';
+import { DEFAULT_READ_DEADLINE_MS, defaultDeadlineOf, readWithin } from './esdb.read-deadline';
 import { DEFAULT_RESUBSCRIBE, EsdbSubscription, type ResubscribePolicy } from './esdb.subscription';
 
 const utf8 = new TextEncoder();
@@ -46,11 +47,17 @@ export interface EsdbEventStoreOptions {
   appendAttempts?: number;
   resubscribe?: ResubscribePolicy;
   pingTimeoutMs?: number;
+  /**
+   * How long one read call may wait for the server before it fails as DeadlineExceededError (the api
+   * then answers 503 STORE.UNAVAILABLE). Default: the connection string's `defaultDeadline`, else 10 s.
+   */
+  readDeadlineMs?: number;
 }
 
 export class EsdbEventStore implements EventStore {
   readonly maxAppendBytes: number;
   private readonly appendAttempts: number;
+  private readonly readDeadlineMs: number;
   private readonly subscriptions = new Set<EsdbSubscription>();
 
   /** The store owns the client: `close()` disposes it. */
@@ -60,12 +67,14 @@ export class EsdbEventStore implements EventStore {
   ) {
     this.maxAppendBytes = options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES;
     this.appendAttempts = options.appendAttempts ?? 8;
+    this.readDeadlineMs = options.readDeadlineMs ?? DEFAULT_READ_DEADLINE_MS;
     guardOrphanedBatchAppendAnswers();
   }
 
-  /** e.g. `esdb://localhost:2113?tls=false` */
-  static connect(connectionString: string, options?: EsdbEventStoreOptions): EsdbEventStore {
-    return new EsdbEventStore(EventStoreDBClient.connectionString(connectionString), options);
+  /** e.g. `esdb://localhost:2113?tls=false`; `&defaultDeadline=<ms>` bounds reads too (esdb.read-deadline.ts). */
+  static connect(connectionString: string, options: EsdbEventStoreOptions = {}): EsdbEventStore {
+    const readDeadlineMs = options.readDeadlineMs ?? defaultDeadlineOf(connectionString);
+    return new EsdbEventStore(EventStoreDBClient.connectionString(connectionString), { ...options, readDeadlineMs });
   }
 
   async append(stream: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -73,7 +82,7 @@ export class EsdbEventStore implements EventStore {
     if (events.length === 0) return appendNothing(stream, expected, await this.lastEvent(stream));
     // Metadata goes as the bytes validation already serialised; the client sends a Uint8Array as is (esdb.md §3.2).
     const proposed = events.map((e, i) => jsonEvent({ id: e.id, type: e.type, data: e.data ?? {}, metadata: utf8.encode(metadata[i]) }));
-    const result = await appendSettled(this.client, stream, proposed, expected, this.appendAttempts);
+    const result = await appendSettled(this.client, stream, proposed, expected, this.appendAttempts, this.readDeadlineMs);
     const nextRevision = Number(result.nextExpectedRevision);
     return { nextRevision, position: result.position ? toCheckpoint(result.position) : await this.positionOf(stream, nextRevision) };
   }
@@ -86,11 +95,8 @@ export class EsdbEventStore implements EventStore {
     const fromRevision = options.fromRevision !== undefined ? BigInt(options.fromRevision) : backwards ? END : START;
     const events: RecordedEvent[] = [];
     try {
-      for await (const resolved of this.client.readStream(stream, {
-        direction: backwards ? BACKWARDS : FORWARDS,
-        fromRevision,
-        maxCount,
-      })) {
+      const read = this.client.readStream(stream, { direction: backwards ? BACKWARDS : FORWARDS, fromRevision, maxCount });
+      for (const resolved of await readWithin(read, this.readDeadlineMs)) {
         if (resolved.event) events.push(toRecordedEvent(resolved));
       }
     } catch (error) {
@@ -102,7 +108,7 @@ export class EsdbEventStore implements EventStore {
   }
 
   readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    return readAllPaged(this.client, options);
+    return readAllPaged(this.client, options, this.readDeadlineMs);
   }
 
   subscribeToAll(options: SubscribeOptions = {}): EventSubscription {

@@ -4,14 +4,16 @@
  * exactly `after` is skipped to make `after` exclusive as the port promises; backwards is already
  * exclusive. A selective filter therefore costs a scan of `$all` from `after` — keep `after` recent.
  */
-import { BACKWARDS, END, FORWARDS, START, type EventStoreDBClient, type Position, type ResolvedEvent } from '@eventstore/db-client';
+import { BACKWARDS, END, FORWARDS, START, type EventStoreDBClient, type Position } from '@eventstore/db-client';
 import type { ReadAllOptions, RecordedEvent } from '../event-store.port';
 import { comparePositions, positionOf, toPosition, toRecordedEvent } from './esdb.conversions';
 import { eventMatcher, restrictsEvents } from './esdb.filter';
+import { readWithin } from './esdb.read-deadline';
 
 const PAGE_SIZE = 1_000;
 
-export async function readAllPaged(client: EventStoreDBClient, options: ReadAllOptions): Promise<RecordedEvent[]> {
+/** `deadlineMs` bounds each page's read call (esdb.read-deadline.ts). */
+export async function readAllPaged(client: EventStoreDBClient, options: ReadAllOptions, deadlineMs: number): Promise<RecordedEvent[]> {
   const backwards = options.direction === 'backwards';
   const wanted = options.maxCount ?? Number.MAX_SAFE_INTEGER;
   const filtered = restrictsEvents(options.filter);
@@ -21,7 +23,7 @@ export async function readAllPaged(client: EventStoreDBClient, options: ReadAllO
   while (found.length < wanted) {
     // Unfiltered, only `$` events are dropped, so a page barely larger than what is missing usually suffices.
     const pageSize = filtered ? PAGE_SIZE : Math.min(PAGE_SIZE, wanted - found.length + 1);
-    const page = await readPage(client, from ?? (backwards ? END : START), backwards, pageSize);
+    const page = await readPage(client, from ?? (backwards ? END : START), backwards, pageSize, deadlineMs);
     for (const resolved of page) {
       const position = positionOf(resolved);
       if (!position || (from && !backwards && comparePositions(position, from) === 0)) continue;
@@ -34,13 +36,12 @@ export async function readAllPaged(client: EventStoreDBClient, options: ReadAllO
   return found;
 }
 
-async function readPage(
+function readPage(
   client: EventStoreDBClient,
   fromPosition: Position | typeof START | typeof END,
   backwards: boolean,
   maxCount: number,
+  deadlineMs: number,
 ) {
-  const page: ResolvedEvent[] = [];
-  for await (const resolved of client.readAll({ fromPosition, direction: backwards ? BACKWARDS : FORWARDS, maxCount })) page.push(resolved);
-  return page;
+  return readWithin(client.readAll({ fromPosition, direction: backwards ? BACKWARDS : FORWARDS, maxCount }), deadlineMs);
 }
