@@ -24,6 +24,21 @@ export function testEvents(count: number, type = 'SomethingHappened'): EventToAp
   return Array.from({ length: count }, (_, index) => testEvent(type, { index }));
 }
 
+/**
+ * Reads a category's whole history once everything appended before the call has settled. A read of
+ * the log returns only what settled: on PostgreSQL, transactions older than the oldest one still
+ * running anywhere in the cluster, and the suites share one cluster, so another suite's long
+ * transaction can hide events that were written (a count of 0 for 6 written, in a CI run). An event
+ * appended now, in a category of its own, can show only once everything before it has settled (its
+ * transaction began after theirs ended); then the category is read, and counts what was written.
+ */
+export async function readCategorySettled(store: EventStore, category: string): Promise<RecordedEvent[]> {
+  const fence = uniqueCategory();
+  await store.append(`${fence}-fence`, [testEvent()], 'no_stream');
+  while ((await readCategory(store, fence)).length === 0);
+  return readCategory(store, category);
+}
+
 /** Reads a category's whole history forwards, page by page. */
 export async function readCategory(store: EventStore, category: string): Promise<RecordedEvent[]> {
   const all: RecordedEvent[] = [];
