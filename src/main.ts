@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   // Before anything starts: a taken port would otherwise show only after the database and the worker.
   await ensureAddressFree(loaded.http);
   // The sandbox first: the features find the provider through the configuration it returns.
-  const { config, sandbox } = await startSandboxIfEnabled(loaded, createSandbox, { keepState: true });
+  const { config, sandbox } = await startSandboxIfEnabled(loaded, createSandbox);
   // The banner comes once everything is up, which can take a while (a first embedded start creates
   // the cluster; a restart after a crash replaces the orphaned server first): say what is happening.
   process.stdout.write(`Idem starting: ${startingWhat(config.databaseUrl, config.dataDir)}…\n`);

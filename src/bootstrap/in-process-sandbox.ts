@@ -14,18 +14,16 @@ export interface InProcessProvider {
 }
 
 /**
- * `keepState`: the sandbox keeps what it holds under the data directory (`<IDEM_DATA_DIR>/sandbox`), so
- * a restarted `npm start` still knows the charges it made (modules/sandbox/sandbox-journal.ts). Only
- * the api process keeps it: a worker started beside it on the same data directory runs a sandbox of
- * its own in memory, as before, instead of fighting over one journal.
+ * The sandbox keeps what it holds under the data directory (`<IDEM_DATA_DIR>/sandbox`), so a restarted
+ * `npm start` still knows the charges it made (modules/sandbox/sandbox-journal.ts). Only the api process
+ * starts one: a worker beside it charges this one (sandbox-beside.ts).
  */
 export async function startSandboxIfEnabled<P extends InProcessProvider>(
   config: IdemConfig,
   createSandbox: (options: { port: number; stateDir?: string }) => Promise<P>,
-  { keepState }: { keepState: boolean },
 ): Promise<{ config: IdemConfig; sandbox: P | undefined }> {
   if (!config.sandbox.enabled) return { config, sandbox: undefined };
   const port = await findFreePort(config.sandbox.port);
-  const sandbox = await createSandbox(keepState ? { port, stateDir: join(config.dataDir, 'sandbox') } : { port });
+  const sandbox = await createSandbox({ port, stateDir: join(config.dataDir, 'sandbox') });
   return { config: { ...config, payments: { ...config.payments, stripeApiBase: sandbox.url } }, sandbox };
 }

