@@ -168,7 +168,7 @@ describe('idem recover --order', () => {
 
       const result = await idem('recover', '--order', orderId);
 
-      expect(result.out).toContain('its charge job ran 2 time(s) without an attempt (last error: card look-up got no answer)');
+      expect(result.out).toContain('its charge job ran 2 times without an attempt (last error: card look-up got no answer)');
     });
   });
 

@@ -70,7 +70,7 @@ describe('idem projections', () => {
     const verify = await idem('projections', 'verify', 'orders');
     expect(verify.code).toBe(1);
     expect(verify.out).toContain('orders@2');
-    expect(verify.out).toContain('2 difference(s)');
+    expect(verify.out).toContain('2 differences');
     expect(verify.out).toContain(`${rows[0].order_id} status: expected`);
     expect(verify.out).toContain(`${rows[1].order_id} missing`);
   });

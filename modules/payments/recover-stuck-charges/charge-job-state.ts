@@ -5,6 +5,7 @@
  * worker", not that a job gave up.
  */
 import type { Pool } from 'pg';
+import { counted } from '../../../src/cli/counted';
 import { chargeOrderJobKey } from '../charge-order/charge-order.payload';
 
 const START_ONE = 'is a worker running? start one (npm run worker)';
@@ -23,7 +24,7 @@ export function describeChargeJob(job: JobRow | undefined): string {
   if (job.attempts === 0) return `its charge job is queued and no worker has taken it; ${START_ONE}`;
   const gaveUp = job.attempts >= job.max_attempts ? ' and gave up' : '';
   const lastError = job.last_error ? ` (last error: ${job.last_error.split('\n')[0]})` : '';
-  return `its charge job ran ${job.attempts} time(s) without an attempt${gaveUp}${lastError}`;
+  return `its charge job ran ${counted(job.attempts, 'time')} without an attempt${gaveUp}${lastError}`;
 }
 
 /** Reads the order's charge job (graphile-worker's table; none when the queue is not installed). */

@@ -24,10 +24,16 @@ describe('describeChargeJob', () => {
 
   it('says how often the job ran, whether it gave up, and the first line of its last error', () => {
     expect(describeChargeJob(job({ attempts: 3, last_error: 'lookup timed out\n  at stack' }))).toBe(
-      'its charge job ran 3 time(s) without an attempt (last error: lookup timed out)',
+      'its charge job ran 3 times without an attempt (last error: lookup timed out)',
     );
     expect(describeChargeJob(job({ attempts: 25, last_error: 'x' }))).toBe(
-      'its charge job ran 25 time(s) without an attempt and gave up (last error: x)',
+      'its charge job ran 25 times without an attempt and gave up (last error: x)',
+    );
+  });
+
+  it('says a job that ran once ran "1 time", not "1 time(s)"', () => {
+    expect(describeChargeJob(job({ attempts: 1, max_attempts: 1, last_error: 'x' }))).toBe(
+      'its charge job ran 1 time without an attempt and gave up (last error: x)',
     );
   });
 });

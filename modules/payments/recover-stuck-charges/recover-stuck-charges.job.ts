@@ -6,6 +6,7 @@
  * falls out of every net.
  */
 import { Logger } from '@nestjs/common';
+import { counted } from '../../../src/cli/counted';
 import type { RecoveryDeps } from './reconcile-order';
 import type { OrderStatus } from '../order.state';
 import { escalateToReview } from './escalate-to-review';
@@ -62,11 +63,14 @@ export async function recoverStuckCharges(
     );
   }
   const failed = results.filter((r) => r.error !== undefined);
-  if (failed.length)
-    logger.error(
-      `recovery sweep: ${failed.length} of ${results.length} order(s) could not be recovered and stay stuck: ${failed.map((r) => `${r.orderId} (${r.error})`).join('; ')}`,
-    );
+  if (failed.length) logger.error(sweepFailuresLine(failed, results.length));
   return results;
+}
+
+/** "recovery sweep: 1 order of 3 could not be recovered, left stuck for the next sweep: o-1 (…)". */
+export function sweepFailuresLine(failed: ReconcileResult[], lookedAt: number): string {
+  const which = failed.map((r) => `${r.orderId} (${r.error})`).join('; ');
+  return `recovery sweep: ${counted(failed.length, 'order')} of ${lookedAt} could not be recovered, left stuck for the next sweep: ${which}`;
 }
 
 /**
@@ -92,3 +96,6 @@ async function isolated(
     };
   }
 }
+
+/** The scheduled sweep's closing log line: "recovery looked at 1 stuck order". */
+export const sweepSummaryLine = (lookedAt: number): string => `recovery looked at ${counted(lookedAt, 'stuck order')}`;

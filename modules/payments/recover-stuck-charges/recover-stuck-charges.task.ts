@@ -8,7 +8,7 @@ import type { Task } from 'graphile-worker';
 import type { JobSchedule } from '../../../src/features/feature';
 import type { IdemConfig } from '../../../src/config/config';
 import type { RecoveryDeps } from './reconcile-order';
-import { recoverStuckCharges, type FindStuckOrders } from './recover-stuck-charges.job';
+import { recoverStuckCharges, sweepSummaryLine, type FindStuckOrders } from './recover-stuck-charges.job';
 
 export const RECOVER_STUCK_CHARGES_TASK = 'recover-stuck-charges';
 
@@ -28,6 +28,6 @@ export function recoverStuckChargesTask(deps: SweepDeps, findStuckOrders: FindSt
       windowMs: config.worker.recoveryWindowMs,
       trigger: 'schedule',
     });
-    if (results.length) logger.log(`recovery looked at ${results.length} stuck order(s)`);
+    if (results.length) logger.log(sweepSummaryLine(results.length));
   };
 }

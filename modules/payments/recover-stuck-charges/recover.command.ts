@@ -6,6 +6,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { println, providerUrl, type CliCommand } from '../../../src/cli/cli-context';
+import { counted } from '../../../src/cli/counted';
 import { parseDuration } from '../../../src/config/duration';
 import { createReadModelDataSource } from '../../../src/database/data-source';
 import { loadOrder } from '../load-order';
@@ -71,5 +72,5 @@ export const recoverCommand: CliCommand = (context) =>
         }
       }
       for (const r of results) println(context.stdout, `${r.orderId}  ${r.oldStatus} → ${r.newStatus}  (${r.reason})`);
-      println(context.stderr, `${results.length} ${results.length === 1 ? 'order' : 'orders'} looked at`);
+      println(context.stderr, `${counted(results.length, 'order')} looked at`);
     });

@@ -1,12 +1,10 @@
 /** `idem retention archive --older-than 30d`: move finished job rows and webhook dedupe rows to archive tables. */
 import { Command, InvalidArgumentError } from 'commander';
 import { EXIT_ERROR, println, type CliCommand } from '../../../src/cli/cli-context';
+import { counted } from '../../../src/cli/counted';
 import { parseDuration } from '../../../src/config/duration';
 import { AppError } from '../../../src/errors/app-error';
 import { archiveFinishedRows } from './archive-finished-rows';
-
-/** "1 job row", "2 job rows". */
-const rows = (count: number, kind: string) => `${count} ${kind} ${count === 1 ? 'row' : 'rows'}`;
 
 export const retentionCommand: CliCommand = (context) => {
   const retention = new Command('retention').description('archive rows no retry can need any more (never dropped)');
@@ -26,7 +24,7 @@ export const retentionCommand: CliCommand = (context) => {
         const result = await archiveFinishedRows(runtime.pool, { olderThanMs: options.olderThan ?? 30 * 86_400_000 });
         println(
           context.stdout,
-          `archived ${rows(result.jobs, 'job')} and ${rows(result.webhookDeliveries, 'webhook dedupe')} older than ${result.cutoff}`,
+          `archived ${counted(result.jobs, 'job row')} and ${counted(result.webhookDeliveries, 'webhook dedupe row')} older than ${result.cutoff}`,
         );
       } catch (error) {
         if (!(error instanceof AppError)) throw error;

@@ -1,8 +1,10 @@
 /** `idem projections rebuild <name…>`: blue/green rebuild with a progress bar (see rebuild.ts). */
 import { readVersions } from '../../subscriptions/checkpoint-store';
 import { rebuildReadModels } from '../../subscriptions/read-models/rebuild';
+import type { SwitchResult } from '../../subscriptions/read-models/switch-readers';
 import { installReadModels } from '../../subscriptions/read-models/versions';
 import { println, type CliContext } from '../cli-context';
+import { counted } from '../counted';
 import { RebuildProgressBar } from './rebuild-progress';
 import { selectReadModels } from './select-read-models';
 
@@ -43,16 +45,19 @@ export async function projectionsRebuild(context: CliContext, names: string[], o
       onProgress: (progress) => bar.update(progress),
     });
     bar.stop();
-    for (const [i, r] of results.entries()) {
-      println(
-        context.stdout,
-        `${models[i].name}: readers switched from version ${r.from ?? '-'} to ${r.to}` +
-          ` (${r.caughtUpEvents} event(s) applied during the switch); version ${r.from ?? '-'} is kept until drop-old`,
-      );
-    }
+    for (const [i, r] of results.entries()) println(context.stdout, switchedLine(models[i].name, r));
   } finally {
     bar.stop();
     clearInterval(refresh);
     context.interrupted?.removeEventListener('abort', onInterrupt);
   }
+}
+
+/** "orders: readers switched from version 1 to 2 (1 event applied during the switch); version 1 is kept until drop-old". */
+export function switchedLine(name: string, result: Pick<SwitchResult, 'from' | 'to' | 'caughtUpEvents'>): string {
+  const from = result.from ?? '-';
+  return (
+    `${name}: readers switched from version ${from} to ${result.to}` +
+    ` (${counted(result.caughtUpEvents, 'event')} applied during the switch); version ${from} is kept until drop-old`
+  );
 }

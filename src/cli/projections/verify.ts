@@ -1,8 +1,9 @@
 /** `idem projections verify [<name…>]`: every difference between the read models and a fold of the log. */
 import { describeCheckpoint } from '../../event-store/checkpoint';
-import type { RowDifference } from '../../subscriptions/read-models/verify';
+import type { RowDifference, VerifyReport } from '../../subscriptions/read-models/verify';
 import { verifyReadModel } from '../../subscriptions/read-models/verify';
 import { EXIT_CHECK_FAILED, println, type CliContext } from '../cli-context';
+import { counted } from '../counted';
 import { selectReadModels } from './select-read-models';
 
 export async function projectionsVerify(
@@ -19,14 +20,19 @@ export async function projectionsVerify(
     reports.push(report);
     if (report.differences.length) context.exitCode = EXIT_CHECK_FAILED;
     if (options.json) continue;
-    const verdict = report.differences.length ? `${report.differences.length} difference(s)` : 'no differences';
-    println(
-      context.stdout,
-      `${report.name}@${report.version}: ${report.rowsStored} rows stored, ${report.rowsExpected} expected from the log (checkpoint: ${report.checkpoint ? describeCheckpoint(report.checkpoint) : 'start'}): ${verdict}`,
-    );
+    println(context.stdout, verifyLine(report));
     for (const difference of report.differences) println(context.stdout, `  ${describe(difference)}`);
   }
   if (options.json) println(context.stdout, JSON.stringify(reports, null, 2));
+}
+
+/** "orders@2: 1 row stored, 2 expected from the log (checkpoint: …): 1 difference". */
+export function verifyLine(
+  report: Pick<VerifyReport, 'name' | 'version' | 'rowsStored' | 'rowsExpected' | 'checkpoint' | 'differences'>,
+): string {
+  const verdict = report.differences.length ? counted(report.differences.length, 'difference') : 'no differences';
+  const checkpoint = report.checkpoint ? describeCheckpoint(report.checkpoint) : 'start';
+  return `${report.name}@${report.version}: ${counted(report.rowsStored, 'row')} stored, ${report.rowsExpected} expected from the log (checkpoint: ${checkpoint}): ${verdict}`;
 }
 
 function describe(difference: RowDifference): string {
