@@ -27,10 +27,12 @@ export interface OrderPayment<Time> {
  * to an order. `at` is when it was recorded; without one, the times stay as they were.
  *
  * A new request starts clean: nothing of a declined request (its intent, error, attempt time) is shown
- * as if it belonged to the new one. Within one request an outcome never erases the last error: after
- * a timeout the charge may still be found paid, and support, asked "was I charged twice?" or "why did
- * it take so long?", needs to see that the payment was recovered from an unknown outcome (the view has
- * no other trace of it). The status says the error was overcome.
+ * as if it belonged to the new one. `lastError` is the error that stands now (DESIGN.md §6: the order's
+ * payment *state*): it explains an order that is unknown, failed, in review, or being retried after
+ * one. A paid order has none: a charge that succeeded after a timeout, or a review resolved as paid,
+ * shows no error, and the attempts that went wrong stay in the order's history (GET
+ * /v1/orders/{orderId}/events: the ChargeOutcomeUnknown, the ChargeSucceeded marked `recovered`).
+ * A review resolved as failed keeps the reason it went to review: it is why the order failed.
  */
 export function applyPaymentEvent<Time>(next: OrderPayment<Time>, event: OrderEvent, at: Time | undefined): boolean {
   if (!applyPaymentFact(next, event)) return false;
@@ -60,6 +62,7 @@ function applyPaymentFact<Time>(next: OrderPayment<Time>, event: OrderEvent): bo
       return true;
     case 'ChargeSucceeded':
       next.status = 'paid';
+      next.lastError = undefined;
       next.paymentIntentId = event.data.paymentIntentId;
       next.providerChargeId = event.data.providerChargeId ?? next.providerChargeId;
       return true;
@@ -79,6 +82,7 @@ function applyPaymentFact<Time>(next: OrderPayment<Time>, event: OrderEvent): bo
       return true;
     case 'ChargeReviewResolved':
       next.status = event.data.resolution === 'paid' ? 'paid' : 'failed';
+      if (event.data.resolution === 'paid') next.lastError = undefined;
       // The payment support found at the provider is the order's payment from now on.
       if (event.data.payment) {
         next.paymentIntentId = event.data.payment.paymentIntentId;

@@ -75,8 +75,8 @@ it('folds a declined first request and a recovered second one', () => {
     idempotencyKeys: { k1: 'f1', k2: 'f2' },
     lastAttemptAt: at(4).recordedAt,
     updatedAt: at(6).recordedAt,
-    // The last error stays for support to see; the status says it was overcome.
-    lastError: 'timeout',
+    // Paid: no error stands. The timeout it was recovered from stays in the history (and `recovered`).
+    lastError: undefined,
   });
 });
 

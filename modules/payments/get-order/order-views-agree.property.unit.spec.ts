@@ -92,4 +92,59 @@ describe('the order view from the stream fold and from the read model row', () =
       { numRuns: 200 },
     );
   });
+
+  // `lastError` is the error that stands now: a paid order has none, whatever went wrong before it was paid.
+  it('shows no last error on a paid order, however many attempts went wrong first', () => {
+    fc.assert(
+      fc.property(histories, ([, first, rest]) => {
+        const events = recorded([[first, 0], ...rest]);
+        const state = foldOrder(events);
+        const row = foldReadModel(ordersReadModel, events).get(orderId)!;
+        if (state.status === 'paid') expect(toOrderView(state, events.length - 1).lastError).toBeUndefined();
+        if (row.status === 'paid') expect(orderViewFromRow(row).lastError).toBeUndefined();
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('GET /v1/orders/{orderId} of an order paid after a failed attempt', () => {
+  type Step = { type: string; data: object };
+  const steps = (...events: Step[]) => recorded(events.map((event): [Step, number] => [event, 1000]));
+  const requested: Step = {
+    type: 'ChargeRequested',
+    data: { orderId, amount: 1000, currency: 'EUR', customerId: 'c1', requestFingerprint: 'f', providerKey: 'k' },
+  };
+  const attempt = (n: number): Step => ({ type: 'ChargeAttemptStarted', data: { orderId, attempt: n, workerId: 'w', providerKey: 'k' } });
+  const viewOf = (events: RecordedEvent[]) => toOrderView(foldOrder(events), events.length - 1);
+
+  it('shows the error while the charge is retried, and none once the order is paid', () => {
+    const timedOut: Step = { type: 'ChargeOutcomeUnknown', data: { orderId, attempt: 1, error: 'ETIMEDOUT' } };
+    const succeeded: Step = {
+      type: 'ChargeSucceeded',
+      data: { orderId, paymentIntentId: 'pi_1', amount: 1000, currency: 'EUR', recovered: true },
+    };
+    expect(viewOf(steps(requested, attempt(1), timedOut, attempt(2)))).toMatchObject({ status: 'processing', lastError: 'ETIMEDOUT' });
+    const events = steps(requested, attempt(1), timedOut, attempt(2), succeeded);
+    const paid = viewOf(events);
+    expect(paid).toMatchObject({ status: 'paid', attempts: 2 });
+    expect(paid).not.toHaveProperty('lastError');
+    expect(orderViewFromRow(foldReadModel(ordersReadModel, events).get(orderId)!)).toStrictEqual(paid);
+  });
+
+  it('shows no error once a review is resolved as paid, and keeps the reason when it is resolved as failed', () => {
+    const review: Step = { type: 'ChargeNeedsReview', data: { orderId, reason: '5 consecutive unknown outcomes' } };
+    const resolved = (resolution: 'paid' | 'failed'): Step => ({
+      type: 'ChargeReviewResolved',
+      data: { orderId, actor: 'support', note: 'n', resolution },
+    });
+    const asPaid = steps(requested, attempt(1), review, resolved('paid'));
+    expect(viewOf(asPaid)).toMatchObject({ status: 'paid' });
+    expect(viewOf(asPaid)).not.toHaveProperty('lastError');
+    expect(orderViewFromRow(foldReadModel(ordersReadModel, asPaid).get(orderId)!)).toStrictEqual(viewOf(asPaid));
+    expect(viewOf(steps(requested, attempt(1), review, resolved('failed')))).toMatchObject({
+      status: 'failed',
+      lastError: '5 consecutive unknown outcomes',
+    });
+  });
 });
