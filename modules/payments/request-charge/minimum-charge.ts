@@ -15,7 +15,7 @@
  * here and a charge below the converted minimum is refused by the provider (README.md, "Charge amounts").
  */
 import { ValidateBy, type ValidationArguments } from 'class-validator';
-import { stripeExponentOf } from './stripe-minor-units';
+import { stripeAmountStepOf, stripeExponentOf } from './stripe-minor-units';
 
 const MINIMUM_CHARGE: Readonly<Record<string, number>> = {
   USD: 50,
@@ -47,9 +47,18 @@ const MINIMUM_CHARGE: Readonly<Record<string, number>> = {
 /** The smallest `amount`, in the currency's minor unit, Idem accepts for a charge in `currency`. */
 export const minimumChargeOf = (currency: unknown): number => (typeof currency === 'string' && MINIMUM_CHARGE[currency]) || 1;
 
+/**
+ * The smallest `amount` Stripe takes in `currency`: its minimum charge moved up onto the currency's step
+ * (stripe-minor-units.ts). ISK is outside the minimum table but taken in whole krónur only: 100.
+ */
+export function smallestChargeOf(currency: string): number {
+  const step = stripeAmountStepOf(currency);
+  return Math.ceil(minimumChargeOf(currency) / step) * step;
+}
+
 /** "amount must be at least 50 (€0.50), the smallest charge Stripe accepts in EUR", in the currency's own units. */
 export function minimumChargeMessage(currency: unknown): string {
-  const minimum = minimumChargeOf(currency);
+  const minimum = typeof currency === 'string' ? smallestChargeOf(currency) : 1;
   if (minimum === 1 || typeof currency !== 'string') return 'amount must be at least 1 minor unit';
   // In Stripe's units, not Intl's: Intl gives HUF no decimals, Stripe's 17500 is 175.00 Ft.
   const exponent = stripeExponentOf(currency);

@@ -13,4 +13,8 @@ describe('minimumChargeMessage', () => {
   it('names a two-decimal currency with its cents (EUR)', () => {
     expect(minimumChargeMessage('EUR')).toBe('amount must be at least 50 (€0.50), the smallest charge Stripe accepts in EUR');
   });
+
+  it('names one whole króna for ISK, which Stripe takes only in multiples of 100 (it said "at least 1 minor unit")', () => {
+    expect(minimumChargeMessage('ISK')).toBe('amount must be at least 100 (ISK\u00a01.00), the smallest charge Stripe accepts in ISK');
+  });
 });
