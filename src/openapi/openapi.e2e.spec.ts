@@ -157,7 +157,7 @@ describe('GET /docs/openapi.json', () => {
     const charge = document.components.schemas.ChargeRequestBody;
     expect(charge.required).toEqual(['amount', 'currency', 'customerId']);
     expect(charge.properties!.customerId).toMatchObject({ type: 'string', pattern: expect.any(String) });
-    expect(charge.properties!.description).toEqual({ type: 'string', maxLength: 500 });
+    expect(charge.properties!.description).toEqual({ type: 'string', minLength: 1, maxLength: 500 });
   });
 
   it("states the charge's currency and amount as the configured service accepts them, not every ICU code and 1", () => {

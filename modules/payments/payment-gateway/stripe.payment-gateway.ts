@@ -144,6 +144,8 @@ function createParams(instruction: ChargeInstruction, paymentMethod: string): St
     payment_method: paymentMethod,
     off_session: true,
     confirm: true,
+    // Never `description=`: Stripe refuses an empty one (400 parameter_invalid_empty, it cannot be unset on
+    // create). The API refuses "" (charge-request.body.ts); an order recorded with "" before it did goes without one.
     ...(instruction.description ? { description: instruction.description } : {}),
     metadata: { order_id: instruction.orderId, customer_id: instruction.customerId, provider_key: instruction.idempotencyKey },
   };

@@ -41,6 +41,7 @@ const cases: Case[] = [
   ['a 65-character customer id', { payload: { ...valid, customerId: 'c'.repeat(65) } }, 400, 'REQUEST.INVALID'],
   ['an unknown field', { payload: { ...valid, coupon: 'FREE' } }, 400, 'REQUEST.INVALID'],
   ['a description that is not a string', { payload: { ...valid, description: { a: 1 } } }, 400, 'REQUEST.INVALID'],
+  ['an empty description (Stripe refuses "": leave it out)', { payload: { ...valid, description: '' } }, 400, 'REQUEST.INVALID'],
   ['a JSON array body', { payload: [valid] }, 400, 'REQUEST.INVALID'],
   ['no body at all', { body: '', headers: { 'content-type': 'application/json' } }, 400, 'REQUEST.MALFORMED'],
   ['malformed JSON', { body: '{"amount": 12', headers: { 'content-type': 'application/json' } }, 400, 'REQUEST.MALFORMED'],

@@ -52,4 +52,22 @@ describe('POST /v1/orders/{orderId}/charge', () => {
       expect(await eventsOf(orderId)).toHaveLength(1);
     });
   });
+
+  describe('when the description is an empty string', () => {
+    // Stripe refuses "" for a PaymentIntent's description on create (an empty value means "unset", and it
+    // cannot be unset): 400 parameter_invalid_empty. "" is not a way to say "none"; leaving it out is.
+    it('refuses it with 400 naming the field, writes nothing, and takes the same charge without it', async () => {
+      const orderId = `o-${randomUUID()}`;
+      const response = await charge(orderId, { ...body, description: '' });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().errors).toEqual([
+        {
+          field: 'description',
+          message: 'description must not be empty: leave it out for a charge without one (Stripe refuses an empty description)',
+        },
+      ]);
+      expect(await eventsOf(orderId)).toHaveLength(0);
+      expect((await charge(orderId, body)).statusCode).toBe(202);
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import { IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
+import { IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min, MinLength } from 'class-validator';
 import { BUSINESS_KEY } from '../../../src/errors/business-key';
 import { PlainBody } from '../../../src/errors/plain-body';
 import { StorableText } from '../../../src/errors/storable-text';
@@ -34,8 +34,17 @@ export class ChargeRequestBody {
   @Matches(BUSINESS_KEY, { message: 'customerId must be 1–64 characters of A–Z, a–z, 0–9, _ . : -' })
   customerId!: string;
 
+  /**
+   * Left out for a charge without one; never "". Stripe reads an empty string as "unset this parameter",
+   * and a PaymentIntent's `description` on create cannot be unset (spec3.json `PostPaymentIntents`:
+   * `description` is a plain string, not one of the emptyable `anyOf: [string, enum [""]]` fields;
+   * stripe-node's PaymentIntentCreateParams likewise types it `string`, not `Emptyable<string>`): Stripe
+   * answers 400 `parameter_invalid_empty`. Accepted, "" would also be a different charge from "no
+   * description" for the duplicate check, though the provider is sent neither.
+   */
   @IsOptional()
   @IsString()
+  @MinLength(1, { message: 'description must not be empty: leave it out for a charge without one (Stripe refuses an empty description)' })
   @MaxLength(500)
   @StorableText()
   description?: string;

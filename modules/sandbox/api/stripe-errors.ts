@@ -23,6 +23,22 @@ export function invalidRequest(message: string, param?: string, code?: string): 
 }
 
 /**
+ * Stripe's answer to `param=` (an empty string) for a parameter that cannot be unset: form encoding has no
+ * null, so Stripe reads an empty value as "unset this parameter" and refuses it where the parameter is not
+ * emptyable (spec3.json marks the emptyable ones `anyOf: [..., {enum: [""]}]`). Message, `code` and `doc_url`
+ * as Stripe answers them, quoted in github.com/stripe/stripe-dotnet/issues/1828 (for `line_items[0][images]`)
+ * and github.com/craftcms/commerce-stripe/issues/22 (for `customer`).
+ */
+export function emptyValue(param: string): StripeErrorResponse {
+  const message =
+    `You passed an empty string for '${param}'. We assume empty values are an attempt to unset a parameter; however ` +
+    `'${param}' cannot be unset. You should remove '${param}' from your request or supply a non-empty value.`;
+  const error = invalidRequest(message, param, 'parameter_invalid_empty');
+  error.body.error.doc_url = 'https://stripe.com/docs/error-codes/parameter-invalid-empty';
+  return error;
+}
+
+/**
  * 404 when the URL names the missing object; 400 when a parameter refers to it, as at Stripe. Stripe
  * links every `resource_missing` to its entry in the error-code list (docs.stripe.com/error-codes#resource-missing).
  */

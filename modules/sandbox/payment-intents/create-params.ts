@@ -1,5 +1,5 @@
 import type { FormObject, FormValue } from '../api/form-encoding';
-import { invalidRequest, missingResource, type StripeErrorResponse } from '../api/stripe-errors';
+import { emptyValue, invalidRequest, missingResource, type StripeErrorResponse } from '../api/stripe-errors';
 import { amountStepProblem, maximumAmountOf } from './amount-steps';
 import { belowMinimumCharge } from './minimum-charge';
 
@@ -92,24 +92,26 @@ export function parseCreateParams(form: FormObject): Parsed<CreateIntentRequest>
     return fail(invalidRequest('This sandbox only supports capture_method=automatic.', 'capture_method', 'parameter_invalid_string'));
   }
 
-  const paymentMethod = optionalString(form.payment_method);
-  if (paymentMethod === false) return fail(invalidString('payment_method'));
+  const paymentMethodParam = optionalString(form, 'payment_method');
+  if (!paymentMethodParam.ok) return paymentMethodParam;
+  const paymentMethod = paymentMethodParam.value;
   if (paymentMethod === null && confirm) return fail(missingParam('payment_method'));
   if (paymentMethod !== null && !paymentMethod.startsWith('pm_'))
     return fail(missingResource('PaymentMethod', paymentMethod, 'payment_method', 400));
 
-  const customer = optionalString(form.customer);
-  if (customer === false) return fail(invalidString('customer'));
-  const description = optionalString(form.description);
-  if (description === false) return fail(invalidString('description'));
+  const customer = optionalString(form, 'customer');
+  if (!customer.ok) return customer;
+  const description = optionalString(form, 'description');
+  if (!description.ok) return description;
   const metadata = parseMetadata(form.metadata);
   if (!metadata.ok) return metadata;
   const paymentMethodTypes = form.payment_method_types === undefined ? undefined : parseStringList(form.payment_method_types);
   if (paymentMethodTypes === null) return fail(invalidRequest('Invalid array', 'payment_method_types', 'parameter_invalid_array'));
   const offSession = parseBoolean(form.off_session, 'off_session');
   if (typeof offSession !== 'boolean') return offSession;
-  const returnUrl = optionalString(form.return_url);
-  if (returnUrl === false) return fail(invalidString('return_url'));
+  const returnUrlParam = optionalString(form, 'return_url');
+  if (!returnUrlParam.ok) return returnUrlParam;
+  const returnUrl = returnUrlParam.value;
   if (!confirm) {
     const confirmOnly = CONFIRM_ONLY_PARAMS.find((param) => form[param] !== undefined);
     if (confirmOnly) return fail(invalidRequest(`This parameter can only be used with \`confirm=true\`: ${confirmOnly}`, confirmOnly));
@@ -123,8 +125,8 @@ export function parseCreateParams(form: FormObject): Parsed<CreateIntentRequest>
       confirm,
       amount,
       currency,
-      customer,
-      description,
+      customer: customer.value,
+      description: description.value,
       metadata: metadata.value,
       paymentMethod,
       // Without explicit types Stripe uses the Dashboard's automatic payment methods; cards here.
@@ -191,10 +193,17 @@ function redirectProblem(request: {
   );
 }
 
-/** `null` when absent or empty (Stripe's way of unsetting), `false` when not a string. */
-function optionalString(value: FormValue | undefined): string | null | false {
-  if (value === undefined || value === '') return null;
-  return typeof value === 'string' ? value : false;
+/**
+ * `null` when absent, Stripe's refusal when not a string or empty. None of the string parameters read here
+ * (`customer`, `description`, `payment_method`, `return_url`) is emptyable on create (spec3.json
+ * `PostPaymentIntents`: each a plain `type: string`; stripe-node's PaymentIntentCreateParams types them
+ * `string`, not `Emptyable<string>`), so Stripe answers `param=` with 400 `parameter_invalid_empty`.
+ */
+function optionalString(form: FormObject, param: string): Parsed<string | null> {
+  const value = form[param];
+  if (value === undefined) return { ok: true, value: null };
+  if (value === '') return fail(emptyValue(param));
+  return typeof value === 'string' ? { ok: true, value } : fail(invalidString(param));
 }
 
 function missingParam(param: string): StripeErrorResponse {

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { chargeParams, control, failureOf, startSandbox, stripeFor, type SandboxUnderTest } from '../sandbox.fixture';
+import { chargeParams, control, failureOf, SHOPPER, startSandbox, stripeFor, type SandboxUnderTest } from '../sandbox.fixture';
 import type { PaymentIntent } from '../index';
 
 describe('POST /v1/payment_intents (confirm=true)', () => {
@@ -102,6 +102,34 @@ describe('POST /v1/payment_intents (confirm=true)', () => {
 
       expect(error).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
       expect(error).toMatchObject({ statusCode: 400, param: 'payment_method', code: 'resource_missing' });
+    });
+
+    // Stripe reads `param=` as "unset it"; none of these can be unset on create (spec3.json PostPaymentIntents:
+    // plain strings, not emptyable), so it answers 400 parameter_invalid_empty instead of taking "" as "none".
+    it.each(['description', 'customer', 'payment_method', 'return_url'] as const)(
+      'refuses an empty %s with parameter_invalid_empty, as Stripe does, and creates nothing',
+      async (param) => {
+        const error = await failureOf(t.stripe.paymentIntents.create(chargeParams('494', { [param]: '' })));
+
+        expect(error).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+        expect(error).toMatchObject({
+          statusCode: 400,
+          type: 'StripeInvalidRequestError',
+          param,
+          code: 'parameter_invalid_empty',
+          doc_url: 'https://stripe.com/docs/error-codes/parameter-invalid-empty',
+          message:
+            `You passed an empty string for '${param}'. We assume empty values are an attempt to unset a parameter; ` +
+            `however '${param}' cannot be unset. You should remove '${param}' from your request or supply a non-empty value.`,
+        });
+        expect(t.sandbox.charges()).toHaveLength(0);
+        expect((await t.stripe.paymentIntents.list({ customer: SHOPPER })).data).toHaveLength(0);
+      },
+    );
+
+    it('takes a charge without a description as one with none (description null)', async () => {
+      const { description: _left, ...withoutDescription } = chargeParams('495');
+      expect((await t.stripe.paymentIntents.create(withoutDescription)).description).toBeNull();
     });
 
     it('rejects unknown parameters like Stripe does', async () => {
