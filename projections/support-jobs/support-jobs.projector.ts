@@ -114,7 +114,10 @@ export function evolveSupportJob(row: SupportJobRow | undefined, event: Recorded
     case 'ChargeReviewResolved': {
       const payment = e.data.payment;
       const externalReference = payment ? (payment.providerChargeId ?? payment.paymentIntentId) : row.externalReference;
-      return { ...next, status: e.data.resolution === 'paid' ? 'done' : 'failed', externalReference };
+      // As in the order's own view (order-payment.view.ts): resolved as paid, nothing stands in error any
+      // more; resolved as failed, the reason it went to review is why it failed.
+      if (e.data.resolution === 'paid') return { ...next, status: 'done', lastError: null, externalReference };
+      return { ...next, status: 'failed', externalReference };
     }
     case 'ImportRunCompleted':
       return { ...next, status: 'done', lastError: null };

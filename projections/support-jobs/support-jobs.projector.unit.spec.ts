@@ -96,6 +96,15 @@ describe('support_jobs projector', () => {
       const second = recorded(ORDER, 'ChargeNeedsReview', { orderId: '3ds', reason: 'second payment pi_2', paymentIntentId: 'pi_2' });
       expect(chargeJob([first, paid, second])).toMatchObject({ status: 'needs_review', externalReference: 'ch_1' });
     });
+
+    it('shows no last error once support resolves the review as paid, and keeps the reason when it resolves it as failed', () => {
+      const review = () => recorded(ORDER, 'ChargeNeedsReview', { orderId: '3ds', reason: REASON });
+      const resolved = (resolution: 'paid' | 'failed') =>
+        recorded(ORDER, 'ChargeReviewResolved', { orderId: '3ds', actor: 'support:t', note: 'checked at the provider', resolution });
+      expect(chargeJob([requested(), review(), resolved('paid')])).toMatchObject({ status: 'done', lastError: null });
+      revision = 0;
+      expect(chargeJob([requested(), review(), resolved('failed')])).toMatchObject({ status: 'failed', lastError: REASON });
+    });
   });
 
   describe('when someone resumes the run', () => {
