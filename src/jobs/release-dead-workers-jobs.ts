@@ -7,6 +7,7 @@
  */
 import type { Logger, WorkerUtils } from 'graphile-worker';
 import type { Pool } from 'pg';
+import { counted } from '../cli/counted';
 import { LIVENESS_NAMESPACE } from './job-worker-liveness';
 
 export interface DeadWorkerJobs {
@@ -50,7 +51,7 @@ export async function releaseDeadWorkersJobs(
   }
   await utils.forceUnlockWorkers(dead.map(({ workerId }) => workerId));
   for (const { workerId, jobs } of dead) {
-    logger.warn(`dead worker sweep: released ${jobs} job(s) locked by dead worker ${workerId}`, { workerId, jobs });
+    logger.warn(`dead worker sweep: released ${counted(jobs, 'job')} locked by dead worker ${workerId}`, { workerId, jobs });
   }
   return dead;
 }

@@ -71,7 +71,7 @@ describe('A job locked by a job worker', () => {
       expect(ran.attempts).toBe(2);
       await waitUntil(holdDepth, (depth) => Object.keys(depth).length === 0, 30_000);
       const released = sweeps(second).filter((r) => String(r.message).includes(deadWorker!));
-      expect(released.map((r) => r.message)).toEqual([`dead worker sweep: released 1 job(s) locked by dead worker ${deadWorker}`]);
+      expect(released.map((r) => r.message)).toEqual([`dead worker sweep: released 1 job locked by dead worker ${deadWorker}`]);
     });
   });
 

@@ -6,6 +6,7 @@
  * first, wins and the run is left.
  */
 import { Logger } from '@nestjs/common';
+import { counted } from '../../../src/cli/counted';
 import { appendLinked } from '../../../src/command-handling/append-linked';
 import { toEventToAppend } from '../../../src/command-handling/event-to-append';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
@@ -59,7 +60,7 @@ export function sweepAbandonedPushes(deps: SweepDeps, sweep: AbandonedPushSweep)
       .then((runIds) => endAbandonedPushes(deps, runIds, new Date()))
       .then((ended) => {
         if (ended.length)
-          logger.warn(`ended ${ended.length} push run(s) their request abandoned without an Idempotency-Key: ${ended.join(', ')}`);
+          logger.warn(`ended ${counted(ended.length, 'push run')} their request abandoned without an Idempotency-Key: ${ended.join(', ')}`);
       })
       .catch((error: unknown) => logger.error(`ending abandoned push runs failed; trying again: ${(error as Error).message}`))
       .finally(() => (sweeping = undefined));
