@@ -16,6 +16,7 @@ import type { ContactSources } from './contact-source/contact-source.port';
 import { ContactsModule } from './contacts.module';
 import { sweepAbandonedPushes } from './import-contacts/end-abandoned-pushes';
 import { DEFAULT_ORPHAN_SWEEP, resumeUnfinishedRuns } from './pull-run/resume-runs';
+import { runLocksOn } from './pull-run/run-lock';
 import { syncCommand } from './sync-runs/sync.command';
 
 /** The contacts read model's lane (Feature.projectionLanes); the feature's other read models ride the default lane. */
@@ -44,7 +45,7 @@ export function contactsFeature({ sources = configuredContactSources }: Contacts
       ({ config, store, pool, workerId }) => {
         const metadata = { correlationId: workerId, causationId: workerId, actor: { role: 'worker', tokenId: workerId } };
         const sweep = { ...DEFAULT_ORPHAN_SWEEP, candidates: () => runningPullRuns(pool), knownAtStart: () => runningPullRunsAt(pool) };
-        return resumeUnfinishedRuns({ store, sources: sources(config), metadata }, sweep);
+        return resumeUnfinishedRuns({ store, sources: sources(config), metadata, locks: runLocksOn(pool) }, sweep);
       },
       // Push runs a request without an Idempotency-Key left unfinished end, failed, with the reason.
       ({ store, pool, workerId }) => {

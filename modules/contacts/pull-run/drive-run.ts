@@ -1,8 +1,11 @@
 /**
  * Drives one import run page by page until it completes or a stop rule stops it. The run's stream is
  * the only state: every step starts from its fold, and every append carries the revision it was
- * decided on, so a second driver (another worker resuming the same run) loses its append and stops
- * — one driver per run. In one process, a run already being driven is not driven twice.
+ * decided on, so a second driver loses its append and stops. With `locks` (every process that drives
+ * runs on its own: worker, api, `idem sync`), a driver first takes the run's lock (run-lock.ts), so a
+ * run another live process drives is not driven at all (RunDrivenElsewhere), and every append of the
+ * driver is fenced by it (fenced-store.ts): one driver per run, and a woken one writes nothing. In one
+ * process, a run already being driven is not driven twice.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { toEventToAppend } from '../../../src/command-handling/event-to-append';
@@ -14,7 +17,9 @@ import { importStream, type ImportEvent } from '../contact.events';
 import type { ContactPage, ContactSources } from '../contact-source/contact-source.port';
 import { evolveImportRun, initialImportRunState, type ImportRunState } from '../import-run.state';
 import { importItems, throwIfNotStored } from '../import-contacts/import-records';
+import { fencedStore } from './fenced-store';
 import { pageItems } from './page-items';
+import { RunDrivenElsewhere, RunNotHeld, type RunLocks } from './run-lock';
 import { keepRun, knownRun } from './run-folds';
 import {
   decideFetchGaveUp,
@@ -45,7 +50,17 @@ export interface RunDriverDeps {
   signal?: AbortSignal;
   /** Called when a page's records are imported and its outcomes not yet recorded (crash tests stop here). */
   beforeRecordingPage?: (run: ImportRunState) => Promise<void>;
+  /** Called when a page is fetched and none of its records imported yet (the fencing test freezes a driver here). */
+  beforeImportingPage?: (run: ImportRunState) => Promise<void>;
+  /**
+   * The runs' locks (run-lock.ts): the driver takes its run's lock, or throws RunDrivenElsewhere, and
+   * appends only while it holds it. Without them the caller answers for there being one driver (tests).
+   */
+  locks?: RunLocks;
 }
+
+/** A driver's deps while it drives: `writes` is the store its appends go to (fenced by the run's lock). */
+type DrivingDeps = RunDriverDeps & { writes: EventStore };
 
 /** A push batch's limit too: a page costs one run append and one import of its records, whatever its size. */
 export const DEFAULT_PAGE_SIZE = 1000;
@@ -87,17 +102,26 @@ export function driveRun(deps: RunDriverDeps, runId: string): Promise<ImportRunS
 }
 
 async function driveLoop(deps: RunDriverDeps, runId: string): Promise<ImportRunState> {
-  // Ends the prefetched page's request and retries whenever this driver stops, whatever stops it.
+  const held = await deps.locks?.take(runId);
+  if (deps.locks && !held) throw new RunDrivenElsewhere(runId, await deps.locks.holder(runId).catch(() => undefined));
+  // Ends the prefetched page's request and retries whenever this driver stops, whatever stops it,
+  // and as soon as its lock session is gone (its next append would be refused anyway).
   const stopped = new AbortController();
+  void held?.lost.then(() => stopped.abort());
   const signal = deps.signal ? AbortSignal.any([deps.signal, stopped.signal]) : stopped.signal;
   try {
-    return await drivePages(deps, runId, signal);
+    return await drivePages({ ...deps, writes: held ? fencedStore(deps.store, held) : deps.store }, runId, signal);
+  } catch (error) {
+    // Another driver holds the run now: this one stops as a driver that lost its append does.
+    if (error instanceof RunNotHeld) return loadRun(deps.store, runId);
+    throw error;
   } finally {
     stopped.abort();
+    await held?.release();
   }
 }
 
-async function drivePages(deps: RunDriverDeps, runId: string, signal: AbortSignal): Promise<ImportRunState> {
+async function drivePages(deps: DrivingDeps, runId: string, signal: AbortSignal): Promise<ImportRunState> {
   // The run is read once; after that this driver folds what it appends itself. Its appends carry the
   // revision they were decided on, so the fold stays exactly the stream: another writer makes the
   // next append conflict, and this driver stops. (Re-reading the run per page read its whole
@@ -171,10 +195,11 @@ async function drivePages(deps: RunDriverDeps, runId: string, signal: AbortSigna
 
 type WriteOutcome = { written: boolean } | { error: unknown };
 
-async function importPage(deps: RunDriverDeps, run: ImportRunState, page: ContactPage, nextCursorSeen: boolean): Promise<ImportEvent[]> {
+async function importPage(deps: DrivingDeps, run: ImportRunState, page: ContactPage, nextCursorSeen: boolean): Promise<ImportEvent[]> {
+  await deps.beforeImportingPage?.(run);
   const { firstSeq, recorded } = pageStart(run);
   const items = pageItems(page, firstSeq).slice(recorded);
-  const results = await importItems(deps.store, run.source, run.runId, items, { ...deps.metadata, correlationId: run.runId });
+  const results = await importItems(deps.writes, run.source, run.runId, items, { ...deps.metadata, correlationId: run.runId });
   throwIfNotStored(results);
   return decidePage(run, { cursor: run.cursor, nextCursor: page.nextCursor, results, nextCursorSeen });
 }
@@ -226,11 +251,18 @@ function prepareRunEvents(deps: Pick<RunDriverDeps, 'metadata'>, run: ImportRunS
   return { toAppend, recorded };
 }
 
-/** Appends at the run's revision: false when another driver recorded first (if it recorded part of the events, the next driver's fold sees which: pageStart). */
-async function writeRunEvents(deps: Pick<RunDriverDeps, 'store'>, run: ImportRunState, prepared: PreparedRunEvents): Promise<boolean> {
+/**
+ * Appends at the run's revision (to `writes`, the fenced store, while driving): false when another
+ * driver recorded first (if it recorded part of the events, the next driver's fold sees which: pageStart).
+ */
+async function writeRunEvents(
+  deps: Pick<RunDriverDeps, 'store'> & { writes?: EventStore },
+  run: ImportRunState,
+  prepared: PreparedRunEvents,
+): Promise<boolean> {
   try {
     // A page of long records outgrows one append; its events go in several, each at the revision the one before left.
-    await appendLinkedInChunks(deps.store, importStream(run.runId), prepared.toAppend, run.revision);
+    await appendLinkedInChunks(deps.writes ?? deps.store, importStream(run.runId), prepared.toAppend, run.revision);
   } catch (error) {
     if (error instanceof WrongExpectedVersion) return false;
     throw error;
@@ -245,7 +277,7 @@ async function writeRunEvents(deps: Pick<RunDriverDeps, 'store'>, run: ImportRun
  * the events, the next driver's fold of the stream sees which: pageStart).
  */
 export async function appendRunEvents(
-  deps: Pick<RunDriverDeps, 'store' | 'metadata'>,
+  deps: Pick<RunDriverDeps, 'store' | 'metadata'> & { writes?: EventStore },
   run: ImportRunState,
   events: ImportEvent[],
 ): Promise<ImportRunState | undefined> {

@@ -1,14 +1,16 @@
 /**
  * A pull run is driven only against the source it started with. Two sandbox CRMs (A and B, other seeds)
  * stand for two CRMs that workers reach under the same name `crm`: a run started against A whose
- * driver process is SIGKILLed, taken up by a driver process configured with B, or by a worker whose
- * IDEM_CRM_URL is B, is not finished against B: it stops as `needs_review` with a reason naming both
- * addresses, B is never asked for a page, and nothing from B reaches a contact stream. Resumed against
- * A, the run finishes with A's records, each imported once.
+ * driver process is SIGKILLed is not finished against B. A driver process told to drive it with B
+ * stops it as `needs_review` with a reason naming both addresses; a worker whose IDEM_CRM_URL is B
+ * leaves it running as it was and says why once (run-drivers.ts: sourceRefusal). Either way B is never
+ * asked for a page and nothing from B reaches a contact stream; driven against A, the run finishes
+ * with A's records, each imported once.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Logger } from '@nestjs/common';
 import { Pool } from 'pg';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
 import { createTestDatabase } from '../../../test/harness/test-database';
@@ -17,6 +19,8 @@ import { createSandbox, type Sandbox } from '../../sandbox';
 import { contactSourcesAt } from '../contact-source/configured-sources';
 import { driveRun, loadRun, type RunDriverDeps } from './drive-run';
 import { resumeUnfinishedRuns } from './resume-runs';
+import { isLeftAlone } from './run-drivers';
+import { runLocksOn } from './run-lock';
 import { resumeRun, startPullRun, unfinishedRuns } from './start-run';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -132,7 +136,7 @@ describe('a pull run started against CRM A', () => {
     expect(await contactFields()).toEqual(await exportOf(crmA));
   }, 120_000);
 
-  it('left running is ended needs_review by a worker configured with CRM B, which asks B for nothing', async () => {
+  it('left running is left alone by a worker configured with CRM B, which asks B for nothing and says why once', async () => {
     const runId = await startPullRun(store, contactSourcesAt(crmA.url), { source: 'crm', startedBy: 'test' }, metadata);
     const stop = new AbortController();
     const left = await driveRun({ ...depsOn(crmA), signal: stop.signal, onPage: () => stop.abort() }, runId);
@@ -141,20 +145,30 @@ describe('a pull run started against CRM A', () => {
     const before = await contactEvents();
     await waitFor('the run to be among the unfinished ones', async () => (await unfinishedRuns(store)).includes(runId));
 
-    const worker = await resumeUnfinishedRuns(depsOn(crmB));
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    let sweeps = 0;
+    const candidates = () => (sweeps++, unfinishedRuns(store));
+    const worker = await resumeUnfinishedRuns({ ...depsOn(crmB), locks: runLocksOn(pool) }, { everyMs: 20, candidates });
+    let lines: string[];
     try {
-      await waitFor('the worker on CRM B to stop the run', async () => (await loadRun(store, runId)).status !== 'running');
+      // Its start and three sweeps after it have all met the run.
+      await waitFor('three sweeps of the worker', async () => sweeps > 3);
+      lines = warn.mock.calls.map(([line]) => String(line)).filter((line) => line.includes(runId));
     } finally {
       await worker.stop();
+      warn.mockRestore();
     }
-    expect(await loadRun(store, runId)).toMatchObject({
-      status: 'needs_review',
-      pages: 2,
-      processed: 2 * PAGE_SIZE,
-      reason: movedReason(runId),
-    });
+    expect(isLeftAlone(runId)).toBe(true);
+    expect(await loadRun(store, runId)).toEqual(left);
+    expect(lines).toEqual([
+      `import run ${runId} is left running for a process that reaches its source as it started: ${movedReason(runId)}`,
+    ]);
     expect(await pagesServed(crmB)).toBe(0);
     expect(await contactEvents()).toBe(before);
+    // Where its CRM is configured, it goes on from its last recorded page.
+    const finished = await driveRun(depsOn(crmA), runId);
+    expect(finished).toMatchObject({ status: 'completed', processed: SIZE, pages: SIZE / PAGE_SIZE });
+    expect(await contactFields()).toEqual(await exportOf(crmA));
   });
 });
 

@@ -13,6 +13,7 @@ import { SandboxCrmContactSource } from '../contact-source/sandbox-crm.contact-s
 import type { ContactSource } from '../contact-source/contact-source.port';
 import { driveRun, loadRun, type RunDriverDeps } from './drive-run';
 import { orphanedRuns, resumeUnfinishedRuns } from './resume-runs';
+import { runLocksOn } from './run-lock';
 import { resumeRun, startRun, unfinishedRuns } from './start-run';
 import { waitFor } from '../../../test/projections/projection-harness';
 import { importStream } from '../contact.events';
@@ -294,34 +295,43 @@ describe('a pull run', () => {
     const runId = await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, deps.metadata);
     await waitFor('the run to be listed as unfinished', async () => (await unfinishedRuns(store)).includes(runId));
     const { sources, pageSize, backoffMs, metadata } = deps;
-    const resumed = await resumeUnfinishedRuns({ store, sources, pageSize, backoffMs, metadata });
+    const resumed = await resumeUnfinishedRuns({ store, sources, pageSize, backoffMs, metadata, locks: runLocksOn(pool) });
     await waitFor('the resumed run to complete', async () => (await loadRun(store, runId)).status === 'completed', 60_000);
     await resumed.stop();
     await waitFor('the run to leave the unfinished ones', async () => !(await unfinishedRuns(store)).includes(runId));
   });
 
-  it('counts as orphaned once nothing was recorded in it for the silence window, unless this process drives it', async () => {
+  it('counts as orphaned while no driver holds its lock, unless this process drives it', async () => {
     const runId = await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, deps.metadata);
-    await waitFor('the run to be listed as unfinished', async () => (await unfinishedRuns(store)).includes(runId));
-    const [started] = await store.readStream(importStream(runId));
-    const startedAt = started.created.getTime();
-    expect(await orphanedRuns(store, 60_000, startedAt + 59_000)).not.toContain(runId);
-    expect(await orphanedRuns(store, 60_000, startedAt + 61_000)).toContain(runId);
+    const locks = runLocksOn(pool);
+    const running = () => Promise.resolve([runId]);
+    expect(await orphanedRuns(locks, running)).toEqual([runId]);
 
-    // While a driver here waits out a failing page's backoff, the run is silent but not orphaned.
+    // Held by a driver elsewhere (another session): not orphaned, until that driver lets it go.
+    const elsewhere = await locks.take(runId);
+    try {
+      expect(elsewhere).toBeDefined();
+      expect(await locks.take(runId)).toBeUndefined();
+      expect(await orphanedRuns(locks, running)).toEqual([]);
+    } finally {
+      await elsewhere?.release();
+    }
+    expect(await orphanedRuns(locks, running)).toEqual([runId]);
+
+    // While a driver here waits out a failing page's backoff, the run is not orphaned.
     await control('POST', '/crm/_control/faults', { page: 1, kind: 'error_500' });
     const shutdown = new AbortController();
-    const driving = driveRun({ ...deps, backoffMs: 60_000, signal: shutdown.signal }, runId);
+    const driving = driveRun({ ...deps, locks, backoffMs: 60_000, signal: shutdown.signal }, runId);
     await waitFor('the first page to fail once', async () => (await control('GET', '/crm/_control/requests')).byPage['1'] >= 1);
-    expect(await orphanedRuns(store, 60_000, startedAt + 61_000)).not.toContain(runId);
+    expect(await orphanedRuns(locks, running)).toEqual([]);
     shutdown.abort();
     await driving;
-    expect(await orphanedRuns(store, 60_000, startedAt + 61_000)).toContain(runId);
+    expect(await orphanedRuns(locks, running)).toEqual([runId]);
   });
 
-  it('is taken over by a worker already running when its driver in another process went silent', async () => {
+  it('is taken over by a worker already running when no live process drives it', async () => {
     const { sources, pageSize, backoffMs, metadata } = deps;
-    const resumed = await resumeUnfinishedRuns({ store, sources, pageSize, backoffMs, metadata }, { everyMs: 50, silentForMs: 0 });
+    const resumed = await resumeUnfinishedRuns({ store, sources, pageSize, backoffMs, metadata, locks: runLocksOn(pool) }, { everyMs: 50 });
     try {
       // Started after the worker, and driven by no one: as if the api that started it died at once.
       const runId = await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, deps.metadata);

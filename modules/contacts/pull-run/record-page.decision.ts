@@ -120,13 +120,11 @@ export const nextCursorOf = (page: ContactPage): string | null => (isLastPage(pa
  * and its contacts' streams carry, but which CRM it points at is each process's configuration
  * (IDEM_CRM_URL): a worker configured with another CRM took a run over and completed it with that CRM's
  * records. So a run that recorded its source's identity when it started (ImportRunStarted.sourceIdentity)
- * is stopped as `needs_review`, before anything is asked of the source configured here, when that
- * source's identity is another (or it gives none). A run recorded without one cannot be checked and is
- * driven as before. Why needs_review and not "leave it for a worker with the right configuration": two
- * processes disagreeing on where `crm` is is a misconfiguration someone must see, and no process may
- * ever come that has the run's address (the CRM moved, every worker was reconfigured): left `running`,
- * the run would wait silently for ever. Once the configuration is fixed, `idem sync resume <runId>` with
- * IDEM_CRM_URL at the run's CRM goes on from its last recorded page.
+ * is stopped as `needs_review` by a driver told to drive it, before anything is asked of the source
+ * configured here, when that source's identity is another (or it gives none). A run recorded without
+ * one cannot be checked and is driven as before. Background drivers (workers, the api) never get here:
+ * they leave such a run `running` for a process configured with its CRM, saying why once
+ * (run-drivers.ts: sourceRefusal), and `idem sync resume` refuses it with sourceMovedReason.
  */
 export function decideSourceMoved(run: ImportRunState, configured: Pick<ContactSource, 'identity'>): ImportEvent | undefined {
   const reason = sourceMovedReason(run, configured);

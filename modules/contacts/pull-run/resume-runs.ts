@@ -1,19 +1,21 @@
 /**
  * Pull runs whose driver died go on from their last recorded page, driven by a worker:
  *
- * - when a worker starts, every run still `running` (its driver died with its process);
- * - while it runs, every run still `running` that nobody has recorded anything in for a while and
- *   that no driver in this process drives: its driver died in another process that has not come
- *   back, e.g. an api (which drives the runs started over HTTP) that crashed beside running workers.
+ * - when a worker starts, every run still `running` that no live process drives;
+ * - while it runs, every run still `running` whose driver is gone since: it died (its run's lock
+ *   was freed at once) or froze (freed once its session was silent for the lock's limit), e.g. an api
+ *   (which drives the runs started over HTTP) that crashed beside running workers.
  *
- * Drivers of other processes lose their next append and stop, so a run is never driven by two
- * workers at once for longer than one page; the silence rule only keeps that overlap rare.
+ * Which process drives a run is decided by the run's lock (run-lock.ts), not by guessing from how
+ * long the run has been silent: a starting worker used to drive every running run at once, including
+ * one a live process was driving, and imported a page of its contacts before its page record lost.
+ * A run driven elsewhere is left to its driver; one whose source this worker cannot reach as the run
+ * started with is left alone (run-drivers.ts: sourceRefusal).
  */
 import { Logger } from '@nestjs/common';
-import type { EventStore } from '../../../src/event-store/event-store.port';
-import { importStream } from '../contact.events';
 import { isDrivenHere, type RunDriverDeps } from './drive-run';
-import { isDrivenInBackground, RunDrivers } from './run-drivers';
+import { isDrivenInBackground, isLeftAlone, RunDrivers } from './run-drivers';
+import type { RunLocks } from './run-lock';
 import { unfinishedRuns } from './start-run';
 import type { RunsKnownAt } from '../import-run.view';
 
@@ -25,14 +27,11 @@ export interface ResumedRuns {
 }
 
 export interface OrphanSweep {
-  /** How often a running worker looks for orphaned runs. */
-  everyMs: number;
   /**
-   * How long a run may go without a recorded event before its driver counts as dead. A live driver
-   * records a page at least every few seconds; the longest silence it keeps is a page failing all its
-   * attempts (5 × the source's 10 s timeout, plus 7.5 s of backoff), well under the default.
+   * How often a running worker looks for orphaned runs: a dead driver's run is taken over within this
+   * (a frozen one's within this plus the lock's silence limit, run-lock.ts).
    */
-  silentForMs: number;
+  everyMs: number;
   /**
    * The runs that may be orphaned: those still running. Default: folded from the whole log's run
    * lifecycles, as a starting worker reads them; a worker passes the sync_runs read model's running
@@ -47,24 +46,25 @@ export interface OrphanSweep {
   knownAtStart?: () => Promise<RunsKnownAt | undefined>;
 }
 
-export const DEFAULT_ORPHAN_SWEEP: OrphanSweep = { everyMs: 30_000, silentForMs: 180_000 };
+export const DEFAULT_ORPHAN_SWEEP: OrphanSweep = { everyMs: 30_000 };
 
 export async function resumeUnfinishedRuns(
-  deps: Omit<RunDriverDeps, 'signal'>,
+  deps: Omit<RunDriverDeps, 'signal' | 'locks'> & { locks: RunLocks },
   sweep: OrphanSweep = DEFAULT_ORPHAN_SWEEP,
 ): Promise<ResumedRuns> {
   const drivers = new RunDrivers(deps);
-  const runIds = await unfinishedRuns(deps.store, 'pull', await sweep.knownAtStart?.());
+  const running = await unfinishedRuns(deps.store, 'pull', await sweep.knownAtStart?.());
+  const runIds = await orphanedRuns(deps.locks, () => Promise.resolve(running));
   runIds.forEach((runId) => drivers.drive(runId, deps.metadata));
-  if (runIds.length) logger.log(`resuming ${runIds.length} import run(s): ${runIds.join(', ')}`);
+  if (runIds.length) logger.log(`resuming ${runIds.length} import run(s) no live process drives: ${runIds.join(', ')}`);
 
   let stopping = false;
   let sweeping: Promise<void> | undefined;
   const timer = setInterval(() => {
-    sweeping ??= orphanedRuns(deps.store, sweep.silentForMs, Date.now(), sweep.candidates)
+    sweeping ??= orphanedRuns(deps.locks, sweep.candidates ?? (() => unfinishedRuns(deps.store)))
       .then((orphans) => {
         if (stopping) return;
-        if (orphans.length) logger.warn(`taking over ${orphans.length} import run(s) whose driver went silent: ${orphans.join(', ')}`);
+        if (orphans.length) logger.warn(`taking over ${orphans.length} import run(s) whose driver is gone: ${orphans.join(', ')}`);
         orphans.forEach((runId) => drivers.drive(runId, deps.metadata));
       })
       .catch((error: unknown) => logger.error(`looking for orphaned import runs failed; trying again: ${(error as Error).message}`))
@@ -82,19 +82,13 @@ export async function resumeUnfinishedRuns(
   };
 }
 
-/** Runs still `running`, driven by no one in this process, with nothing recorded in them for longer than `silentForMs` before `now`. */
-export async function orphanedRuns(
-  store: EventStore,
-  silentForMs: number,
-  now: number,
-  running: () => Promise<string[]> = () => unfinishedRuns(store),
-): Promise<string[]> {
-  const candidates = (await running()).filter((runId) => !isDrivenHere(runId) && !isDrivenInBackground(runId));
-  const silent = await Promise.all(
-    candidates.map(async (runId) => {
-      const [last] = await store.readStream(importStream(runId), { direction: 'backwards', maxCount: 1 });
-      return last !== undefined && now - last.created.getTime() > silentForMs;
-    }),
-  );
-  return candidates.filter((_, i) => silent[i]);
+/**
+ * Runs still `running` that no live driver holds (their lock is free), driven by no one in this
+ * process, and not left alone here for their source (run-drivers.ts). Taking one may still lose to
+ * another worker's sweep: the loser is refused the lock and leaves it (drive-run.ts).
+ */
+export async function orphanedRuns(locks: Pick<RunLocks, 'holder'>, running: () => Promise<string[]>): Promise<string[]> {
+  const candidates = (await running()).filter((runId) => !isDrivenHere(runId) && !isDrivenInBackground(runId) && !isLeftAlone(runId));
+  const held = await Promise.all(candidates.map(async (runId) => (await locks.holder(runId)) !== undefined));
+  return candidates.filter((_, i) => !held[i]);
 }

@@ -2,9 +2,10 @@
  * Background drivers (RunDrivers: the api's runs started over HTTP, a worker's resumed ones) on real
  * PostgreSQL, pulling from a source of three pages held in memory. An error that driving the run again
  * cannot fix stops the run as needs_review with that error (it was retried every 30 s for ever); one
- * that may pass is retried; and a process holds one driver per run, across its RunDrivers and through
- * a failed attempt's backoff.
+ * that may pass is retried; a run whose source is not configured here is left running, saying why once;
+ * and a process holds one driver per run, across its RunDrivers and through a failed attempt's backoff.
  */
+import { Logger } from '@nestjs/common';
 import { Pool } from 'pg';
 import { InvalidAppend, StreamDeleted } from '../../../src/event-store/errors';
 import type { EventStore, EventToAppend } from '../../../src/event-store/event-store.port';
@@ -14,7 +15,8 @@ import { waitFor } from '../../../test/projections/projection-harness';
 import type { ContactPage, ContactSource, PageRequest } from '../contact-source/contact-source.port';
 import { isDrivenHere, loadRun, type RunDriverDeps } from './drive-run';
 import { orphanedRuns } from './resume-runs';
-import { RunDrivers } from './run-drivers';
+import { isLeftAlone, RunDrivers } from './run-drivers';
+import { runLocksOn } from './run-lock';
 import { startRun } from './start-run';
 
 let pool: Pool;
@@ -80,7 +82,13 @@ function storeThatFails(fail: (stream: string, events: EventToAppend[]) => Error
 
 const start = () => startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, metadata);
 const driversOn = (runStore: EventStore, source: ContactSource | undefined) =>
-  new RunDrivers({ store: runStore, sources: (name) => (name === 'crm' ? source : undefined), pageSize: 2, backoffMs: 5 });
+  new RunDrivers({
+    store: runStore,
+    sources: (name) => (name === 'crm' ? source : undefined),
+    pageSize: 2,
+    backoffMs: 5,
+    locks: runLocksOn(pool),
+  });
 const stoppedRun = (runId: string) =>
   waitFor('the run to stop', async () => {
     const run = await loadRun(store, runId);
@@ -162,19 +170,24 @@ describe('a pull run driven in the background', () => {
   });
 
   describe('whose source is not configured here', () => {
-    it('stops as needs_review naming the source, without claiming attempts it never made', async () => {
+    it('is left running, untouched, with one line saying why however often it is asked', async () => {
       const runId = await start();
+      const before = await loadRun(store, runId);
+      const warn = jest.spyOn(Logger.prototype, 'warn');
       const drivers = driversOn(store, undefined);
       try {
-        drivers.drive(runId, metadata);
-        const run = await stoppedRun(runId);
-
-        expect(run).toMatchObject({
-          status: 'needs_review',
-          reason:
-            'no contact source is configured here under the name crm, so the page at cursor (start) cannot be pulled; configure it and resume the run',
-        });
+        for (let asked = 0; asked < 3; asked++) {
+          drivers.drive(runId, metadata);
+          await waitFor('the driver to leave the run', async () => drivers.driving === 0);
+        }
+        expect(isLeftAlone(runId)).toBe(true);
+        expect(await loadRun(store, runId)).toEqual(before);
+        const lines = warn.mock.calls.map(([line]) => String(line)).filter((line) => line.includes(runId));
+        expect(lines).toEqual([
+          `import run ${runId} is left running for a process that reaches its source as it started: no contact source is configured here under the name crm`,
+        ]);
       } finally {
+        warn.mockRestore();
         await drivers.stop();
       }
     });
@@ -221,7 +234,7 @@ describe('one background driver per run per process', () => {
       await waitFor('the driver to wait to try again', async () => failures > 0 && !isDrivenHere(runId));
       worker.drive(runId, metadata);
       api.drive(runId, metadata);
-      const swept = orphanedRuns(store, 0, Date.now() + 60_000, () => Promise.resolve([runId]));
+      const swept = orphanedRuns(runLocksOn(pool), () => Promise.resolve([runId]));
 
       expect(api.driving + worker.driving).toBe(1);
       expect(await swept).toEqual([]);

@@ -7,8 +7,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
 import { AppError, type AppErrorKind } from '../../../src/errors/app-error';
 import { StreamDeleted } from '../../../src/event-store/errors';
+import type { ContactSources } from '../contact-source/contact-source.port';
+import type { ImportRunState } from '../import-run.state';
+import { fencedStore } from './fenced-store';
 import { appendRunEvents, driveRun, loadRun, type RunDriverDeps } from './drive-run';
-import { decideDriverGaveUp } from './record-page.decision';
+import { decideDriverGaveUp, sourceMovedReason } from './record-page.decision';
+import { RunDrivenElsewhere, type RunLocks } from './run-lock';
 
 const logger = new Logger('ContactSync');
 
@@ -22,11 +26,37 @@ const drivenInBackground = new Set<string>();
 /** Whether a background driver of this process holds the run (driving it, or waiting to try again). */
 export const isDrivenInBackground = (runId: string): boolean => drivenInBackground.has(runId);
 
+/**
+ * Runs this process leaves alone, with the line it logged once about each: their source is not
+ * configured here, or is configured as another CRM than the one they started with. Configuration is
+ * read once per process, so the answer does not change while it runs, and the orphan sweep skips them.
+ */
+const leftAlone = new Map<string, string>();
+
+/** Whether this process leaves the run alone because it cannot reach the run's source as configured here. */
+export const isLeftAlone = (runId: string): boolean => leftAlone.has(runId);
+
+/**
+ * Why a background driver configured with `sources` leaves the run alone (undefined: it may drive it).
+ * A worker configured with another CRM ended such runs `needs_review` (decideSourceMoved): a run that a
+ * worker configured with the run's own CRM would finish — the api that started it, the next worker
+ * once a rolling configuration change reaches it — was stopped by whichever misconfigured worker found
+ * it first, and a human had to resume it. Left `running`, it goes on wherever its CRM is configured;
+ * `idem sync list` and GET /v1/sync/runs show it running with the CRM it is tied to, this process says
+ * why once, and `idem sync resume` where its CRM is configured (or `--source-moved`) goes on with it.
+ */
+export function sourceRefusal(run: ImportRunState, sources: ContactSources): string | undefined {
+  if (!run.exists || run.status !== 'running' || run.kind !== 'pull') return undefined;
+  const configured = sources(run.source);
+  if (!configured) return `no contact source is configured here under the name ${run.source}`;
+  return sourceMovedReason(run, configured);
+}
+
 export class RunDrivers {
   private readonly shutdown = new AbortController();
   private readonly drivers = new Set<Promise<void>>();
 
-  constructor(private readonly deps: Omit<RunDriverDeps, 'signal' | 'metadata'>) {}
+  constructor(private readonly deps: Omit<RunDriverDeps, 'signal' | 'metadata' | 'locks'> & { locks: RunLocks }) {}
 
   /** `metadata`: who drives it, for the events the driver appends. A run this process drives already is left to its driver. */
   drive(runId: string, metadata: RunDriverDeps['metadata']): void {
@@ -56,7 +86,9 @@ export class RunDrivers {
 const RETRY_DELAY_MS = { initial: 500, max: 30_000 };
 
 /**
- * A run driven without anyone awaiting it: its end is logged, never thrown away. A driver that fails
+ * A run driven without anyone awaiting it: its end is logged, never thrown away. A run whose source
+ * this process cannot reach as configured is left alone (sourceRefusal), saying why once; a run
+ * another live process drives (its lock is held: run-lock.ts) is left to that driver, quietly. A driver that fails
  * (the database dropped its connections, the event store did not answer) drives the run again after a
  * backoff, from the run's last recorded page, until it ends or the process stops; before, the run sat
  * `running` until a worker started or found it silent for minutes. A run another driver took over
@@ -69,10 +101,13 @@ function driveInBackground(deps: RunDriverDeps, runId: string): Promise<void> {
   return (async () => {
     for (let failures = 0; ; failures++) {
       try {
+        const refused = sourceRefusal(await loadRun(deps.store, runId), deps.sources);
+        if (refused) return leaveAlone(runId, refused);
         const run = await driveRun(deps, runId);
         logger.log(`import run ${runId}: ${run.status} after ${run.processed} records${run.reason ? ` (${run.reason})` : ''}`);
         return;
       } catch (error) {
+        if (error instanceof RunDrivenElsewhere) return;
         const message = (error as Error).message;
         if (deps.signal?.aborted) {
           logger.error(`import run ${runId} stopped on an error while this process stops; the next worker takes it over: ${message}`);
@@ -88,17 +123,31 @@ function driveInBackground(deps: RunDriverDeps, runId: string): Promise<void> {
   })();
 }
 
+function leaveAlone(runId: string, reason: string): void {
+  if (leftAlone.get(runId) !== reason)
+    logger.warn(`import run ${runId} is left running for a process that reaches its source as it started: ${reason}`);
+  leftAlone.set(runId, reason);
+}
+
 /**
- * Records the run's `needs_review` for an error driving it again cannot fix. True when the driver is
+ * Records the run's `needs_review` for an error driving it again cannot fix, holding the run's lock
+ * while it does (a driver elsewhere that took the run meanwhile is left to it). True when the driver is
  * done with the run (recorded, or the run had ended or moved on meanwhile, or even this append is
  * refused for good); false when recording failed for now (a lost connection): the driver tries again.
  */
 async function stopForReview(deps: RunDriverDeps, runId: string, message: string): Promise<boolean> {
   const cannotFix = `import run ${runId} stopped on an error that driving it again cannot fix`;
   try {
-    const run = await loadRun(deps.store, runId);
-    if (run.status === 'running' && (await appendRunEvents(deps, run, [decideDriverGaveUp(run, message)])))
-      logger.error(`${cannotFix}; it needs review: ${message}`);
+    const held = await deps.locks?.take(runId);
+    if (deps.locks && !held) return true;
+    try {
+      const run = await loadRun(deps.store, runId);
+      const writes = held ? fencedStore(deps.store, held) : deps.store;
+      if (run.status === 'running' && (await appendRunEvents({ ...deps, writes }, run, [decideDriverGaveUp(run, message)])))
+        logger.error(`${cannotFix}; it needs review: ${message}`);
+    } finally {
+      await held?.release();
+    }
     return true;
   } catch (recordError) {
     if (!isPermanent(recordError)) return false;

@@ -1,7 +1,8 @@
 /**
  * `idem sync run` and `idem sync resume` on real PostgreSQL against the sandbox CRM: the progress bar
  * names what the command does (a resume's bar was the file import's, "import [...] 100% | 30/30
- * records"), a resume refuses a run started against another CRM than its own, and the closing line of a run that found nothing says so plainly. `idem sync list` pages
+ * records"), a resume refuses a run started against another CRM than its own, leaves a run another
+ * live process drives to it (saying by whom and since when, exit code 75), and the closing line of a run that found nothing says so plainly. `idem sync list` pages
  * through every run the read model holds (it used to stop at the newest 100) and says how many it showed.
  */
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -24,7 +25,9 @@ import { syncRunsReadModel } from '../../../projections/sync-runs/sync-runs.proj
 import { createSandbox, type Sandbox } from '../../sandbox';
 import { importStream } from '../contact.events';
 import { appendRunEvents, loadRun } from '../pull-run/drive-run';
+import { runLocksOn } from '../pull-run/run-lock';
 import { startRun } from '../pull-run/start-run';
+import { EXIT_DRIVEN_ELSEWHERE } from './sync.command';
 
 let pool: Pool;
 let store: PostgresEventStore;
@@ -169,6 +172,31 @@ describe('idem sync resume', () => {
     // The contacts are new, or unchanged when the run above imported them already.
     expect(lines.at(-2)).toMatch(new RegExp(`^resume of ${runId} \\(pull from crm\\) \\| 1 page \\| 30 records: (imported|unchanged) 30$`));
     expect(lines.at(-1)).toMatch(new RegExp(`^${runId}: completed: 30 records \\((imported|unchanged) 30\\)$`));
+  });
+
+  it('leaves a run another live process drives to it: says by whom and since when, exit 75, nothing written or driven', async () => {
+    const runId = await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, metadata);
+    // Another process's driver holds the run (its lock session is this process's, named like any driver's).
+    const driver = await runLocksOn(pool).take(runId);
+    try {
+      const holder = await runLocksOn(pool).holder(runId);
+      expect(holder?.by).toMatch(new RegExp(` pid ${process.pid}$`));
+      for (const args of [[], ['--source-moved']]) {
+        const { code, out, lines } = await cli('sync', 'resume', runId, ...args);
+        expect(code).toBe(EXIT_DRIVEN_ELSEWHERE);
+        expect(JSON.parse(out.at(-1)!)).toMatchObject({ runId, status: 'running', processed: 0 });
+        expect(lines).toEqual([
+          `${runId} is being driven by ${holder!.by} since ${holder!.since.toISOString()}: left to it, nothing driven or written here; it goes on there (\`idem sync status ${runId} --follow\` shows it)`,
+        ]);
+      }
+      expect((await store.readStream(importStream(runId))).map((e) => e.type)).toEqual(['ImportRunStarted']);
+    } finally {
+      await driver?.release();
+    }
+    // Once that driver is gone, the same command drives it here.
+    const { code, view } = await idem('sync', 'resume', runId);
+    expect(code).toBe(0);
+    expect(view).toMatchObject({ runId, status: 'completed', processed: 30 });
   });
 
   it('refuses a run started against another CRM than its IDEM_CRM_URL: exit 2 naming both, nothing written; resumed against its own, it completes', async () => {

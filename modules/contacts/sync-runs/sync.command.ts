@@ -3,12 +3,13 @@
  * - `import <file> --source <name>`: an NDJSON or CSV export, streamed, as a run; the same file again
  *   goes on from its last recorded line (the run is named by the file's content hash).
  * - `run --source <name>`: a pull run from a configured source (the sandbox CRM in development), driven
- *   here with a progress bar; `--no-wait` leaves it to the workers, which take up a run only once it has
- *   been silent for three minutes (resume-runs.ts), so it starts that late.
+ *   here with a progress bar; `--no-wait` leaves it to the workers, which take it up at their next
+ *   sweep for runs no live process drives (every 30 s: resume-runs.ts).
  * - `status <runId>` (folded from the run's stream), `list [--status …] [--limit N]` (every pull and
  *   file run, newest first, page after page of the sync_runs read model — as current as the workers'
- *   projections — or the newest N), `resume <runId>` (a stopped or orphaned pull run). Both show the
- *   CRM a pull run is tied to (RunView.sourceIdentity).
+ *   projections — or the newest N), `resume <runId>` (a stopped or orphaned pull run; one that another
+ *   live process drives is not resumed here: it says by whom and since when, exit code
+ *   EXIT_DRIVEN_ELSEWHERE). Both show the CRM a pull run is tied to (RunView.sourceIdentity).
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Pool } from 'pg';
@@ -20,12 +21,20 @@ import { assertKnownSource, assertPullableSource } from '../contact-sources';
 import { importFile } from '../import-file/import-file';
 import type { ImportRunState } from '../import-run.state';
 import { driveRun, loadRun } from '../pull-run/drive-run';
+import { RunDrivenElsewhere, runLocksOn, type RunHolder } from '../pull-run/run-lock';
 import { resumeRun, startPullRun } from '../pull-run/start-run';
 import { sourceMovedReason } from '../pull-run/record-page.decision';
 import { importLabel, pullLabel, resumeLabel, RunProgressBar, runListLine, runStatusLine, watchLabel } from './run-progress';
 import { toRunView, type RunView } from '../import-run.view';
 import { isIsoDateTime } from '../import-contact/iso-date-time';
 import { LISTED_STATUSES, unlistedStatusReason, type ListedStatus } from './listed-statuses';
+
+/**
+ * `idem sync resume` of a run another live process drives: nothing is written or driven here; the run
+ * goes on there. sysexits' EX_TEMPFAIL ("try again later"): it is neither the run's failure (1) nor a
+ * command that could not run (2), and a script may wait and try again.
+ */
+export const EXIT_DRIVEN_ELSEWHERE = 75;
 
 /** Runs read per query while listing: the route's default page. */
 const LIST_PAGE = 100;
@@ -77,17 +86,39 @@ function report(context: CliContext, run: ImportRunState): void {
   if (run.status !== 'completed') context.exitCode = EXIT_CHECK_FAILED;
 }
 
+/** Says who drives the run (as its lock session tells) and that nothing was done here; exit EXIT_DRIVEN_ELSEWHERE. */
+function reportDrivenElsewhere(context: CliContext, run: ImportRunState, holder: RunHolder | undefined): void {
+  println(context.stdout, JSON.stringify(toRunView(run)));
+  const by = holder ? `by ${holder.by} since ${holder.since.toISOString()}` : 'by another process';
+  println(
+    context.stderr,
+    `${run.runId} is being driven ${by}: left to it, nothing driven or written here; it goes on there (\`idem sync status ${run.runId} --follow\` shows it)`,
+  );
+  context.exitCode = EXIT_DRIVEN_ELSEWHERE;
+}
+
 /** Drives a pull run here, under a bar whose label says what the command does (see run-progress.ts). */
 async function drive(context: CliContext, runId: string, label: string): Promise<void> {
-  const { store } = await context.runtime();
+  const { store, pool } = await context.runtime();
   const bar = new RunProgressBar(context.stderr, label, 'pages');
   const sources = configuredContactSources(context.config());
   let run: ImportRunState;
   try {
     run = await driveRun(
-      { store, sources, metadata: cliMetadata(), signal: context.interrupted, onPage: (r) => bar.update(r.processed, r.processed, r) },
+      {
+        store,
+        sources,
+        locks: runLocksOn(pool),
+        metadata: cliMetadata(),
+        signal: context.interrupted,
+        onPage: (r) => bar.update(r.processed, r.processed, r),
+      },
       runId,
     );
+  } catch (error) {
+    if (!(error instanceof RunDrivenElsewhere)) throw error;
+    bar.stop();
+    return reportDrivenElsewhere(context, await loadRun(store, runId), error.holder);
   } finally {
     bar.stop();
   }
@@ -126,7 +157,7 @@ export const syncCommand: CliCommand = (context) => {
     .description('start a pull run from a configured source and follow it')
     .requiredOption('--source <name>', 'the configured source to pull from, e.g. crm')
     .option('--since <iso>', 'only records changed since then, where the source supports it', sinceArgument)
-    .option('--no-wait', 'record the run and leave it to the workers: a running worker starts it once it has been silent for 3 minutes')
+    .option('--no-wait', 'record the run and leave it to the workers: a running worker starts it at its next sweep (every 30 s)')
     .action(async (options: { source: string; since?: string; wait: boolean }) => {
       const sources = configuredContactSources(context.config());
       assertPullableSource(options.source, sources);
@@ -191,7 +222,7 @@ export const syncCommand: CliCommand = (context) => {
       "the run's CRM now answers at this IDEM_CRM_URL (it moved): drive the run against it from now on, and record that",
     )
     .action(async (runId: string, options: { sourceMoved?: boolean }) => {
-      const { store } = await context.runtime();
+      const { store, pool } = await context.runtime();
       const run = await loadRun(store, runId);
       if (run.exists && run.kind === 'file')
         throw new Error(
@@ -215,6 +246,9 @@ export const syncCommand: CliCommand = (context) => {
       // --source-moved: the operator says the run's CRM is the one configured here, at its new address.
       const adopted = moved && options.sourceMoved ? configured?.identity : undefined;
       if (moved && adopted === undefined) throw new Error(`${runId} is not resumed here: ${moved}`);
+      // Driven by another live process (its lock is held): left to it, even with --source-moved.
+      const holder = run.status === 'running' ? await runLocksOn(pool).holder(runId) : undefined;
+      if (holder) return reportDrivenElsewhere(context, run, holder);
       await resumeRun(store, runId, 'cli', cliMetadata(), adopted);
       await drive(context, runId, resumeLabel(run));
     });

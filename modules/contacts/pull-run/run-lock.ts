@@ -1,0 +1,183 @@
+/**
+ * One live driver per pull run, across processes and on both event stores: a session-level advisory
+ * lock in PostgreSQL (always present: it holds the read models even when events live in EventStoreDB),
+ * held on a connection of its own for as long as the driver drives the run. It is the projection lock's
+ * rule (src/subscriptions/projection-lock.ts):
+ *
+ * - a driver that dies (SIGKILL) closes its connection, and PostgreSQL frees the run at once;
+ * - a driver that stops running without dying (SIGSTOP, a frozen container or VM) stops touching its
+ *   session, which PostgreSQL's `idle_session_timeout` ends after `silentForMs`, and the run with it.
+ *
+ * The lock is also the driver's fence. A driver woken after losing the run must write nothing, and its
+ * writes go to the event store, which knows nothing of the lock: so before every append the driver
+ * asks `confirm()`, which answers from the last query its session answered — sent less than half the
+ * silence limit ago, it proves the session (and the run) is held until at least the other half has
+ * passed; older (a driver that was frozen, or starved), a query is sent now and must be answered within
+ * that half. The clock is the process's monotonic one, which runs on while the process is stopped.
+ * What no lock can fence is an append already handed to the network when the driver froze (it may land
+ * after the takeover), or one made in the moment between the server ending the session for another
+ * reason (a restart, pg_terminate_backend) and this process hearing of it: the run stream's expected
+ * revision and the freshness rule keep those harmless.
+ */
+import { hostname } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { Client, type ClientConfig, type Pool } from 'pg';
+
+/** How long a driver may go without touching its lock session before PostgreSQL ends it (and frees the run). */
+export const DEFAULT_RUN_SILENCE_MS = 20_000;
+/** PostgreSQL's code for a setting it does not know: idle_session_timeout came with PostgreSQL 14. */
+const UNDEFINED_OBJECT = '42704';
+/** The lock's namespace, the first of its two keys; the run id's hash is the second (see runLockHolder). */
+const NAMESPACE = 'idem.pull-run';
+
+/** Who holds a run, as its lock session tells: the driver's process and when it took the run. */
+export interface RunHolder {
+  /** `<host> pid <pid>` of the driving process (its lock session's application_name). */
+  by: string;
+  since: Date;
+}
+
+/** Thrown by `confirm()`, and so by the fenced append of a driver that no longer holds its run. */
+export class RunNotHeld extends Error {
+  constructor(runId: string, why: string) {
+    super(`import run ${runId} is no longer held by this driver (${why}): it writes nothing more`);
+  }
+}
+
+/** Thrown by driveRun when another live process drives the run. */
+export class RunDrivenElsewhere extends Error {
+  constructor(
+    readonly runId: string,
+    readonly holder: RunHolder | undefined,
+  ) {
+    super(`import run ${runId} is being driven ${holder ? `by ${holder.by} since ${holder.since.toISOString()}` : 'by another process'}`);
+  }
+}
+
+export interface HeldRun {
+  /** Resolves while the run is still held by this driver; rejects with RunNotHeld otherwise. */
+  confirm(): Promise<void>;
+  /** Settles when the lock session is gone: another driver may hold the run now. */
+  readonly lost: Promise<Error>;
+  release(): Promise<void>;
+}
+
+/** The runs' locks of one PostgreSQL database. */
+export interface RunLocks {
+  /** Takes the run for this driver, without waiting: undefined when another session holds it. */
+  take(runId: string): Promise<HeldRun | undefined>;
+  /** Who holds the run now, if anyone does. */
+  holder(runId: string): Promise<RunHolder | undefined>;
+}
+
+/** This process, as a lock session names it (application_name keeps 63 bytes). */
+const thisProcess = () => `${hostname().slice(0, 32)} pid ${process.pid}`;
+
+/** The locks of the database `pool` connects to; each held run has a connection of its own. */
+export function runLocksOn(pool: Pick<Pool, 'options' | 'query'>, options: { silentForMs?: number } = {}): RunLocks {
+  const silentForMs = options.silentForMs ?? DEFAULT_RUN_SILENCE_MS;
+  return {
+    take: (runId) => takeRun(pool.options, runId, silentForMs),
+    holder: async (runId) => {
+      const { rows } = await pool.query<{ by: string; since: Date }>(
+        `SELECT a.application_name AS by, a.backend_start AS since
+           FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+          WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+            AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+            AND l.classid = hashtext($1)::oid AND l.objid = hashtext($2)::oid`,
+        [NAMESPACE, runId],
+      );
+      return rows[0];
+    },
+  };
+}
+
+async function takeRun(connection: ClientConfig, runId: string, silentForMs: number): Promise<HeldRun | undefined> {
+  const client = new Client({ ...connection, keepAlive: true, application_name: thisProcess() });
+  let released = false;
+  const lost = new Promise<Error>((resolve) => {
+    client.on('error', (error) => resolve(error));
+    client.on('end', () => resolve(new Error('the run lock connection closed')));
+  });
+  let touchEvery: number | undefined;
+  /** When the last query that the session answered was sent (monotonic ms). */
+  let answeredSentAt = performance.now();
+  try {
+    await client.connect();
+    touchEvery = await limitSilence(client, silentForMs);
+    const { rows } = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS ok`, [
+      NAMESPACE,
+      runId,
+    ]);
+    if (!rows[0].ok) {
+      await client.end();
+      return undefined;
+    }
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  let gone: Error | undefined;
+  void lost.then((error) => (gone = error));
+  /** Read through a call: the checks below read it again after awaiting. */
+  const goneNow = (): Error | undefined => gone;
+  // One query at a time on the session (pg warns of overlapping ones): a touch waits for the one before.
+  let touching: Promise<unknown> = Promise.resolve();
+  const touch = (): Promise<void> => {
+    const answered = touching
+      .catch(() => undefined)
+      .then(async () => {
+        const sentAt = performance.now();
+        await client.query('SELECT 1');
+        answeredSentAt = Math.max(answeredSentAt, sentAt);
+      });
+    touching = answered;
+    return answered;
+  };
+  // A failed touch means the session is gone, which `lost` reports.
+  const heartbeat = touchEvery === undefined ? undefined : setInterval(() => void touch().catch(() => undefined), touchEvery);
+  heartbeat?.unref();
+  void lost.then(() => clearInterval(heartbeat));
+  /** Half the silence limit: a session answering a query sent within it is held for at least the other half. */
+  const fresh = silentForMs / 2;
+  let confirming: Promise<void> | undefined;
+  const confirm = async (): Promise<void> => {
+    if (released) throw new RunNotHeld(runId, 'released');
+    if (gone) throw new RunNotHeld(runId, gone.message);
+    if (touchEvery === undefined || performance.now() - answeredSentAt < fresh) return;
+    // Calls meanwhile share the query: each judges it by when it was sent, below.
+    confirming ??= touch().finally(() => (confirming = undefined));
+    await confirming.catch((error: Error) => {
+      throw new RunNotHeld(runId, error.message);
+    });
+    const since = goneNow();
+    if (since) throw new RunNotHeld(runId, since.message);
+    if (performance.now() - answeredSentAt >= fresh)
+      throw new RunNotHeld(runId, `its lock session answered only after ${Math.round(fresh)} ms`);
+  };
+  return {
+    confirm,
+    lost: lost.then((error) => (released ? new Error('released') : error)),
+    release: async () => {
+      released = true;
+      clearInterval(heartbeat);
+      // Ending the session frees the run.
+      await client.end().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Has PostgreSQL end the session once it has been idle for `silentForMs`; answers how often to touch it
+ * so that it never is while its driver runs (undefined: the server has no such setting, before 14, and
+ * a frozen driver then keeps its runs until it is killed).
+ */
+async function limitSilence(client: Client, silentForMs: number): Promise<number | undefined> {
+  try {
+    await client.query(`SELECT set_config('idle_session_timeout', $1, false)`, [`${silentForMs}ms`]);
+    return Math.max(1, Math.floor(silentForMs / 4));
+  } catch (error) {
+    if ((error as { code?: unknown }).code === UNDEFINED_OBJECT) return undefined;
+    throw error;
+  }
+}
