@@ -15,6 +15,7 @@
  * every batch compare-and-sets the checkpoint.
  */
 import { Client, type ClientConfig } from 'pg';
+import { limitSilence } from '../database/idle-session-limit';
 
 export interface HeldLock {
   /** Settles when the lock connection fails: the runner must stop, someone else may hold it now. */
@@ -26,8 +27,6 @@ export const lockKey = (name: string, version: number) => `${name}@${version}`;
 
 /** How long a holder may go without touching its lock session before PostgreSQL ends it (and the lock with it). */
 export const DEFAULT_LOCK_SILENCE_MS = 20_000;
-/** PostgreSQL's code for a setting it does not know: idle_session_timeout came with PostgreSQL 14. */
-const UNDEFINED_OBJECT = '42704';
 
 const NAMESPACE = `hashtext('idem.projection')`;
 
@@ -97,18 +96,4 @@ export async function acquireLocks(
       await client.end().catch(() => undefined);
     },
   };
-}
-
-/**
- * Has PostgreSQL end the session once it has been idle for `silentForMs`; answers how often to touch it
- * so that it never is while its holder runs (undefined: the server has no such setting, before 14).
- */
-async function limitSilence(client: Client, silentForMs: number): Promise<number | undefined> {
-  try {
-    await client.query(`SELECT set_config('idle_session_timeout', $1, false)`, [`${silentForMs}ms`]);
-    return Math.max(1, Math.floor(silentForMs / 4));
-  } catch (error) {
-    if ((error as { code?: unknown }).code === UNDEFINED_OBJECT) return undefined;
-    throw error;
-  }
 }

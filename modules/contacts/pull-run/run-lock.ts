@@ -22,11 +22,10 @@
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Client, type ClientConfig, type Pool } from 'pg';
+import { limitSilence } from '../../../src/database/idle-session-limit';
 
 /** How long a driver may go without touching its lock session before PostgreSQL ends it (and frees the run). */
 export const DEFAULT_RUN_SILENCE_MS = 20_000;
-/** PostgreSQL's code for a setting it does not know: idle_session_timeout came with PostgreSQL 14. */
-const UNDEFINED_OBJECT = '42704';
 /** The lock's namespace, the first of its two keys; the run id's hash is the second (see runLockHolder). */
 const NAMESPACE = 'idem.pull-run';
 
@@ -165,19 +164,4 @@ async function takeRun(connection: ClientConfig, runId: string, silentForMs: num
       await client.end().catch(() => undefined);
     },
   };
-}
-
-/**
- * Has PostgreSQL end the session once it has been idle for `silentForMs`; answers how often to touch it
- * so that it never is while its driver runs (undefined: the server has no such setting, before 14, and
- * a frozen driver then keeps its runs until it is killed).
- */
-async function limitSilence(client: Client, silentForMs: number): Promise<number | undefined> {
-  try {
-    await client.query(`SELECT set_config('idle_session_timeout', $1, false)`, [`${silentForMs}ms`]);
-    return Math.max(1, Math.floor(silentForMs / 4));
-  } catch (error) {
-    if ((error as { code?: unknown }).code === UNDEFINED_OBJECT) return undefined;
-    throw error;
-  }
 }

@@ -16,6 +16,7 @@ import { runCli } from '../../../src/cli';
 import { EXIT_CHECK_FAILED, EXIT_ERROR, type CliContext } from '../../../src/cli/cli-context';
 import { loadConfig } from '../../../src/config/config';
 import { runReadModelMigrations } from '../../../src/database/data-source';
+import type { EventStore, EventToAppend, ExpectedRevision } from '../../../src/event-store/event-store.port';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
 import { readModelProjection } from '../../../src/subscriptions/read-models/read-model.projection';
 import { startProjections } from '../../../src/subscriptions/start-projections';
@@ -54,6 +55,10 @@ async function cliOn(database: Pool, ...args: string[]) {
 }
 
 async function cliWith(database: Pool, crmUrl: string, ...args: string[]) {
+  return cliThrough(store, database, crmUrl, ...args);
+}
+
+async function cliThrough(eventStore: EventStore, database: Pool, crmUrl: string, ...args: string[]) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -65,7 +70,7 @@ async function cliWith(database: Pool, crmUrl: string, ...args: string[]) {
     readModels: [],
     reactors: [],
     config: () => config,
-    runtime: () => Promise.resolve({ pool: database, store, databaseUrl }),
+    runtime: () => Promise.resolve({ pool: database, store: eventStore, databaseUrl }),
     stdout,
     stderr,
     exitCode: 0,
@@ -92,6 +97,31 @@ describe('idem sync run', () => {
       `pull ${view.runId} from crm | 1 page | 30 records: imported 30`,
       `${view.runId}: completed: 30 records (imported 30)`,
     ]);
+  });
+
+  it("holds the new run's lock before the run exists, so a worker's sweep at its start cannot take it", async () => {
+    // A rival (a worker's sweep) tries the lock at the moment the run's ImportRunStarted is appended.
+    const rivals: Array<'took it' | 'found it held'> = [];
+    const watched = new Proxy(store, {
+      get(target, property) {
+        if (property !== 'append') {
+          const value: unknown = Reflect.get(target, property);
+          return typeof value === 'function' ? value.bind(target) : value;
+        }
+        return async (stream: string, events: EventToAppend[], expected: ExpectedRevision) => {
+          if (events[0]?.type === 'ImportRunStarted') {
+            const rival = await runLocksOn(pool).take((events[0].data as { runId: string }).runId);
+            rivals.push(rival ? 'took it' : 'found it held');
+            await rival?.release();
+          }
+          return target.append(stream, events, expected);
+        };
+      },
+    });
+    const { code, out } = await cliThrough(watched, pool, sandbox.url, 'sync', 'run', '--source', 'crm');
+    expect(code).toBe(0);
+    expect(rivals).toEqual(['found it held']);
+    expect(JSON.parse(out.at(-1)!)).toMatchObject({ status: 'completed' });
   });
 
   it('says plainly that a run which found nothing completed with 0 records', async () => {

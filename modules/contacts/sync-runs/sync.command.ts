@@ -11,6 +11,7 @@
  *   live process drives is not resumed here: it says by whom and since when, exit code
  *   EXIT_DRIVEN_ELSEWHERE). Both show the CRM a pull run is tied to (RunView.sourceIdentity).
  */
+import { randomUUID } from 'node:crypto';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Pool } from 'pg';
 import { listRuns, runKeyOf, type RunKey } from '../../../projections/sync-runs/sync-runs.queries';
@@ -21,7 +22,7 @@ import { assertKnownSource, assertPullableSource } from '../contact-sources';
 import { importFile } from '../import-file/import-file';
 import type { ImportRunState } from '../import-run.state';
 import { driveRun, loadRun } from '../pull-run/drive-run';
-import { RunDrivenElsewhere, runLocksOn, type RunHolder } from '../pull-run/run-lock';
+import { RunDrivenElsewhere, runLocksOn, type HeldRun, type RunHolder } from '../pull-run/run-lock';
 import { resumeRun, startPullRun } from '../pull-run/start-run';
 import { sourceMovedReason } from '../pull-run/record-page.decision';
 import { importLabel, pullLabel, resumeLabel, RunProgressBar, runListLine, runStatusLine, watchLabel } from './run-progress';
@@ -97,18 +98,22 @@ function reportDrivenElsewhere(context: CliContext, run: ImportRunState, holder:
   context.exitCode = EXIT_DRIVEN_ELSEWHERE;
 }
 
-/** Drives a pull run here, under a bar whose label says what the command does (see run-progress.ts). */
-async function drive(context: CliContext, runId: string, label: string): Promise<void> {
+/**
+ * Drives a pull run here, under a bar whose label says what the command does (see run-progress.ts).
+ * `held`: the run's lock, taken before the run was started (`sync run`), so no worker's sweep takes it first.
+ */
+async function drive(context: CliContext, runId: string, label: string, held?: HeldRun): Promise<void> {
   const { store, pool } = await context.runtime();
   const bar = new RunProgressBar(context.stderr, label, 'pages');
   const sources = configuredContactSources(context.config());
+  const locks = runLocksOn(pool);
   let run: ImportRunState;
   try {
     run = await driveRun(
       {
         store,
         sources,
-        locks: runLocksOn(pool),
+        locks: held ? { ...locks, take: async (id) => (id === runId ? held : locks.take(id)) } : locks,
         metadata: cliMetadata(),
         signal: context.interrupted,
         onPage: (r) => bar.update(r.processed, r.processed, r),
@@ -161,15 +166,26 @@ export const syncCommand: CliCommand = (context) => {
     .action(async (options: { source: string; since?: string; wait: boolean }) => {
       const sources = configuredContactSources(context.config());
       assertPullableSource(options.source, sources);
-      const { store } = await context.runtime();
-      const runId = await startPullRun(
-        store,
-        sources,
-        { source: options.source, startedBy: 'sync', ...(options.since ? { since: options.since } : {}) },
-        cliMetadata(),
-      );
+      const { store, pool } = await context.runtime();
+      // Followed here: the new run's lock is taken before the run exists, so a worker's sweep (which
+      // drives any running run whose lock is free) cannot take it between its start and this driver.
+      const newRunId = `run.${randomUUID()}`;
+      const held = options.wait ? await runLocksOn(pool).take(newRunId) : undefined;
+      let runId: string;
+      try {
+        runId = await startPullRun(
+          store,
+          sources,
+          { source: options.source, startedBy: 'sync', ...(options.since ? { since: options.since } : {}) },
+          cliMetadata(),
+          newRunId,
+        );
+      } catch (error) {
+        await held?.release();
+        throw error;
+      }
       println(context.stderr, `started ${runId}`);
-      if (options.wait) await drive(context, runId, pullLabel({ runId, source: options.source }));
+      if (options.wait) await drive(context, runId, pullLabel({ runId, source: options.source }), held);
       else println(context.stdout, JSON.stringify(toRunView(await loadRun(store, runId))));
     });
   sync
