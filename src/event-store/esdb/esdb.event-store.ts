@@ -48,8 +48,9 @@ export interface EsdbEventStoreOptions {
   resubscribe?: ResubscribePolicy;
   pingTimeoutMs?: number;
   /**
-   * How long one read call may wait for the server before it fails as DeadlineExceededError (the api
-   * then answers 503 STORE.UNAVAILABLE). Default: the connection string's `defaultDeadline`, else 10 s.
+   * How long a read may go without an event from the server before it fails as DeadlineExceededError (the
+   * api then answers 503 STORE.UNAVAILABLE); a long read that keeps receiving runs to its end
+   * (esdb.read-deadline.ts). Default: the connection string's `defaultDeadline`, else 10 s.
    */
   readDeadlineMs?: number;
 }
@@ -71,7 +72,7 @@ export class EsdbEventStore implements EventStore {
     guardOrphanedBatchAppendAnswers();
   }
 
-  /** e.g. `esdb://localhost:2113?tls=false`; `&defaultDeadline=<ms>` bounds reads too (esdb.read-deadline.ts). */
+  /** e.g. `esdb://localhost:2113?tls=false`; `&defaultDeadline=<ms>` bounds how long reads may stall too (esdb.read-deadline.ts). */
   static connect(connectionString: string, options: EsdbEventStoreOptions = {}): EsdbEventStore {
     const readDeadlineMs = options.readDeadlineMs ?? defaultDeadlineOf(connectionString);
     return new EsdbEventStore(EventStoreDBClient.connectionString(connectionString), { ...options, readDeadlineMs });
