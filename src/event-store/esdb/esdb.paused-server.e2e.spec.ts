@@ -2,17 +2,22 @@
  * A server that stops answering without closing its connections (SIGSTOP of the emulator's process: a
  * frozen container, a paused VM). The 6.2.1 client sends reads with no deadline, so before
  * esdb.read-deadline.ts a read waited for as long as the connection lived, and
- * `GET /v1/orders/{id}/events` with it (operators measured more than 40 s). Now a read fails past its
- * deadline as store-unavailable, and the route answers 503 STORE.UNAVAILABLE.
+ * `GET /v1/orders/{id}/events` with it (operators measured more than 40 s). Now a read that receives
+ * nothing for its deadline fails as store-unavailable, and the route answers 503 STORE.UNAVAILABLE.
+ * A live subscription notices the pause through the client's keep-alive (esdb.keepalive.ts), drops,
+ * and resumes after the last event it delivered once the server is back.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { DeadlineExceededError } from '@eventstore/db-client';
-import { testEvent } from '../../../test/contracts/test-events';
+import { DeadlineExceededError, UnavailableError } from '@eventstore/db-client';
+import { testEvent, uniqueCategory } from '../../../test/contracts/test-events';
 import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
 import { isStoreUnavailable } from '../store-unavailable';
+import { compareCheckpoints } from '../checkpoint';
+import type { RecordedEvent } from '../event-store.port';
 import { EsdbEventStore } from './esdb.event-store';
+import type { SubscriptionDrop } from './esdb.subscription';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const READ_DEADLINE_MS = 1_000;
@@ -133,5 +138,73 @@ describe('GET /v1/orders/{orderId}/events on a paused EventStoreDB', () => {
     const resumed = await get();
     expect(resumed.statusCode).toBe(200);
     expect(resumed.json<{ events: Array<{ type: string }> }>().events.map((e) => e.type)).toEqual(['ChargeRequested']);
+  });
+});
+
+describe('EsdbEventStore subscriptions on a server that stops answering (SIGSTOP)', () => {
+  /** Short keep-alive so the test runs in seconds; the defaults (10 000 ms each) behave the same, 20 s later. */
+  const KEEPALIVE_MS = 1_000;
+  let store: EsdbEventStore;
+  let firstDrop: Promise<SubscriptionDrop>;
+  const drops: SubscriptionDrop[] = [];
+
+  beforeAll(() => {
+    let dropped: (drop: SubscriptionDrop) => void;
+    firstDrop = new Promise((resolve) => (dropped = resolve));
+    // The client warns about a keep-alive under 10 000 ms (dist/Client/index.js); that is the point here.
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    store = EsdbEventStore.connect(`${connectionString}&keepAliveInterval=${KEEPALIVE_MS}&keepAliveTimeout=${KEEPALIVE_MS}`, {
+      onSubscriptionDrop: (drop) => {
+        drops.push(drop);
+        dropped(drop);
+      },
+    });
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/KeepAliveInterval of 1000 is less than recommended/));
+    warn.mockRestore();
+  });
+  afterAll(async () => {
+    emulator.child.kill('SIGCONT');
+    await store.close();
+  });
+
+  it('drops a live subscription within keep-alive interval + timeout, and resumes after the last delivered event once the server is back', async () => {
+    const category = uniqueCategory();
+    const delivered: RecordedEvent[] = [];
+    let waiter: { count: number; resolve: () => void } | undefined;
+    const deliveredUpTo = (count: number) =>
+      new Promise<void>((resolve) => {
+        waiter = { count, resolve };
+        if (delivered.length >= count) resolve();
+      });
+    const subscription = store.subscribeToAll({ filter: { streamCategories: [category] } });
+    const consuming = (async () => {
+      for await (const batch of subscription) {
+        delivered.push(...batch.events);
+        if (waiter && delivered.length >= waiter.count) waiter.resolve();
+      }
+    })();
+
+    await store.append(`${category}-1`, [testEvent('SomethingHappened', { n: 1 })], 'no_stream');
+    await deliveredUpTo(1);
+
+    emulator.child.kill('SIGSTOP');
+    const pausedAt = Date.now();
+    const drop = await firstDrop;
+    const noticedAfterMs = Date.now() - pausedAt;
+    // Noticed while the server is still paused, by the keep-alive: the call ended UNAVAILABLE ("Connection dropped").
+    expect(drop.error).toBeInstanceOf(UnavailableError);
+    expect(noticedAfterMs).toBeLessThan(2 * KEEPALIVE_MS + 2_000);
+    // It resumes after what it delivered (a server checkpoint may have carried it a little further).
+    expect(compareCheckpoints(drop.resumeAfter!, delivered[0].position)).toBeGreaterThanOrEqual(0);
+
+    emulator.child.kill('SIGCONT');
+    await store.append(`${category}-1`, [testEvent('SomethingHappened', { n: 2 })], 0);
+    await deliveredUpTo(2);
+    // Nothing redelivered, nothing skipped; the consumer's iteration never ended.
+    expect(delivered.map((e) => e.data)).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(drops).toHaveLength(1);
+
+    await subscription.close();
+    await consuming;
   });
 });

@@ -18,6 +18,7 @@
  * that has stopped. Paged reads (`readAll`, projection catch-up pages of 1 000, drive-run.ts) stay short.
  */
 import { DeadlineExceededError, type ResolvedEvent } from '@eventstore/db-client';
+import { integerSetting } from './esdb.connection-string';
 
 /** The client's own default deadline for the calls it does bound (appends, admin calls). */
 export const DEFAULT_READ_DEADLINE_MS = 10_000;
@@ -65,11 +66,6 @@ export async function readWithin(read: CancellableRead, deadlineMs: number): Pro
  * honours for appends but not for reads), matched as the client matches keys: case and `-`/`_` ignored.
  */
 export function defaultDeadlineOf(connectionString: string): number | undefined {
-  const query = connectionString.slice(connectionString.indexOf('?') + 1 || connectionString.length);
-  for (const [key, value] of new URLSearchParams(query)) {
-    if (key.trim().toLowerCase().replace(/[_-]/g, '') !== 'defaultdeadline') continue;
-    const ms = Number.parseInt(value, 10);
-    if (Number.isInteger(ms) && ms > 0) return ms;
-  }
-  return undefined;
+  const ms = integerSetting(connectionString, 'defaultDeadline');
+  return ms !== undefined && ms > 0 ? ms : undefined;
 }
