@@ -3,7 +3,9 @@
  * frozen container, a paused VM). The 6.2.1 client sends reads with no deadline, so before
  * esdb.read-deadline.ts a read waited for as long as the connection lived, and
  * `GET /v1/orders/{id}/events` with it (operators measured more than 40 s). Now a read that receives
- * nothing for its deadline fails as store-unavailable, and the route answers 503 STORE.UNAVAILABLE.
+ * nothing for its deadline fails as store-unavailable, and the route answers 503 STORE.UNAVAILABLE; so
+ * does an append with no answer past its deadline and a grace (esdb.append.ts), where it waited for the
+ * whole pause.
  * A live subscription notices the pause through the client's keep-alive (esdb.keepalive.ts), drops,
  * and resumes after the last event it delivered once the server is back.
  */
@@ -16,6 +18,7 @@ import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app
 import { isStoreUnavailable } from '../store-unavailable';
 import { compareCheckpoints } from '../checkpoint';
 import type { RecordedEvent } from '../event-store.port';
+import { STALL_GRACE_MS } from './esdb.append';
 import { EsdbEventStore } from './esdb.event-store';
 import type { SubscriptionDrop } from './esdb.subscription';
 
@@ -95,6 +98,21 @@ describe('EsdbEventStore reads from a server that stops answering (SIGSTOP)', ()
 
     emulator.child.kill('SIGCONT');
     expect((await store.readStream(stream)).map((e) => e.data)).toEqual([{ n: 1 }]);
+  });
+
+  it('fails an append as store-unavailable once it has waited its deadline and the grace, and the same append after the resume writes it once', async () => {
+    const events = [testEvent('SomethingHappened', { n: 2 })];
+    emulator.child.kill('SIGSTOP');
+    const { error, tookMs } = await failureOf(() => store.append(stream, events, 0));
+    expect(error).toBeInstanceOf(DeadlineExceededError);
+    expect(isStoreUnavailable(error)).toBe(true);
+    expect(tookMs).toBeGreaterThanOrEqual(READ_DEADLINE_MS + STALL_GRACE_MS - 50);
+    expect(tookMs).toBeLessThan(READ_DEADLINE_MS + STALL_GRACE_MS + 2_000);
+
+    emulator.child.kill('SIGCONT');
+    // Written by the stalled call once the server woke, or by this one: either way once, at revision 1.
+    expect((await store.append(stream, events, 0)).nextRevision).toBe(1);
+    expect((await store.readStream(stream)).map((e) => e.data)).toEqual([{ n: 1 }, { n: 2 }]);
   });
 
   it('fails a read of $all past its deadline as store-unavailable', async () => {
