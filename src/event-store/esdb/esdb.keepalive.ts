@@ -16,7 +16,7 @@
  *   (measured here: a subscription whose server was paused half a second after it opened ended 20.0 s
  *   after it opened). The new connection then waits for the server's HTTP/2 settings, with no timeout of
  *   its own (transport.js `createSession` resolves on `remoteSettings`), and carries on when the server
- *   resumes (esdb.paused-server.e2e.spec.ts).
+ *   resumes (esdb.paused-subscription.e2e.spec.ts).
  * - `keepAliveInterval=-1` leaves pings 2^31 − 1 ms apart (subchannel.js clamps `grpc.keepalive_time_ms` to
  *   `KEEPALIVE_MAX_TIME_MS`): a paused server goes unnoticed for 24.8 days and every projection with it.
  * - `keepAliveTimeout=-1` hands `Number.MAX_VALUE` to `setTimeout`, which Node turns into 1 ms

@@ -5,47 +5,21 @@
  * `GET /v1/orders/{id}/events` with it (operators measured more than 40 s). Now a read that receives
  * nothing for its deadline fails as store-unavailable, and the route answers 503 STORE.UNAVAILABLE; so
  * does an append with no answer past its deadline and a grace (esdb.append.ts), where it waited for the
- * whole pause.
- * A live subscription notices the pause through the client's keep-alive (esdb.keepalive.ts), drops,
- * and resumes after the last event it delivered once the server is back.
+ * whole pause. Subscriptions on a paused server: esdb.paused-subscription.e2e.spec.ts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { DeadlineExceededError, UnavailableError } from '@eventstore/db-client';
-import { testEvent, uniqueCategory } from '../../../test/contracts/test-events';
+import { DeadlineExceededError } from '@eventstore/db-client';
+import { testEvent } from '../../../test/contracts/test-events';
+import { startEmulatorProcess } from '../../../test/esdb-emulator/process';
 import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
 import { isStoreUnavailable } from '../store-unavailable';
-import { compareCheckpoints } from '../checkpoint';
-import type { RecordedEvent } from '../event-store.port';
 import { STALL_GRACE_MS } from './esdb.append';
 import { EsdbEventStore } from './esdb.event-store';
-import type { SubscriptionDrop } from './esdb.subscription';
 
-const ROOT = join(__dirname, '..', '..', '..');
 const READ_DEADLINE_MS = 1_000;
 /** Well past the deadline, well short of what a read without one waits (the test's own timeout). */
 const ANSWERED_WITHIN_MS = 4 * READ_DEADLINE_MS;
 
 jest.setTimeout(30_000);
-
-/** The emulator as a process of its own (test/esdb-emulator/main.ts), so that it can be paused. */
-async function startEmulatorProcess(): Promise<{ child: ChildProcess; connectionString: string }> {
-  const main = join(ROOT, 'test', 'esdb-emulator', 'main.ts');
-  const child = spawn(process.execPath, ['-r', join(ROOT, 'bench', 'lib', 'register.js'), main], {
-    cwd: ROOT,
-    env: { ...process.env, ESDB_EMULATOR_PORT: '0' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let connectionString: string | undefined;
-  for await (const line of createInterface({ input: child.stdout! })) {
-    connectionString = /listening: (esdb:\/\/\S+)/.exec(line)?.[1];
-    if (connectionString) break;
-  }
-  child.stdout!.resume();
-  if (!connectionString) throw new Error(`the emulator exited (${child.exitCode}) before it was listening`);
-  return { child, connectionString };
-}
 
 /** The read's rejection and how long it took to come; fails the test if the read succeeds. */
 async function failureOf(read: () => Promise<unknown>): Promise<{ error: unknown; tookMs: number }> {
@@ -156,73 +130,5 @@ describe('GET /v1/orders/{orderId}/events on a paused EventStoreDB', () => {
     const resumed = await get();
     expect(resumed.statusCode).toBe(200);
     expect(resumed.json<{ events: Array<{ type: string }> }>().events.map((e) => e.type)).toEqual(['ChargeRequested']);
-  });
-});
-
-describe('EsdbEventStore subscriptions on a server that stops answering (SIGSTOP)', () => {
-  /** Short keep-alive so the test runs in seconds; the defaults (10 000 ms each) behave the same, 20 s later. */
-  const KEEPALIVE_MS = 1_000;
-  let store: EsdbEventStore;
-  let firstDrop: Promise<SubscriptionDrop>;
-  const drops: SubscriptionDrop[] = [];
-
-  beforeAll(() => {
-    let dropped: (drop: SubscriptionDrop) => void;
-    firstDrop = new Promise((resolve) => (dropped = resolve));
-    // The client warns about a keep-alive under 10 000 ms (dist/Client/index.js); that is the point here.
-    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-    store = EsdbEventStore.connect(`${connectionString}&keepAliveInterval=${KEEPALIVE_MS}&keepAliveTimeout=${KEEPALIVE_MS}`, {
-      onSubscriptionDrop: (drop) => {
-        drops.push(drop);
-        dropped(drop);
-      },
-    });
-    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/KeepAliveInterval of 1000 is less than recommended/));
-    warn.mockRestore();
-  });
-  afterAll(async () => {
-    emulator.child.kill('SIGCONT');
-    await store.close();
-  });
-
-  it('drops a live subscription within keep-alive interval + timeout, and resumes after the last delivered event once the server is back', async () => {
-    const category = uniqueCategory();
-    const delivered: RecordedEvent[] = [];
-    let waiter: { count: number; resolve: () => void } | undefined;
-    const deliveredUpTo = (count: number) =>
-      new Promise<void>((resolve) => {
-        waiter = { count, resolve };
-        if (delivered.length >= count) resolve();
-      });
-    const subscription = store.subscribeToAll({ filter: { streamCategories: [category] } });
-    const consuming = (async () => {
-      for await (const batch of subscription) {
-        delivered.push(...batch.events);
-        if (waiter && delivered.length >= waiter.count) waiter.resolve();
-      }
-    })();
-
-    await store.append(`${category}-1`, [testEvent('SomethingHappened', { n: 1 })], 'no_stream');
-    await deliveredUpTo(1);
-
-    emulator.child.kill('SIGSTOP');
-    const pausedAt = Date.now();
-    const drop = await firstDrop;
-    const noticedAfterMs = Date.now() - pausedAt;
-    // Noticed while the server is still paused, by the keep-alive: the call ended UNAVAILABLE ("Connection dropped").
-    expect(drop.error).toBeInstanceOf(UnavailableError);
-    expect(noticedAfterMs).toBeLessThan(2 * KEEPALIVE_MS + 2_000);
-    // It resumes after what it delivered (a server checkpoint may have carried it a little further).
-    expect(compareCheckpoints(drop.resumeAfter!, delivered[0].position)).toBeGreaterThanOrEqual(0);
-
-    emulator.child.kill('SIGCONT');
-    await store.append(`${category}-1`, [testEvent('SomethingHappened', { n: 2 })], 0);
-    await deliveredUpTo(2);
-    // Nothing redelivered, nothing skipped; the consumer's iteration never ended.
-    expect(delivered.map((e) => e.data)).toEqual([{ n: 1 }, { n: 2 }]);
-    expect(drops).toHaveLength(1);
-
-    await subscription.close();
-    await consuming;
   });
 });
