@@ -81,7 +81,8 @@ describe('EsdbEventStore reads from a server that stops answering (SIGSTOP)', ()
     expect(error).toBeInstanceOf(DeadlineExceededError);
     expect(isStoreUnavailable(error)).toBe(true);
     expect(tookMs).toBeGreaterThanOrEqual(READ_DEADLINE_MS + STALL_GRACE_MS - 50);
-    expect(tookMs).toBeLessThan(READ_DEADLINE_MS + STALL_GRACE_MS + 2_000);
+    // Without the grace's deadline it waits for the whole pause (past the test's timeout).
+    expect(tookMs).toBeLessThan(READ_DEADLINE_MS + STALL_GRACE_MS + 5_000);
 
     emulator.child.kill('SIGCONT');
     // Written by the stalled call once the server woke, or by this one: either way once, at revision 1.

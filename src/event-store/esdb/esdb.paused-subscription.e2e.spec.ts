@@ -78,7 +78,8 @@ describe('EsdbEventStore subscriptions on a server that stops answering (SIGSTOP
     const noticedAfterMs = Date.now() - pausedAt;
     // Noticed while the server is still paused, by the keep-alive: the call ended UNAVAILABLE ("Connection dropped").
     expect(drop.error).toBeInstanceOf(UnavailableError);
-    expect(noticedAfterMs).toBeLessThan(2 * KEEPALIVE_MS + 2_000);
+    // Interval + timeout is 2 s here; the bound leaves room for a loaded machine and stays far below the defaults' 20 s.
+    expect(noticedAfterMs).toBeLessThan(2 * KEEPALIVE_MS + 6_000);
     // It resumes after what it delivered (a server checkpoint may have carried it a little further).
     expect(compareCheckpoints(drop.resumeAfter!, delivered[0].position)).toBeGreaterThanOrEqual(0);
 
