@@ -57,6 +57,8 @@ export interface EmulatorContext {
   stats: EmulatorStats;
   /** Added before every append and read answer; see `setDelay`. */
   delayMs: number;
+  /** Added before each event a plain read sends; see `setReadPace`. */
+  readPaceMs: number;
   /** The writer's queue: holds appends and deletes after the gRPC checks, before `CheckCommit`, while a test needs them in flight. */
   writes: WriteGate;
   batchCalls: Set<DroppableCall>;

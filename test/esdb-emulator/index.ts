@@ -74,6 +74,11 @@ export interface EsdbEmulator {
    * the pre-committed events and is dropped, timing out too (`IdempotentNotReady`).
    */
   setDelay(ms: number): void;
+  /**
+   * Adds `ms` before each event a plain read (`readStream`, `readAll`) sends: a server that answers a long read
+   * steadily but slowly (a cold cache, a busy disk), each event its own `ReadResp` as the server sends them.
+   */
+  setReadPace(ms: number): void;
   /** Not ready, too busy, a follower of `leader`, or the leader again (see node-state.ts). */
   setNodeState(state: NodeState): void;
   /**
@@ -134,6 +139,7 @@ export async function startEsdbEmulator(
       callsCancelled: 0,
     },
     delayMs: 0,
+    readPaceMs: 0,
     batchCalls: new Set(),
     writeCalls: new Set(),
     nodeState: { kind: 'leader' },
@@ -193,6 +199,9 @@ export async function startEsdbEmulator(
     },
     setDelay(ms) {
       ctx.delayMs = ms;
+    },
+    setReadPace(ms) {
+      ctx.readPaceMs = ms;
     },
     setNodeState(state) {
       ctx.nodeState = state;

@@ -55,10 +55,10 @@ async function answer(ctx: EmulatorContext, call: Call, options: StreamsPb.ReadR
       const notFound = new streamsPb.ReadResp.StreamNotFound().setStreamIdentifier(streamIdentifier(stream));
       return void (await send(call, new streamsPb.ReadResp().setStreamNotFound(notFound)));
     }
-    await sendAll(ctx.log, call, streamSlice(events, options.getStream()!, backwards, count), options.getResolveLinks());
+    await sendAll(ctx, call, streamSlice(events, options.getStream()!, backwards, count), options.getResolveLinks());
     return;
   }
-  await sendAll(ctx.log, call, allSlice(ctx.log, options.getAll()!, backwards, count, allFilterOf(options)), options.getResolveLinks());
+  await sendAll(ctx, call, allSlice(ctx.log, options.getAll()!, backwards, count, allFilterOf(options)), options.getResolveLinks());
 }
 
 function* streamSlice(events: readonly StoredEvent[], options: StreamsPb.ReadReq.Options.StreamOptions, backwards: boolean, count: number) {
@@ -102,6 +102,9 @@ function* allSlice(
   }
 }
 
-async function sendAll(log: EventLog, call: Call, events: Iterable<StoredEvent>, resolveLinks: boolean): Promise<void> {
-  for (const event of events) if (!(await send(call, readResponse(log, event, resolveLinks)))) return;
+async function sendAll(ctx: EmulatorContext, call: Call, events: Iterable<StoredEvent>, resolveLinks: boolean): Promise<void> {
+  for (const event of events) {
+    await pause(ctx.readPaceMs);
+    if (!(await send(call, readResponse(ctx.log, event, resolveLinks)))) return;
+  }
 }

@@ -9,9 +9,21 @@
  * stored ids at those revisions). `any` / `stream_exists` are recognised only through the in-memory id
  * cache, which a restart empties, so their retry first looks for the first id at the stream's tail and,
  * found at revision r, re-appends with the exact expectation r − 1: the durable check.
+ *
+ * A server that stops answering without closing its connections (a paused process, a frozen VM) answers
+ * nothing at all: 6.2.1 sends BatchAppend with no gRPC deadline (streams/appendToStream/batchAppend.js,
+ * `deadline: Infinity`; the append's deadline travels in-band for the server to apply), so an append
+ * waited until the keep-alive dropped the connection (20 s by default, esdb.keepalive.ts) and its retry
+ * then waited, with no timeout, for the server to come back (measured: 45 s for a 45 s pause), and the
+ * HTTP request behind it with it. A live server answers every append within the client's deadline (the
+ * server's in-band Timeout comes after at most `WriteTimeoutMs`, 2 s, `Streams.BatchAppend.cs`), so an
+ * append with no answer `STALL_GRACE_MS` past that deadline is on a stalled connection: it fails at once as
+ * DeadlineExceededError, an unknown outcome (503 STORE.UNAVAILABLE), without retries that would only wait
+ * on the same connection. It may still be written if the server wakes; a retry with the same ids settles it.
  */
 import {
   BACKWARDS,
+  DeadlineExceededError,
   END,
   StreamDeletedError,
   StreamNotFoundError,
@@ -28,6 +40,8 @@ import { DEFAULT_READ_DEADLINE_MS, readWithin } from './esdb.read-deadline';
 /** How far back from the stream's end a retry looks for its first event id. */
 const TAIL = 1_000;
 const MAX_PAUSE_MS = 1_000;
+/** Past the deadline, how long an append may still wait for its answer before its connection counts as stalled. */
+export const STALL_GRACE_MS = 2_000;
 
 export async function appendSettled(
   client: EventStoreDBClient,
@@ -49,15 +63,33 @@ export async function appendSettled(
         if (lookup !== 'absent') expectedRevision = lookup;
       }
     }
+    const stalled = new DeadlineExceededError(
+      undefined,
+      `EventStoreDB did not answer an append within ${readDeadlineMs + STALL_GRACE_MS} ms`,
+    );
     try {
       // requiresLeader: a follower refuses with the leader's endpoint, and the client reconnects there.
-      return await client.appendToStream(stream, events, { expectedRevision, requiresLeader: true });
+      const appending = client.appendToStream(stream, events, { expectedRevision, requiresLeader: true });
+      return await answerWithin(appending, readDeadlineMs + STALL_GRACE_MS, stalled);
     } catch (error) {
+      if (error === stalled) throw error;
       if (!isOutcomeUnknown(error)) throw toAppendError(error, stream, expected);
       unknown = error;
     }
   }
   throw toAppendError(unknown, stream, expected);
+}
+
+/** `pending`'s answer, or `stalled` once `ms` pass without one (the pending append is left to end on its own). */
+async function answerWithin<T>(pending: Promise<T>, ms: number, stalled: Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(stalled), ms)));
+  pending.catch(() => undefined);
+  try {
+    return await Promise.race([pending, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The exact expectation under which `id` was written if it is in the stream's tail, 'absent' if not, 'unknown' if the read failed. */

@@ -33,7 +33,8 @@ import { appendSettled } from './esdb.append';
 import { guardOrphanedBatchAppendAnswers } from './orphaned-answers';
 import { readAllPaged } from './esdb.read-all';
 import { DEFAULT_READ_DEADLINE_MS, defaultDeadlineOf, readWithin } from './esdb.read-deadline';
-import { DEFAULT_RESUBSCRIBE, EsdbSubscription, type ResubscribePolicy } from './esdb.subscription';
+import { keepAliveProblem } from './esdb.keepalive';
+import { DEFAULT_RESUBSCRIBE, EsdbSubscription, type ResubscribePolicy, type SubscriptionDrop } from './esdb.subscription';
 
 const utf8 = new TextEncoder();
 
@@ -46,10 +47,13 @@ export interface EsdbEventStoreOptions {
    */
   appendAttempts?: number;
   resubscribe?: ResubscribePolicy;
+  /** Told of every subscription call that dropped and is being resubscribed (for logs and metrics). */
+  onSubscriptionDrop?: (drop: SubscriptionDrop) => void;
   pingTimeoutMs?: number;
   /**
-   * How long one read call may wait for the server before it fails as DeadlineExceededError (the api
-   * then answers 503 STORE.UNAVAILABLE). Default: the connection string's `defaultDeadline`, else 10 s.
+   * How long a read may go without an event from the server before it fails as DeadlineExceededError (the
+   * api then answers 503 STORE.UNAVAILABLE); a long read that keeps receiving runs to its end
+   * (esdb.read-deadline.ts). Default: the connection string's `defaultDeadline`, else 10 s.
    */
   readDeadlineMs?: number;
 }
@@ -71,8 +75,10 @@ export class EsdbEventStore implements EventStore {
     guardOrphanedBatchAppendAnswers();
   }
 
-  /** e.g. `esdb://localhost:2113?tls=false`; `&defaultDeadline=<ms>` bounds reads too (esdb.read-deadline.ts). */
+  /** e.g. `esdb://localhost:2113?tls=false`; `&defaultDeadline=<ms>` bounds how long reads may stall too (esdb.read-deadline.ts). */
   static connect(connectionString: string, options: EsdbEventStoreOptions = {}): EsdbEventStore {
+    const problem = keepAliveProblem(connectionString);
+    if (problem) throw new Error(`EventStoreDB connection string: ${problem}`);
     const readDeadlineMs = options.readDeadlineMs ?? defaultDeadlineOf(connectionString);
     return new EsdbEventStore(EventStoreDBClient.connectionString(connectionString), { ...options, readDeadlineMs });
   }
@@ -112,8 +118,12 @@ export class EsdbEventStore implements EventStore {
   }
 
   subscribeToAll(options: SubscribeOptions = {}): EventSubscription {
-    const subscription: EsdbSubscription = new EsdbSubscription(this.client, options, this.options.resubscribe ?? DEFAULT_RESUBSCRIBE, () =>
-      this.subscriptions.delete(subscription),
+    const subscription: EsdbSubscription = new EsdbSubscription(
+      this.client,
+      options,
+      this.options.resubscribe ?? DEFAULT_RESUBSCRIBE,
+      () => this.subscriptions.delete(subscription),
+      this.options.onSubscriptionDrop,
     );
     this.subscriptions.add(subscription);
     return subscription;

@@ -2,42 +2,24 @@
  * A server that stops answering without closing its connections (SIGSTOP of the emulator's process: a
  * frozen container, a paused VM). The 6.2.1 client sends reads with no deadline, so before
  * esdb.read-deadline.ts a read waited for as long as the connection lived, and
- * `GET /v1/orders/{id}/events` with it (operators measured more than 40 s). Now a read fails past its
- * deadline as store-unavailable, and the route answers 503 STORE.UNAVAILABLE.
+ * `GET /v1/orders/{id}/events` with it (operators measured more than 40 s). Now a read that receives
+ * nothing for its deadline fails as store-unavailable, and the route answers 503 STORE.UNAVAILABLE; so
+ * does an append with no answer past its deadline and a grace (esdb.append.ts), where it waited for the
+ * whole pause. Subscriptions on a paused server: esdb.paused-subscription.e2e.spec.ts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { DeadlineExceededError } from '@eventstore/db-client';
 import { testEvent } from '../../../test/contracts/test-events';
+import { startEmulatorProcess } from '../../../test/esdb-emulator/process';
 import { auth, startTestApp, type TestApp } from '../../../test/harness/test-app';
 import { isStoreUnavailable } from '../store-unavailable';
+import { STALL_GRACE_MS } from './esdb.append';
 import { EsdbEventStore } from './esdb.event-store';
 
-const ROOT = join(__dirname, '..', '..', '..');
 const READ_DEADLINE_MS = 1_000;
 /** Well past the deadline, well short of what a read without one waits (the test's own timeout). */
 const ANSWERED_WITHIN_MS = 4 * READ_DEADLINE_MS;
 
 jest.setTimeout(30_000);
-
-/** The emulator as a process of its own (test/esdb-emulator/main.ts), so that it can be paused. */
-async function startEmulatorProcess(): Promise<{ child: ChildProcess; connectionString: string }> {
-  const main = join(ROOT, 'test', 'esdb-emulator', 'main.ts');
-  const child = spawn(process.execPath, ['-r', join(ROOT, 'bench', 'lib', 'register.js'), main], {
-    cwd: ROOT,
-    env: { ...process.env, ESDB_EMULATOR_PORT: '0' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let connectionString: string | undefined;
-  for await (const line of createInterface({ input: child.stdout! })) {
-    connectionString = /listening: (esdb:\/\/\S+)/.exec(line)?.[1];
-    if (connectionString) break;
-  }
-  child.stdout!.resume();
-  if (!connectionString) throw new Error(`the emulator exited (${child.exitCode}) before it was listening`);
-  return { child, connectionString };
-}
 
 /** The read's rejection and how long it took to come; fails the test if the read succeeds. */
 async function failureOf(read: () => Promise<unknown>): Promise<{ error: unknown; tookMs: number }> {
@@ -90,6 +72,22 @@ describe('EsdbEventStore reads from a server that stops answering (SIGSTOP)', ()
 
     emulator.child.kill('SIGCONT');
     expect((await store.readStream(stream)).map((e) => e.data)).toEqual([{ n: 1 }]);
+  });
+
+  it('fails an append as store-unavailable once it has waited its deadline and the grace, and the same append after the resume writes it once', async () => {
+    const events = [testEvent('SomethingHappened', { n: 2 })];
+    emulator.child.kill('SIGSTOP');
+    const { error, tookMs } = await failureOf(() => store.append(stream, events, 0));
+    expect(error).toBeInstanceOf(DeadlineExceededError);
+    expect(isStoreUnavailable(error)).toBe(true);
+    expect(tookMs).toBeGreaterThanOrEqual(READ_DEADLINE_MS + STALL_GRACE_MS - 50);
+    // Without the grace's deadline it waits for the whole pause (past the test's timeout).
+    expect(tookMs).toBeLessThan(READ_DEADLINE_MS + STALL_GRACE_MS + 5_000);
+
+    emulator.child.kill('SIGCONT');
+    // Written by the stalled call once the server woke, or by this one: either way once, at revision 1.
+    expect((await store.append(stream, events, 0)).nextRevision).toBe(1);
+    expect((await store.readStream(stream)).map((e) => e.data)).toEqual([{ n: 1 }, { n: 2 }]);
   });
 
   it('fails a read of $all past its deadline as store-unavailable', async () => {

@@ -12,7 +12,7 @@ import { readWithin } from './esdb.read-deadline';
 
 const PAGE_SIZE = 1_000;
 
-/** `deadlineMs` bounds each page's read call (esdb.read-deadline.ts). */
+/** `deadlineMs` is how long each page's read may go without an event (esdb.read-deadline.ts). */
 export async function readAllPaged(client: EventStoreDBClient, options: ReadAllOptions, deadlineMs: number): Promise<RecordedEvent[]> {
   const backwards = options.direction === 'backwards';
   const wanted = options.maxCount ?? Number.MAX_SAFE_INTEGER;
