@@ -39,6 +39,7 @@ export interface Runtime {
 
 const EMBEDDED_DATABASE = 'idem';
 const databaseLogger = new Logger('Database');
+const eventStoreLogger = new Logger('EventStore');
 
 function logDatabase(level: 'error' | 'warn' | 'info', message: string): void {
   if (level === 'error') databaseLogger.error(message);
@@ -133,7 +134,16 @@ async function createEventStore(config: IdemConfig, pool: Pool): Promise<EventSt
   if (config.eventStore.kind === 'esdb') {
     // Events live in EventStoreDB; read models, checkpoints and job rows stay in PostgreSQL.
     const connectionString = config.eventStore.esdbConnectionString!;
-    const store = EsdbEventStore.connect(connectionString, { maxAppendBytes: config.eventStore.maxAppendBytes });
+    const store = EsdbEventStore.connect(connectionString, {
+      maxAppendBytes: config.eventStore.maxAppendBytes,
+      // A dropped subscription resumes on its own (esdb.subscription.ts); said here so that an operator
+      // sees a server that stalls or restarts, not only a lag that comes and goes.
+      onSubscriptionDrop: ({ error, resumeAfter }) =>
+        eventStoreLogger.warn(
+          `EventStoreDB subscription dropped (${error instanceof Error ? error.message : 'ended by the server'}); ` +
+            `resuming after ${resumeAfter ?? 'the start of $all'}`,
+        ),
+    });
     // The client connects lazily: ask once, so that a server that cannot be reached is said here, in one line.
     try {
       await ensureReachable('EventStoreDB', 'EVENTSTORE_CONNECTION_STRING', connectionString, () => store.ping());

@@ -3,6 +3,7 @@
  * make `npm start` work with nothing set; `NODE_ENV=production` refuses the unsafe ones.
  */
 import { resolve } from 'node:path';
+import { keepAliveProblem } from '../event-store/esdb/esdb.keepalive';
 import { ConfigError, type ConfigProblem } from './config-error';
 import { parseDuration } from './duration';
 import { parseTokens, type TokenRoles } from './bearer-tokens';
@@ -110,6 +111,8 @@ export function loadConfig(env: Env = process.env): IdemConfig {
       problem: 'is required when EVENT_STORE=esdb (e.g. esdb://localhost:2113?tls=false)',
     });
   }
+  const keepAlive = esdbConnectionString && keepAliveProblem(esdbConnectionString);
+  if (keepAlive) problems.push({ variable: 'EVENTSTORE_CONNECTION_STRING', problem: `is refused: ${keepAlive}` });
   const configuredTokens = read('IDEM_TOKENS', parseTokens, undefined);
   if (production && !configuredTokens) {
     problems.push({

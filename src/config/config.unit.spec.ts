@@ -104,6 +104,15 @@ describe('loadConfig', () => {
     );
   });
 
+  it('refuses a connection string that turns off the keep-alive subscriptions need to notice a stalled server', () => {
+    for (const setting of ['keepAliveInterval=-1', 'keepAliveTimeout=-1']) {
+      const env = { EVENT_STORE: 'esdb', EVENTSTORE_CONNECTION_STRING: `esdb://localhost:2113?tls=false&${setting}` };
+      expect(problemsOf(env)).toEqual(['EVENTSTORE_CONNECTION_STRING']);
+    }
+    const kept = { EVENT_STORE: 'esdb', EVENTSTORE_CONNECTION_STRING: 'esdb://localhost:2113?tls=false&keepAliveInterval=5000' };
+    expect(loadConfig(kept).eventStore.esdbConnectionString).toBe(kept.EVENTSTORE_CONNECTION_STRING);
+  });
+
   describe('the alert webhook', () => {
     it('is off by default', () => {
       expect(loadConfig({}).alerts).toEqual({ webhookUrl: undefined, webhookSecret: undefined });
