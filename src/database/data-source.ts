@@ -5,6 +5,7 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { READ_MODEL_MIGRATIONS } from './read-model-migrations';
+import { clientWithDeadlines, DEFAULT_ANSWER_DEADLINES, type AnswerDeadlines } from './answer-deadlines';
 
 /** Nest injection token of the process's read-model {@link DataSource} (features build their queries on it). */
 export const READ_MODEL_DATA_SOURCE = Symbol('READ_MODEL_DATA_SOURCE');
@@ -14,6 +15,8 @@ export interface ReadModelDataSourceOptions {
   /** The composition root passes the read models' entities (src does not import projections/). */
   entities: Function[];
   poolSize?: number;
+  /** The runtime's (`runtime.answerDeadlines`); by default DEFAULT_ANSWER_DEADLINES. */
+  answerDeadlines?: AnswerDeadlines;
 }
 
 export function createReadModelDataSource(options: ReadModelDataSourceOptions): DataSource {
@@ -25,7 +28,8 @@ export function createReadModelDataSource(options: ReadModelDataSourceOptions): 
     migrationsTableName: 'read_model_migrations',
     synchronize: false,
     migrationsRun: false,
-    extra: { max: options.poolSize ?? 10 },
+    // The api's reads of read models go through this pool: the same deadlines as the runtime's (answer-deadlines.ts).
+    extra: { max: options.poolSize ?? 10, Client: clientWithDeadlines(options.answerDeadlines ?? DEFAULT_ANSWER_DEADLINES) },
   });
 }
 
