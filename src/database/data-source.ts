@@ -2,7 +2,6 @@
  * The read-model database as TypeORM sees it: entities for the query side, migrations for the shared
  * schema. `synchronize` stays off: the schema changes only through migrations and projection versions.
  */
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { READ_MODEL_MIGRATIONS } from './read-model-migrations';
 import { clientWithDeadlines, DEFAULT_ANSWER_DEADLINES, type AnswerDeadlines } from './answer-deadlines';
@@ -38,7 +37,10 @@ export function createReadModelDataSource(options: ReadModelDataSourceOptions): 
  * them, so the run happens under an advisory lock held on a side connection.
  */
 export async function runReadModelMigrations(url: string): Promise<void> {
-  const lock = new Client({ connectionString: url });
+  // Its wait for the lock may be long (another process migrating), and the deadlines never cut a wait
+  // PostgreSQL confirms; a server that does not answer fails the start instead of hanging it.
+  const LockClient = clientWithDeadlines(DEFAULT_ANSWER_DEADLINES);
+  const lock = new LockClient({ connectionString: url });
   lock.on('error', () => undefined); // a lost server fails the lock's query; its event must not also kill the process
   await lock.connect();
   const dataSource = createReadModelDataSource({ url, entities: [], poolSize: 1 });
