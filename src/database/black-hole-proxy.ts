@@ -14,6 +14,7 @@ export interface BlackHoleProxy {
   blackHole(): void;
   /** From now on, drops what the server sends on every connection already open. */
   loseAnswers(): void;
+  /** Forwards every byte again, on every connection. */
   forward(): void;
   close(): Promise<void>;
 }
@@ -47,7 +48,10 @@ export async function startBlackHoleProxy(databaseUrl: string): Promise<BlackHol
   return {
     url: url.toString(),
     blackHole: () => void (holding = true),
-    forward: () => void (holding = false),
+    forward: () => {
+      holding = false;
+      links.forEach((link) => (link.lossy = false));
+    },
     loseAnswers: () => links.forEach((link) => (link.lossy = true)),
     close: () =>
       new Promise<void>((resolve) => {

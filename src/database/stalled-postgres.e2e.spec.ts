@@ -124,4 +124,48 @@ describe('the api when PostgreSQL stops answering', () => {
       expect(await eventsOf(orderId)).toBe(1);
     });
   });
+
+  describe('when PostgreSQL stops answering just as a command appends', () => {
+    /** Runs `act` as the next append starts, after the command has read its stream. */
+    const onNextAppend = (act: () => void) => {
+      const store = harness.runtime.eventStore;
+      const append = store.append.bind(store);
+      return jest.spyOn(store, 'append').mockImplementationOnce((...args) => {
+        act();
+        return append(...args);
+      });
+    };
+    afterEach(async () => {
+      proxy.forward();
+      await waitUntil(readiness, (answer) => answer.statusCode === 200, 10_000);
+    });
+
+    it('answers 503 and writes nothing when the append is lost on its way, and takes the retry', async () => {
+      const orderId = `ord-${randomUUID()}`;
+      const appending = onNextAppend(() => proxy.blackHole());
+      expectProblem(await charge(orderId), 503, 'STORE.UNAVAILABLE');
+      expect(appending).toHaveBeenCalledTimes(1);
+      appending.mockRestore();
+      proxy.forward();
+      expect(await eventsOf(orderId)).toBe(0);
+      await waitUntil(readiness, (answer) => answer.statusCode === 200, 10_000);
+      expect((await charge(orderId)).statusCode).toBe(202);
+      expect(await eventsOf(orderId)).toBe(1);
+    });
+
+    it('answers the retry of an append whose answer was lost as the original, written once', async () => {
+      const orderId = `ord-${randomUUID()}`;
+      const appending = onNextAppend(() => proxy.loseAnswers());
+      const first = await charge(orderId);
+      expect(appending).toHaveBeenCalledTimes(1);
+      appending.mockRestore();
+      proxy.forward();
+      // 503 says "send it again", not "failed": the append reached PostgreSQL, only its answer was lost.
+      expectProblem(first, 503, 'STORE.UNAVAILABLE');
+      expect(await eventsOf(orderId)).toBe(1);
+      const retry = await charge(orderId);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(await eventsOf(orderId)).toBe(1);
+    });
+  });
 });
