@@ -24,10 +24,14 @@
  * operator's would need a per-request context (AsyncLocalStorage, which slows every promise on Node
  * 20). Asking the server costs one connection, and only after a silence.
  *
+ * Behind a pooler in transaction mode (PgBouncer) the backend id pg holds is not a server process: the
+ * check finds no statement running and the deadline is then a fixed one.
+ *
  * Once a check or a handshake got no answer, the server counts as not answering for the pools sharing
  * the class: their idle connections are dropped, and new connections fail at once, but for one attempt
- * at a time, a second apart, until a handshake completes again. A stalled server then costs callers a 503 each, not a
- * deadline each (a grouped append that fails retries its appends one by one).
+ * at a time, a second apart, until a handshake completes again (server-answers.ts). A stalled server
+ * then costs each caller a prompt 503, not a deadline: a grouped append that fails is retried append by
+ * append, a thousand of them for one contacts import.
  */
 import type { Socket } from 'node:net';
 import { Client, type ClientConfig } from 'pg';
