@@ -13,6 +13,7 @@ import type { EventStore } from '../event-store/event-store.port';
 import { EsdbEventStore } from '../event-store/esdb/esdb.event-store';
 import { PostgresEventStore } from '../event-store/postgres/postgres.event-store';
 import { surviveLostConnections } from '../database/lost-connections';
+import { clientWithDeadlines, type AnswerDeadlines } from '../database/answer-deadlines';
 import { endPool } from './end-pool';
 import { ensureReachable } from './store-unreachable';
 
@@ -29,6 +30,8 @@ export interface Runtime {
   pool: Pool;
   eventStore: EventStore;
   embedded: EmbeddedCluster | undefined;
+  /** The handshake and statement deadlines of the runtime's pools (IDEM_DB_CONNECT_TIMEOUT, IDEM_DB_QUERY_DEADLINE). */
+  answerDeadlines: AnswerDeadlines;
   /**
    * Another pool on the same database and connection path, for work that must not queue behind the
    * api's requests (the job queue). The caller ends it.
@@ -69,7 +72,8 @@ export async function startRuntime(config: IdemConfig, options: { poolSize?: num
       await ensureDatabase(embedded.urlFor('postgres'), EMBEDDED_DATABASE);
       databaseUrl = embedded.urlFor(EMBEDDED_DATABASE);
     }
-    const openPool = poolOpener(connectionFor(databaseUrl!, socketDir));
+    const answerDeadlines = { connectMs: config.databaseConnectTimeoutMs, queryMs: config.databaseQueryDeadlineMs };
+    const openPool = poolOpener(connectionFor(databaseUrl!, socketDir), answerDeadlines);
     pool = openPool({ max: options.poolSize ?? config.databasePoolSize, applicationName: 'idem' });
     // The operator's server: one that cannot be reached is said in one line naming DATABASE_URL.
     const opening = pool;
@@ -82,6 +86,7 @@ export async function startRuntime(config: IdemConfig, options: { poolSize?: num
       pool,
       eventStore,
       embedded,
+      answerDeadlines,
       openPool,
       async close() {
         await eventStore.close();
@@ -96,13 +101,18 @@ export async function startRuntime(config: IdemConfig, options: { poolSize?: num
   }
 }
 
-function poolOpener(connection: PoolConfig): (options: PoolOptions) => Pool {
+/**
+ * Every pool of the runtime connects through one class of client with deadlines (answer-deadlines.ts):
+ * what one pool learns about a server that stopped answering, the others act on at once.
+ */
+function poolOpener(connection: PoolConfig, deadlines: AnswerDeadlines): (options: PoolOptions) => Pool {
+  const Client = clientWithDeadlines(deadlines);
   return ({ max, applicationName, settings = {} }) => {
     // `settings` become the sessions' own defaults (the startup packet's `-c name=value` options).
     const options = Object.entries(settings)
       .map(([name, value]) => `-c ${name}=${value}`)
       .join(' ');
-    return surviveLostConnections(new Pool({ ...connection, max, application_name: applicationName, ...(options && { options }) }));
+    return surviveLostConnections(new Pool({ ...connection, Client, max, application_name: applicationName, ...(options && { options }) }));
   };
 }
 

@@ -7,6 +7,7 @@
  */
 import { createTestDatabase } from '../../test/harness/test-database';
 import { loadConfig } from '../config/config';
+import { startBlackHoleProxy } from '../database/black-hole-proxy';
 import { exitOnStartupFailure } from './process-lifecycle';
 import { startRuntime } from './runtime';
 import { StoreUnreachable } from './store-unreachable';
@@ -32,6 +33,25 @@ describe('startRuntime', () => {
       expect((error as Error).message).toBe(
         `cannot reach PostgreSQL at DATABASE_URL=postgres://idem:***@${NOTHING_LISTENS}/idem: connect ECONNREFUSED ${NOTHING_LISTENS}`,
       );
+    });
+  });
+
+  describe('when the server at DATABASE_URL accepts connections but never answers', () => {
+    it('fails with StoreUnreachable within IDEM_DB_CONNECT_TIMEOUT instead of waiting for ever', async () => {
+      const proxy = await startBlackHoleProxy(await createTestDatabase('store_unreachable_stalled'));
+      proxy.blackHole();
+      try {
+        const started = Date.now();
+        const error = await startFailure({ DATABASE_URL: proxy.url, IDEM_DB_CONNECT_TIMEOUT: '1s' });
+        expect(error).toBeInstanceOf(StoreUnreachable);
+        expect((error as Error).message).toMatch(
+          /^cannot reach PostgreSQL at DATABASE_URL=.*: PostgreSQL did not complete a new connection within 1000 ms/,
+        );
+        // The 1 s deadline and a cold start's module loading: seconds, not for ever.
+        expect(Date.now() - started).toBeLessThan(4_000);
+      } finally {
+        await proxy.close();
+      }
     });
   });
 

@@ -20,6 +20,14 @@ export interface IdemConfig {
   databaseUrl: string | undefined;
   /** Connections of the process's main pool (api requests, projections, charge steps). */
   databasePoolSize: number;
+  /**
+   * How long a pooled connection's statement may go unanswered before the connection is dropped and the
+   * statement fails as STORE.UNAVAILABLE (503), unless PostgreSQL, asked on a new connection, says it is
+   * still running it (src/database/answer-deadlines.ts).
+   */
+  databaseQueryDeadlineMs: number;
+  /** How long a new connection's handshake (TCP, startup, authentication) may take. */
+  databaseConnectTimeoutMs: number;
   dataDir: string;
   eventStore: {
     kind: EventStoreKind;
@@ -153,6 +161,8 @@ export function loadConfig(env: Env = process.env): IdemConfig {
     http: { host: read('HOST', hostName, '127.0.0.1'), port },
     databaseUrl,
     databasePoolSize: read('IDEM_DB_POOL_SIZE', positiveInt, 20),
+    databaseQueryDeadlineMs: read('IDEM_DB_QUERY_DEADLINE', answerDeadline, 10_000),
+    databaseConnectTimeoutMs: read('IDEM_DB_CONNECT_TIMEOUT', answerDeadline, 5_000),
     dataDir: resolve(read('IDEM_DATA_DIR', nonEmpty, './.idem')),
     eventStore: {
       kind,
@@ -243,6 +253,16 @@ const MAX_TIMER_MS = 2_147_483_647;
 function timerDuration(raw: string): number {
   const ms = positiveDuration(raw);
   if (ms > MAX_TIMER_MS) throw new Error(`must be at most ${MAX_TIMER_MS} ms (about 24 days, the longest timer Node keeps), got "${raw}"`);
+  return ms;
+}
+
+/**
+ * How long Idem waits for PostgreSQL to answer before it takes the server for stalled. Under a second,
+ * a server that is merely busy (a fresh backend forked on two loaded cores) would be taken for one.
+ */
+function answerDeadline(raw: string): number {
+  const ms = timerDuration(raw);
+  if (ms < 1000) throw new Error(`must be at least 1s: a shorter wait takes a busy server for a stalled one, got "${raw}"`);
   return ms;
 }
 

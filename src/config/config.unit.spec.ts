@@ -43,6 +43,14 @@ describe('loadConfig', () => {
       expect(loadConfig({ IDEM_DB_POOL_SIZE: '48' }).databasePoolSize).toBe(48);
     });
 
+    it('waits 10 s for an answer to a statement and 5 s for a new connection, unless told otherwise', () => {
+      expect(loadConfig({})).toMatchObject({ databaseQueryDeadlineMs: 10_000, databaseConnectTimeoutMs: 5_000 });
+      expect(loadConfig({ IDEM_DB_QUERY_DEADLINE: '30s', IDEM_DB_CONNECT_TIMEOUT: '2500ms' })).toMatchObject({
+        databaseQueryDeadlineMs: 30_000,
+        databaseConnectTimeoutMs: 2_500,
+      });
+    });
+
     it('takes a timer of up to 2^31 − 1 ms, the longest Node keeps', () => {
       const config = loadConfig({ IDEM_RECOVERY_INTERVAL: '24d', IDEM_JOB_POLL_INTERVAL: '2147483647ms' });
       expect(config.worker).toMatchObject({ recoveryIntervalMs: 24 * 86_400_000, jobPollMs: 2_147_483_647 });
@@ -85,6 +93,13 @@ describe('loadConfig', () => {
       ['IDEM_DEAD_WORKER_SWEEP_INTERVAL', '9999d'],
       ['IDEM_JOB_POLL_INTERVAL', '2147483648ms'],
       ['IDEM_SUBSCRIPTION_POLL_INTERVAL', '30d'],
+      ['IDEM_DB_QUERY_DEADLINE', '10'],
+      ['IDEM_DB_QUERY_DEADLINE', '0s'],
+      // Too short to tell a stalled server from a busy one.
+      ['IDEM_DB_QUERY_DEADLINE', '500ms'],
+      ['IDEM_DB_CONNECT_TIMEOUT', '100ms'],
+      ['IDEM_DB_CONNECT_TIMEOUT', 'soon'],
+      ['IDEM_DB_CONNECT_TIMEOUT', '25d'],
       ['IDEM_ALERT_WEBHOOK_URL', 'alerts.example.com/idem'],
       ['IDEM_ALERT_WEBHOOK_URL', 'ftp://alerts.example.com/idem'],
     ])('names %s=%s in the error', (variable, value) => {

@@ -2,9 +2,9 @@
  * The read-model database as TypeORM sees it: entities for the query side, migrations for the shared
  * schema. `synchronize` stays off: the schema changes only through migrations and projection versions.
  */
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { READ_MODEL_MIGRATIONS } from './read-model-migrations';
+import { clientWithDeadlines, DEFAULT_ANSWER_DEADLINES, type AnswerDeadlines } from './answer-deadlines';
 
 /** Nest injection token of the process's read-model {@link DataSource} (features build their queries on it). */
 export const READ_MODEL_DATA_SOURCE = Symbol('READ_MODEL_DATA_SOURCE');
@@ -14,6 +14,8 @@ export interface ReadModelDataSourceOptions {
   /** The composition root passes the read models' entities (src does not import projections/). */
   entities: Function[];
   poolSize?: number;
+  /** The runtime's (`runtime.answerDeadlines`); by default DEFAULT_ANSWER_DEADLINES. */
+  answerDeadlines?: AnswerDeadlines;
 }
 
 export function createReadModelDataSource(options: ReadModelDataSourceOptions): DataSource {
@@ -25,7 +27,8 @@ export function createReadModelDataSource(options: ReadModelDataSourceOptions): 
     migrationsTableName: 'read_model_migrations',
     synchronize: false,
     migrationsRun: false,
-    extra: { max: options.poolSize ?? 10 },
+    // The api's reads of read models go through this pool: the same deadlines as the runtime's (answer-deadlines.ts).
+    extra: { max: options.poolSize ?? 10, Client: clientWithDeadlines(options.answerDeadlines ?? DEFAULT_ANSWER_DEADLINES) },
   });
 }
 
@@ -34,7 +37,10 @@ export function createReadModelDataSource(options: ReadModelDataSourceOptions): 
  * them, so the run happens under an advisory lock held on a side connection.
  */
 export async function runReadModelMigrations(url: string): Promise<void> {
-  const lock = new Client({ connectionString: url });
+  // Its wait for the lock may be long (another process migrating), and the deadlines never cut a wait
+  // PostgreSQL confirms; a server that does not answer fails the start instead of hanging it.
+  const LockClient = clientWithDeadlines(DEFAULT_ANSWER_DEADLINES);
+  const lock = new LockClient({ connectionString: url });
   lock.on('error', () => undefined); // a lost server fails the lock's query; its event must not also kill the process
   await lock.connect();
   const dataSource = createReadModelDataSource({ url, entities: [], poolSize: 1 });

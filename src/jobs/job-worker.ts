@@ -11,6 +11,7 @@ import { Pool } from 'pg';
 import { openJobWorkerLiveness, type JobWorkerLiveness } from './job-worker-liveness';
 import { releaseDeadWorkersJobs } from './release-dead-workers-jobs';
 import { surviveLostConnections } from '../database/lost-connections';
+import { clientWithDeadlines, DEFAULT_ANSWER_DEADLINES } from '../database/answer-deadlines';
 
 export interface StartJobWorkerOptions {
   /** Either a pool of the read-model database or its URL. */
@@ -43,7 +44,13 @@ export async function startJobWorker(options: StartJobWorkerOptions): Promise<Jo
   // A slot each, graphile's LISTEN connection and the sweep.
   const ownPool = options.pool
     ? undefined
-    : surviveLostConnections(new Pool({ connectionString: options.connectionString, max: concurrency + 2 }));
+    : surviveLostConnections(
+        new Pool({
+          connectionString: options.connectionString,
+          max: concurrency + 2,
+          Client: clientWithDeadlines(DEFAULT_ANSWER_DEADLINES),
+        }),
+      );
   const resolved: ResolvedOptions = { ...options, pool: options.pool ?? ownPool!, concurrency, logger };
   const { pool } = resolved;
   const started: Array<() => Promise<unknown>> = [async () => ownPool?.end()];
