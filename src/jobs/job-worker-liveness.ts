@@ -16,7 +16,7 @@
  * which only ever delays a takeover, never makes a live slot look dead.
  */
 import type { Worker } from 'graphile-worker';
-import { Client, type ClientConfig } from 'pg';
+import { sessionClient, type SessionConnection } from '../database/session-client';
 
 /** The advisory-lock namespace (first key) of job-slot liveness; the second key is hashtext(slot id). */
 export const LIVENESS_NAMESPACE = `hashtext('idem.job-worker')`;
@@ -42,8 +42,8 @@ export interface JobWorkerLiveness {
   close(): Promise<void>;
 }
 
-export async function openJobWorkerLiveness(connection: ClientConfig): Promise<JobWorkerLiveness> {
-  const client = new Client({ ...connection, keepAlive: true, application_name: 'idem-job-liveness' });
+export async function openJobWorkerLiveness(connection: SessionConnection): Promise<JobWorkerLiveness> {
+  const client = sessionClient(connection, 'idem-job-liveness');
   let closing = false;
   let broken = false;
   let markLost!: (error: Error) => void;

@@ -14,8 +14,8 @@
  * (a network partition, or a woken holder's batch already in flight) still cannot commit, because
  * every batch compare-and-sets the checkpoint.
  */
-import { Client, type ClientConfig } from 'pg';
 import { limitSilence } from '../database/idle-session-limit';
+import { sessionClient, type SessionConnection } from '../database/session-client';
 
 export interface HeldLock {
   /** Settles when the lock connection fails: the runner must stop, someone else may hold it now. */
@@ -36,12 +36,12 @@ const NAMESPACE = `hashtext('idem.projection')`;
  * all are free, or returns undefined once `signal` aborts.
  */
 export async function acquireLocks(
-  connection: ClientConfig,
+  connection: SessionConnection,
   keys: string[],
   options: { wait: boolean; signal?: AbortSignal; silentForMs?: number },
 ): Promise<HeldLock | undefined> {
   const silentForMs = options.silentForMs ?? DEFAULT_LOCK_SILENCE_MS;
-  const client = new Client({ ...connection, keepAlive: true, application_name: 'idem-projection-lock' });
+  const client = sessionClient(connection, 'idem-projection-lock');
   let released = false;
   const lost = new Promise<Error>((resolve) => {
     client.on('error', (error) => resolve(error));

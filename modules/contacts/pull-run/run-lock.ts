@@ -21,8 +21,9 @@
  */
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { Client, type ClientConfig, type Pool } from 'pg';
+import type { Pool } from 'pg';
 import { limitSilence } from '../../../src/database/idle-session-limit';
+import { sessionClient, type SessionConnection } from '../../../src/database/session-client';
 
 /** How long a driver may go without touching its lock session before PostgreSQL ends it (and frees the run). */
 export const DEFAULT_RUN_SILENCE_MS = 20_000;
@@ -91,8 +92,8 @@ export function runLocksOn(pool: Pick<Pool, 'options' | 'query'>, options: { sil
   };
 }
 
-async function takeRun(connection: ClientConfig, runId: string, silentForMs: number): Promise<HeldRun | undefined> {
-  const client = new Client({ ...connection, keepAlive: true, application_name: thisProcess() });
+async function takeRun(connection: SessionConnection, runId: string, silentForMs: number): Promise<HeldRun | undefined> {
+  const client = sessionClient(connection, thisProcess());
   let released = false;
   const lost = new Promise<Error>((resolve) => {
     client.on('error', (error) => resolve(error));
