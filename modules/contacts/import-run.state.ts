@@ -4,6 +4,7 @@
  */
 import type { ImportEvent, ImportOutcome, ImportRunStarted } from './contact.events';
 import { isLastPage } from './contact-source/contact-source.port';
+import type { FilePosition } from './import-file/file-records';
 
 /** Every status a run can have; the list routes and `idem sync list --status` accept only these. */
 export const RUN_STATUSES = ['running', 'completed', 'failed', 'needs_review'] as const;
@@ -36,6 +37,12 @@ export interface ImportRunState {
   counts: Partial<Record<ImportOutcome, number>>;
   /** Pages in a row, up to the last recorded one, on which the source contradicted itself. */
   conflictPagesInARow: number;
+  /**
+   * A file run: where the file goes on after the last slice that recorded it (ImportPageFetched.resumeAt),
+   * so that a resumed import opens the file there instead of reading every line before it again. Runs
+   * recorded before have none, and are read from the start (skipping what is recorded).
+   */
+  fileResumeAt?: FilePosition;
   reason?: string;
   revision: number;
   startedAt?: string;
@@ -61,6 +68,7 @@ export const initialImportRunState = (): ImportRunState => ({
   recordedInPage: 0,
   counts: {},
   conflictPagesInARow: 0,
+  fileResumeAt: undefined,
   reason: undefined,
   revision: -1,
   startedAt: undefined,
@@ -95,6 +103,8 @@ export function evolveImportRun(state: ImportRunState, event: ImportEvent & { me
       // reading the source again from its first page.
       next.readToEnd = event.data.nextCursor !== undefined && isLastPage(event.data.nextCursor);
       next.conflictPagesInARow = event.data.conflicts ? state.conflictPagesInARow + 1 : 0;
+      // A slice that could not tell where the file goes on keeps the place before it: still before the cursor.
+      next.fileResumeAt = resumeAtOf(event) ?? state.fileResumeAt;
       return next;
     case 'ImportRunCompleted':
       next.status = 'completed';
@@ -118,4 +128,15 @@ export function evolveImportRun(state: ImportRunState, event: ImportEvent & { me
       next.conflictPagesInARow = 0;
       return next;
   }
+}
+
+/**
+ * A file run's ImportPageFetched may carry `resumeAt` (written by import-file.ts beside the fields every
+ * page has): where the file goes on after the slice. Read defensively: anything but a well-formed place
+ * is no place, and the file is read from the start.
+ */
+function resumeAtOf(event: { data: object }): FilePosition | undefined {
+  const at = (event.data as { resumeAt?: unknown }).resumeAt as Partial<FilePosition> | undefined;
+  if (typeof at !== 'object' || at === null || !Number.isSafeInteger(at.byte) || !Number.isSafeInteger(at.line)) return undefined;
+  return at as FilePosition;
 }

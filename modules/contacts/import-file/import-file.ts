@@ -10,8 +10,24 @@
  * append (pull-run/record-page.decision.ts), so a slice counts as done only with all its outcomes.
  * A file that stops being readable (a malformed CSV quote) puts the run in `needs_review` after the
  * records before that line are recorded: a fixed file is a new run.
+ *
+ * A resumed import does not read again what its run recorded: each slice records where the file goes
+ * on after it (ImportPageFetched.resumeAt: the byte offset, line numbers and, for CSV, where the header
+ * ends), and the next import of the same file opens it there (a CSV file's header row comes from the
+ * first bytes the hashing kept). Killed at line 1,600,000 of 2,000,000, it parses the last 400,000
+ * lines only. Runs recorded before, without a place, are read from the start and skip what is recorded.
+ *
+ * Why the whole file is still hashed on every import, resumed or not: the hash is the run's name and
+ * the only proof that the file is the one the run read. Anything cheaper (size and modification time,
+ * the inode, hashes of sampled blocks) takes an edited file whose size and mtime were kept, or whose
+ * change falls between the samples, for the same one, and would resume its run with the wrong records.
+ * Hashing is a sequential read at SHA-256's speed, several times cheaper than parsing the same lines,
+ * and the parse of everything before the place is what a resume no longer does. The check that the
+ * bytes parsed are the bytes hashed stays whole: the hashing keeps a copy of the hash's state at every
+ * HASH_BLOCK bytes, and a resumed read goes on from the copy at the block the place is in (reading, to
+ * hash them only, the bytes between the block's start and the place: less than one block).
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import type { EventStore } from '../../../src/event-store/event-store.port';
@@ -25,7 +41,8 @@ import { appendRunEvents, loadRun } from '../pull-run/drive-run';
 import { decideNothingLeftToRead, decidePage, pageStart } from '../pull-run/record-page.decision';
 import { startRun } from '../pull-run/start-run';
 import { rejectedKey } from '../import-contact/contact-record';
-import { fileRecords, formatOf, type FileFormat, type FileRow } from './file-records';
+import { fileRecords, formatOf, type FileFormat, type FileOpener, type FilePosition, type FileRow } from './file-records';
+import { MAX_RECORD_CHARS } from './csv-records';
 import { boundedReason } from '../import-run.audit';
 
 export interface FileImportOptions {
@@ -47,25 +64,51 @@ export interface FileImportOptions {
   afterHashing?: () => Promise<void>;
   /** The longest NDJSON line read as a record (default MAX_LINE_BYTES). */
   maxLineBytes?: number;
+  /** Opens the file's bytes for reading its records (default fs.createReadStream; tests count what is read). */
+  open?: FileOpener;
 }
 
-/** The file's content hash and how many bytes it covers: the import reads exactly those. */
-export async function hashContent(path: string, signal?: AbortSignal): Promise<{ hash: string; bytes: number }> {
+/** Every this many bytes, the hashing keeps a copy of the hash's state: a resumed read re-reads less than this before its place. */
+export const HASH_BLOCK = 256 * 1024;
+
+/** The file's first bytes kept by the hashing: a CSV header row is at most MAX_RECORD_CHARS, with its line break and a BOM. */
+const HEAD_BYTES = MAX_RECORD_CHARS + 8;
+
+/** The file as hashed: its hash, its size, its first bytes, and the hash's state at every HASH_BLOCK bytes. */
+interface HashedFile {
+  hash: string;
+  bytes: number;
+  head: Buffer;
+  blockStates: Hash[];
+}
+
+async function hashFile(path: string, signal?: AbortSignal): Promise<HashedFile> {
   const hash = createHash('sha256');
+  const blockStates: Hash[] = [hash.copy()];
+  const head: Buffer[] = [];
   let bytes = 0;
-  for await (const chunk of createReadStream(path, { signal })) {
-    hash.update(chunk as Buffer);
-    bytes += (chunk as Buffer).length;
+  for await (const read of createReadStream(path, { signal })) {
+    let chunk = read as Buffer;
+    if (bytes < HEAD_BYTES) head.push(chunk.subarray(0, HEAD_BYTES - bytes));
+    while (chunk.length) {
+      const piece = chunk.subarray(0, HASH_BLOCK - (bytes % HASH_BLOCK));
+      hash.update(piece);
+      bytes += piece.length;
+      chunk = chunk.subarray(piece.length);
+      if (bytes % HASH_BLOCK === 0) blockStates.push(hash.copy());
+    }
   }
-  return { hash: hash.digest('hex'), bytes };
+  return { hash: hash.digest('hex'), bytes, head: Buffer.concat(head), blockStates };
 }
 
-export const contentHash = async (path: string, signal?: AbortSignal): Promise<string> => (await hashContent(path, signal)).hash;
+/** The file's content hash: the run a file's bytes go to is named by it. */
+export const contentHash = async (path: string, signal?: AbortSignal): Promise<string> => (await hashFile(path, signal)).hash;
 
 export async function importFile(options: FileImportOptions): Promise<ImportRunState> {
   const { store, source, path, metadata } = options;
   assertKnownSource(source);
-  const { hash, bytes: totalBytes } = await hashContent(path, options.signal);
+  const hashed = await hashFile(path, options.signal);
+  const { hash, bytes: totalBytes } = hashed;
   await options.afterHashing?.();
   const runId = await fileRunId(store, source, hash, formatOf(path));
   let run = await loadRun(store, runId);
@@ -80,10 +123,12 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
   }
   if (run.status !== 'running') return run;
 
-  let bytes = 0;
-  // The bytes as read, hashed again: a file rewritten in place with the same size reads other bytes than were hashed.
-  const readHash = createHash('sha256');
   const doneUpTo = Number(run.cursor ?? 0);
+  const format = formatOf(path);
+  const from = placeToReadFrom(run.fileResumeAt, doneUpTo, hashed, format);
+  let bytes = from?.byte ?? 0;
+  // The bytes as read, hashed again: a file rewritten in place with the same size reads other bytes than were hashed.
+  const readHash = await hashUpTo(from?.byte ?? 0, hashed, path, options.open);
   let slice: FileRow[] = [];
   const append = async (events: ImportEvent[]) => {
     const recorded = await appendRunEvents({ store, metadata }, run, events);
@@ -101,7 +146,8 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
     const items = slice.map((r, i) => batchItem(r, firstSeq + i)).slice(recorded);
     const results = await importItems(store, source, runId, items, { ...metadata, correlationId: runId });
     throwIfNotStored(results);
-    const events = decidePage(run, { cursor: run.cursor, nextCursor, results });
+    const resumeAt = nextCursor === null ? undefined : slice.at(-1)?.next;
+    const events = withResumeAt(decidePage(run, { cursor: run.cursor, nextCursor, results }), resumeAt);
     await options.beforeRecordingSlice?.(run);
     await append(events);
     slice = [];
@@ -109,13 +155,17 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
   };
   // Its last slice was recorded and its completion cut off: the file is not read again.
   if (run.readToEnd) return complete();
-  for await (const line of fileRecords(path, formatOf(path), {
+  for await (const line of fileRecords(path, format, {
     bytes: totalBytes,
     onChunk: (chunk) => {
       bytes += chunk.length;
       readHash.update(chunk);
     },
     maxLineBytes: options.maxLineBytes,
+    from,
+    head: hashed.head,
+    open: options.open,
+    skipThrough: doneUpTo,
   })) {
     // Between slices only: a slice counts once all its outcomes are recorded.
     if (options.signal?.aborted && slice.length === 0) return run;
@@ -144,6 +194,42 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
   if (slice.length === 0) return complete();
   await record(null);
   return run;
+}
+
+/**
+ * Where to open the file: the place the run's last slices recorded, if it is one this file has (at or
+ * before what is recorded, inside the hashed bytes, a CSV header within the kept first bytes); else
+ * undefined, and the file is read from the start, skipping what is recorded (runs recorded before).
+ */
+function placeToReadFrom(at: FilePosition | undefined, doneUpTo: number, hashed: HashedFile, format: FileFormat): FilePosition | undefined {
+  if (!at || at.byte <= 0 || at.byte > hashed.bytes || at.line - 1 > doneUpTo) return undefined;
+  if (format === 'csv' && (at.headerEnd === undefined || at.headerEnd > hashed.head.length || at.lineBreak === undefined)) return undefined;
+  return at;
+}
+
+/**
+ * The hash of the file's first `byte` bytes, to go on with the bytes read from there: the state the
+ * hashing kept at the block `byte` is in, and the bytes from that block's start to `byte`, read again
+ * only to be hashed (not parsed).
+ */
+async function hashUpTo(byte: number, hashed: HashedFile, path: string, open?: FileOpener): Promise<Hash> {
+  const block = Math.floor(byte / HASH_BLOCK);
+  const hash = hashed.blockStates[block].copy();
+  const start = block * HASH_BLOCK;
+  if (byte > start) {
+    const opened = (open ?? ((p: string, range: { start: number; end: number }) => createReadStream(p, range)))(path, {
+      start,
+      end: byte - 1,
+    });
+    for await (const chunk of opened) hash.update(chunk as Buffer);
+  }
+  return hash;
+}
+
+/** The slice's ImportPageFetched with where the file goes on after it (import-run.state.ts reads it back). */
+function withResumeAt(events: ImportEvent[], resumeAt: FilePosition | undefined): ImportEvent[] {
+  if (!resumeAt) return events;
+  return events.map((event) => (event.type === 'ImportPageFetched' ? { ...event, data: { ...event.data, resumeAt } } : event));
 }
 
 /**
