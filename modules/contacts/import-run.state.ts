@@ -2,7 +2,7 @@
  * One import run folded from `import-<runId>`: where it stands (the cursor after its last recorded
  * page), how many records it processed and with which outcomes, and whether it is still running.
  */
-import type { ImportEvent, ImportOutcome, ImportRunStarted } from './contact.events';
+import type { ImportEvent, ImportOutcome, ImportPageFetched, ImportRunStarted } from './contact.events';
 import { isLastPage } from './contact-source/contact-source.port';
 import type { FilePosition } from './import-file/file-records';
 
@@ -176,4 +176,70 @@ function resumeAtOf(event: { data: object }): FilePosition | undefined {
   const at = (event.data as { resumeAt?: unknown }).resumeAt as Partial<FilePosition> | undefined;
   if (typeof at !== 'object' || at === null || !Number.isSafeInteger(at.byte) || !Number.isSafeInteger(at.line)) return undefined;
   return at as FilePosition;
+}
+
+/**
+ * What a file run's ImportPageFetched carries besides its page (`run`, written by import-file.ts): the
+ * run's state right after that page, as far as the page itself does not tell it. A process that has
+ * not loaded the run reads the stream backwards to its last such page and folds only what follows it
+ * (run-folds.ts: summarizedRun), instead of every one of its events — one per record. The forward fold
+ * ignores it: both must give the same state (import-run-summary.int.spec.ts compares them).
+ */
+export interface RunTotals {
+  started: ImportRunStarted['data'];
+  startedAt?: string;
+  status: RunStatus;
+  reason?: string;
+  pages: number;
+  processed: number;
+  counts: Partial<Record<ImportOutcome, number>>;
+  conflictPagesInARow: number;
+  /** The place the run goes on at (this page's, or an earlier page's when this one recorded none). */
+  fileResumeAt?: FilePosition;
+}
+
+export const totalsOf = (run: ImportRunState): RunTotals => ({
+  started: run.started!,
+  ...(run.startedAt !== undefined ? { startedAt: run.startedAt } : {}),
+  status: run.status,
+  ...(run.reason !== undefined ? { reason: run.reason } : {}),
+  pages: run.pages,
+  processed: run.processed,
+  counts: copyOfCounts(run.counts),
+  conflictPagesInARow: run.conflictPagesInARow,
+  ...(run.fileResumeAt ? { fileResumeAt: run.fileResumeAt } : {}),
+});
+
+/** The totals an ImportPageFetched carries, if it carries well-formed ones. */
+export function recordedTotals(data: object): RunTotals | undefined {
+  const totals = (data as { run?: Partial<RunTotals> }).run;
+  if (typeof totals !== 'object' || totals === null || typeof totals.started !== 'object' || totals.started === null) return undefined;
+  if (!Number.isSafeInteger(totals.pages) || !Number.isSafeInteger(totals.processed) || !Number.isSafeInteger(totals.conflictPagesInARow))
+    return undefined;
+  if (typeof totals.counts !== 'object' || totals.counts === null || !RUN_STATUSES.includes(totals.status!)) return undefined;
+  return totals as RunTotals;
+}
+
+/** The run as it stood right after the page `event` (at `revision`), from the totals it carries. */
+export function stateAtPage(
+  event: ImportPageFetched & { metadata?: { recordedAt: string } },
+  revision: number,
+  totals: RunTotals,
+): ImportRunState {
+  // The start's fields as the fold sets them; the rest as the totals and the page say.
+  const state = evolveImportRun(initialImportRunState(), { type: 'ImportRunStarted', data: totals.started });
+  state.status = totals.status;
+  state.cursor = event.data.nextCursor ?? null;
+  state.readToEnd = event.data.nextCursor !== undefined && isLastPage(event.data.nextCursor);
+  state.pages = totals.pages;
+  state.processed = totals.processed;
+  state.recordedInPage = 0;
+  state.counts = copyOfCounts(totals.counts);
+  state.conflictPagesInARow = totals.conflictPagesInARow;
+  state.fileResumeAt = resumeAtOf({ data: { resumeAt: totals.fileResumeAt } });
+  state.reason = totals.reason;
+  state.revision = revision;
+  state.startedAt = totals.startedAt;
+  state.updatedAt = event.metadata?.recordedAt;
+  return state;
 }

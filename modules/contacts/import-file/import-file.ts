@@ -34,7 +34,8 @@ import type { EventStore } from '../../../src/event-store/event-store.port';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
 import { importStream, type ImportEvent, type ImportRunStarted } from '../contact.events';
 import { assertKnownSource } from '../contact-sources';
-import type { ImportRunState } from '../import-run.state';
+import { evolveImportRun, totalsOf, type ImportRunState } from '../import-run.state';
+import { summarizedRun } from '../pull-run/run-folds';
 import { importItems, throwIfNotStored } from '../import-contacts/import-records';
 import { checkItems, type BatchItem } from '../import-contacts/import-request';
 import { appendRunEvents, loadRun } from '../pull-run/drive-run';
@@ -111,7 +112,8 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
   const { hash, bytes: totalBytes } = hashed;
   await options.afterHashing?.();
   const runId = await fileRunId(store, source, hash, formatOf(path));
-  let run = await loadRun(store, runId);
+  // Resumed in a new process, the run is loaded from its last slice's totals, not folded record by record.
+  let run = (await summarizedRun(store, runId)) ?? (await loadRun(store, runId));
   if (!run.exists) {
     await startRun(
       store,
@@ -147,7 +149,7 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
     const results = await importItems(store, source, runId, items, { ...metadata, correlationId: runId });
     throwIfNotStored(results);
     const resumeAt = nextCursor === null ? undefined : slice.at(-1)?.next;
-    const events = withResumeAt(decidePage(run, { cursor: run.cursor, nextCursor, results }), resumeAt);
+    const events = withPlaceAndTotals(run, decidePage(run, { cursor: run.cursor, nextCursor, results }), resumeAt);
     await options.beforeRecordingSlice?.(run);
     await append(events);
     slice = [];
@@ -226,10 +228,21 @@ async function hashUpTo(byte: number, hashed: HashedFile, path: string, open?: F
   return hash;
 }
 
-/** The slice's ImportPageFetched with where the file goes on after it (import-run.state.ts reads it back). */
-function withResumeAt(events: ImportEvent[], resumeAt: FilePosition | undefined): ImportEvent[] {
-  if (!resumeAt) return events;
-  return events.map((event) => (event.type === 'ImportPageFetched' ? { ...event, data: { ...event.data, resumeAt } } : event));
+/**
+ * The slice's ImportPageFetched with where the file goes on after it (`resumeAt`) and the run's totals
+ * right after it (`run`: RunTotals), which import-run.state.ts reads back.
+ */
+function withPlaceAndTotals(run: ImportRunState, events: ImportEvent[], resumeAt: FilePosition | undefined): ImportEvent[] {
+  let state = run;
+  return events.map((event) => {
+    if (event.type !== 'ImportPageFetched') {
+      state = evolveImportRun(state, event);
+      return event;
+    }
+    const placed = resumeAt ? { ...event, data: { ...event.data, resumeAt } } : event;
+    state = evolveImportRun(state, placed);
+    return { ...placed, data: { ...placed.data, run: totalsOf(state) } };
+  });
 }
 
 /**
