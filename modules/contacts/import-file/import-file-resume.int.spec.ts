@@ -17,7 +17,8 @@ import { importStream } from '../contact.events';
 import type { ImportRunState } from '../import-run.state';
 import { loadRun } from '../pull-run/drive-run';
 import type { FileOpener } from './file-records';
-import { HASH_BLOCK, importFile } from './import-file';
+import { HASH_BLOCK } from './file-hash';
+import { importFile } from './import-file';
 
 const dir = mkdtempSync(join(tmpdir(), 'idem-file-resume-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

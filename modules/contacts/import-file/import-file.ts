@@ -21,14 +21,10 @@
  * the only proof that the file is the one the run read. Anything cheaper (size and modification time,
  * the inode, hashes of sampled blocks) takes an edited file whose size and mtime were kept, or whose
  * change falls between the samples, for the same one, and would resume its run with the wrong records.
- * Hashing is a sequential read at SHA-256's speed, several times cheaper than parsing the same lines,
- * and the parse of everything before the place is what a resume no longer does. The check that the
- * bytes parsed are the bytes hashed stays whole: the hashing keeps a copy of the hash's state at every
- * HASH_BLOCK bytes, and a resumed read goes on from the copy at the block the place is in (reading, to
- * hash them only, the bytes between the block's start and the place: less than one block).
+ * Hashing is a sequential read at SHA-256's speed (1.6 s for 318 MB here), where parsing the 1.6 M lines
+ * before the place took 68 s: the parse is what a resume no longer does. The check that the bytes parsed
+ * are the bytes hashed stays whole (file-hash.ts).
  */
-import { createHash, type Hash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
@@ -43,7 +39,7 @@ import { decideNothingLeftToRead, decidePage, pageStart } from '../pull-run/reco
 import { startRun } from '../pull-run/start-run';
 import { rejectedKey } from '../import-contact/contact-record';
 import { fileRecords, formatOf, type FileFormat, type FileOpener, type FilePosition, type FileRow } from './file-records';
-import { MAX_RECORD_CHARS } from './csv-records';
+import { hashFile, hashUpTo, type HashedFile } from './file-hash';
 import { boundedReason } from '../import-run.audit';
 
 export interface FileImportOptions {
@@ -67,39 +63,6 @@ export interface FileImportOptions {
   maxLineBytes?: number;
   /** Opens the file's bytes for reading its records (default fs.createReadStream; tests count what is read). */
   open?: FileOpener;
-}
-
-/** Every this many bytes, the hashing keeps a copy of the hash's state: a resumed read re-reads less than this before its place. */
-export const HASH_BLOCK = 256 * 1024;
-
-/** The file's first bytes kept by the hashing: a CSV header row is at most MAX_RECORD_CHARS, with its line break and a BOM. */
-const HEAD_BYTES = MAX_RECORD_CHARS + 8;
-
-/** The file as hashed: its hash, its size, its first bytes, and the hash's state at every HASH_BLOCK bytes. */
-interface HashedFile {
-  hash: string;
-  bytes: number;
-  head: Buffer;
-  blockStates: Hash[];
-}
-
-async function hashFile(path: string, signal?: AbortSignal): Promise<HashedFile> {
-  const hash = createHash('sha256');
-  const blockStates: Hash[] = [hash.copy()];
-  const head: Buffer[] = [];
-  let bytes = 0;
-  for await (const read of createReadStream(path, { signal })) {
-    let chunk = read as Buffer;
-    if (bytes < HEAD_BYTES) head.push(chunk.subarray(0, HEAD_BYTES - bytes));
-    while (chunk.length) {
-      const piece = chunk.subarray(0, HASH_BLOCK - (bytes % HASH_BLOCK));
-      hash.update(piece);
-      bytes += piece.length;
-      chunk = chunk.subarray(piece.length);
-      if (bytes % HASH_BLOCK === 0) blockStates.push(hash.copy());
-    }
-  }
-  return { hash: hash.digest('hex'), bytes, head: Buffer.concat(head), blockStates };
 }
 
 /** The file's content hash: the run a file's bytes go to is named by it. */
@@ -207,25 +170,6 @@ function placeToReadFrom(at: FilePosition | undefined, doneUpTo: number, hashed:
   if (!at || at.byte <= 0 || at.byte > hashed.bytes || at.line - 1 > doneUpTo) return undefined;
   if (format === 'csv' && (at.headerEnd === undefined || at.headerEnd > hashed.head.length || at.lineBreak === undefined)) return undefined;
   return at;
-}
-
-/**
- * The hash of the file's first `byte` bytes, to go on with the bytes read from there: the state the
- * hashing kept at the block `byte` is in, and the bytes from that block's start to `byte`, read again
- * only to be hashed (not parsed).
- */
-async function hashUpTo(byte: number, hashed: HashedFile, path: string, open?: FileOpener): Promise<Hash> {
-  const block = Math.floor(byte / HASH_BLOCK);
-  const hash = hashed.blockStates[block].copy();
-  const start = block * HASH_BLOCK;
-  if (byte > start) {
-    const opened = (open ?? ((p: string, range: { start: number; end: number }) => createReadStream(p, range)))(path, {
-      start,
-      end: byte - 1,
-    });
-    for await (const chunk of opened) hash.update(chunk as Buffer);
-  }
-  return hash;
 }
 
 /**
