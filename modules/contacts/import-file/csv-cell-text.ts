@@ -28,7 +28,10 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
  * The file without a leading UTF-8 byte-order mark (Excel's "CSV UTF-8" writes one). csv-parse would drop
  * it too, but finding one it switches back to decoding cells itself.
  */
-export async function* withoutUtf8Bom(input: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+export async function* withoutUtf8Bom(
+  input: AsyncIterable<Buffer> | Iterable<Buffer>,
+  dropped?: (bytes: number) => void,
+): AsyncGenerator<Buffer> {
   let head = Buffer.alloc(0);
   let started = false;
   for await (const chunk of input) {
@@ -39,7 +42,9 @@ export async function* withoutUtf8Bom(input: AsyncIterable<Buffer>): AsyncGenera
     head = Buffer.concat([head, chunk]);
     if (head.length < UTF8_BOM.length && UTF8_BOM.subarray(0, head.length).equals(head)) continue;
     started = true;
-    const rest = head.subarray(0, UTF8_BOM.length).equals(UTF8_BOM) ? head.subarray(UTF8_BOM.length) : head;
+    const bom = head.subarray(0, UTF8_BOM.length).equals(UTF8_BOM);
+    dropped?.(bom ? UTF8_BOM.length : 0);
+    const rest = bom ? head.subarray(UTF8_BOM.length) : head;
     if (rest.length > 0) yield rest;
   }
   if (!started && head.length > 0) yield head;

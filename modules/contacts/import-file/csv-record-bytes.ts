@@ -19,6 +19,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { RecordStarts } from './csv-record-starts';
+import type { CsvLineBreak, FilePosition } from './file-records';
 
 /** A record past the bound; its lines are csv-parse's numbers, its shown lines an editor's (csv-record-starts.ts). */
 export interface OversizeRecord {
@@ -37,6 +38,8 @@ export interface OversizeRecord {
    * it, or it is the header, read no further than the bound (its `lastLine` is its `firstLine`).
    */
   endless: boolean;
+  /** Where the file goes on after it (only when the splitter is told where records start: RecordStarts). */
+  next?: FilePosition;
 }
 
 /** Whole records' bytes to parse, or a record left out. */
@@ -78,15 +81,29 @@ export class CsvRecordSplitter {
   /** The last byte read was a CR or LF: a record the file's end ends after it ends on the line before (csv-parse's number). */
   private endsOnLineBreak = false;
   private recordsSeen = 0;
+  /** The file offset of the chunk being split, and of the one after it (counted only with `starts`). */
+  private chunkAt = 0;
+  private nextChunkAt: number | undefined;
+  /** Where the header row ends in the file (after its line break). */
+  private headerEnd: number | undefined;
   private out: CsvRecordPart[] = [];
   /** Records finished in the chunk being split, handed over together. */
   private ready: Buffer[] = [];
 
   constructor(
     private readonly maxRecordBytes: number,
-    /** Told where each record handed to csv-parse starts, as an editor numbers lines. */
+    /** Told where each record handed to csv-parse starts, as an editor numbers lines, and where the file goes on after it. */
     private readonly starts?: RecordStarts,
-  ) {}
+    /**
+     * The file is read from this place: the first chunk is the file's header row alone (its line break
+     * included), the next chunks the file from `from.byte` on. Counted from there, lines, editor lines
+     * and bytes go on as a read from the start counts them (the jump is told to `starts`: lineShift).
+     */
+    private readonly from?: FilePosition,
+  ) {
+    // The header's own line break decided the record delimiter; read alone, a CR at its end cannot tell.
+    if (from?.lineBreak) this.delimiter = from.lineBreak;
+  }
 
   /** What is held of the record being read: never more than the bound. */
   get heldBytes(): number {
@@ -99,6 +116,8 @@ export class CsvRecordSplitter {
   }
 
   push(chunk: Buffer): CsvRecordPart[] {
+    this.chunkAt = this.nextChunkAt ??= this.starts?.firstByte ?? 0;
+    this.nextChunkAt += chunk.length;
     if (this.mode !== 'split') return this.mode === 'unsplit' && chunk.length ? [chunk] : [];
     let start = 0;
     if (this.crAtEnd) {
@@ -106,11 +125,11 @@ export class CsvRecordSplitter {
       let goesOn = true;
       if (chunk[0] === LF) {
         this.delimiter ??= 'crlf';
-        goesOn = this.finish(chunk.subarray(0, 1));
+        goesOn = this.finish(chunk.subarray(0, 1), { endsAt: 1 });
         start = 1;
       } else if (this.delimiter === undefined) {
         this.delimiter = 'cr';
-        goesOn = this.finish(chunk.subarray(0, 0));
+        goesOn = this.finish(chunk.subarray(0, 0), { endsAt: 0 });
       } else if (this.crAfterClosingQuote) {
         this.breakOff(chunk, 0, 0);
         return this.handOver();
@@ -152,7 +171,7 @@ export class CsvRecordSplitter {
           this.crAfterClosingQuote = afterClosingQuote;
         } else if (ends) {
           at += ends - 1;
-          if (!this.finish(chunk.subarray(start, at + 1))) return this.handOver();
+          if (!this.finish(chunk.subarray(start, at + 1), { endsAt: at + 1 })) return this.handOver();
           start = at + 1;
         } else if (afterClosingQuote) {
           // A line break that is not the file's record break, after a closing quote: csv-parse refuses it
@@ -169,7 +188,8 @@ export class CsvRecordSplitter {
   /** The last record, which may end without a line break. */
   end(): CsvRecordPart[] {
     if (this.mode !== 'split') return [];
-    if (this.held > 0 || this.tooLong) this.finish(Buffer.alloc(0), { atEnd: true });
+    if (this.held > 0 || this.tooLong)
+      this.finish(Buffer.alloc(0), { atEnd: true, endsAt: this.nextChunkAt === undefined ? 0 : this.nextChunkAt - this.chunkAt });
     return this.handOver();
   }
 
@@ -251,10 +271,11 @@ export class CsvRecordSplitter {
   }
 
   /** The record ends with `last`, the rest of its bytes in this chunk; false once nothing more can be read. */
-  private finish(last: Buffer, { atEnd = false } = {}): boolean {
+  private finish(last: Buffer, { atEnd = false, endsAt }: { atEnd?: boolean; endsAt: number }): boolean {
     this.keep(last);
     if (this.mode === 'stopped') return false;
     if (this.recordHasBytes) this.recordsSeen++;
+    const next = this.starts?.positions ? this.nextPosition(this.chunkAt + endsAt) : undefined;
     if (this.tooLong && this.recordsSeen === 1 && this.recordHasBytes) this.stopAtHeader();
     else if (this.tooLong) {
       this.handOverReady();
@@ -266,11 +287,12 @@ export class CsvRecordSplitter {
         shownFirstLine: this.recordShownLine,
         shownLastLine: this.lastShownLine(atEnd),
       };
-      this.out.push({ ...lines, lineBreaks: this.line - this.recordLine, lineBreak, header: false, endless });
+      this.out.push({ ...lines, lineBreaks: this.line - this.recordLine, lineBreak, header: false, endless, ...(next ? { next } : {}) });
     } else {
-      if (this.recordHasBytes) this.starts?.add(this.lastLine(atEnd), this.recordShownLine);
+      if (this.recordHasBytes) this.starts?.add(this.lastLine(atEnd), this.recordShownLine, next);
       this.ready = this.ready.concat(this.pending);
     }
+    if (this.recordHasBytes && this.recordsSeen === 1 && this.from) this.jumpTo(this.from);
     this.pending = [];
     this.held = 0;
     this.tooLong = false;
@@ -279,6 +301,28 @@ export class CsvRecordSplitter {
     this.recordHasBytes = false;
     this.fieldStart = true;
     return this.mode === 'split';
+  }
+
+  /**
+   * Where the file goes on after the record just finished at byte `end`: the lines counted so far
+   * include its line break. Known only once the header (the first record) has ended, which a read
+   * from there needs again.
+   */
+  private nextPosition(end: number): FilePosition | undefined {
+    if (this.recordHasBytes && this.recordsSeen === 1 && this.headerEnd === undefined) this.headerEnd = end;
+    if (this.headerEnd === undefined || this.delimiter === undefined) return undefined;
+    const lineBreak: CsvLineBreak = this.delimiter;
+    return { byte: end, line: this.line, shownLine: this.shownLine, headerEnd: this.headerEnd, lineBreak };
+  }
+
+  /** The header row was read alone: the file goes on at `from`, counted as a read from the start counts it there. */
+  private jumpTo(from: FilePosition): void {
+    this.starts!.lineShift = from.line - this.line;
+    this.line = from.line;
+    this.shownLine = from.shownLine ?? from.line;
+    // The byte before `from` ends a record delimiter: a CR only in a file whose records end in a lone CR.
+    this.lastWasCr = from.lineBreak === 'cr';
+    this.nextChunkAt = from.byte;
   }
 
   /**
@@ -335,8 +379,13 @@ export class CsvRecordSplitter {
   }
 }
 
-export async function* csvRecordParts(input: Readable, maxRecordBytes: number, starts?: RecordStarts): AsyncGenerator<CsvRecordPart> {
-  const splitter = new CsvRecordSplitter(maxRecordBytes, starts);
+export async function* csvRecordParts(
+  input: Readable,
+  maxRecordBytes: number,
+  starts?: RecordStarts,
+  from?: FilePosition,
+): AsyncGenerator<CsvRecordPart> {
+  const splitter = new CsvRecordSplitter(maxRecordBytes, starts, from);
   for await (const chunk of input as AsyncIterable<Buffer>) {
     yield* splitter.push(chunk);
     // Leaving the loop ends the input's reading (its iterator destroys it).

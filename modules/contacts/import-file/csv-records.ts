@@ -26,6 +26,12 @@
  *
  * A record with a cell that is not valid UTF-8 is that record's `problem` (csv-cell-text.ts), a header
  * with one makes the file `unreadable`.
+ *
+ * Read `from` a place an earlier read said the file goes on at (a row's `next`), the header row is read
+ * from the file's first bytes (`head`), then the file from that place: csv-parse reads the header and
+ * the records after the place as one file, the splitter counts lines and bytes on from the place, and
+ * csv-parse's numbers are moved by the lines skipped (RecordStarts.lineShift). The rows come out as a
+ * read from the start gives them from there on.
  */
 import { Readable } from 'node:stream';
 import { parse, type CsvError } from 'csv-parse';
@@ -33,7 +39,7 @@ import { DEFAULT_MAX_APPEND_BYTES } from '../../../src/event-store/append-valida
 import { cellText, cellTexts, withoutUtf8Bom, type CellBytes } from './csv-cell-text';
 import { csvRecordParts } from './csv-record-bytes';
 import { RecordStarts } from './csv-record-starts';
-import type { FileRecord, FileRow } from './file-records';
+import type { FilePosition, FileRecord, FileRow } from './file-records';
 import { OversizeRecords } from './oversize-records';
 
 /**
@@ -43,12 +49,27 @@ import { OversizeRecords } from './oversize-records';
  */
 export const MAX_RECORD_CHARS = DEFAULT_MAX_APPEND_BYTES;
 
-export async function* csvRecords(input: Readable, maxRecordBytes = MAX_RECORD_CHARS): AsyncGenerator<FileRecord> {
+/** Where to read from: `from` a row's `next`, with the file's first bytes (`head`, the header row among them). */
+export interface CsvReadFrom {
+  from?: FilePosition;
+  head?: Buffer;
+  /** Each row says where the file goes on after it (`next`). */
+  positions?: boolean;
+}
+
+const DELIMITERS = { crlf: '\r\n', lf: '\n', cr: '\r' };
+
+export async function* csvRecords(input: Readable, maxRecordBytes = MAX_RECORD_CHARS, place: CsvReadFrom = {}): AsyncGenerator<FileRecord> {
+  const from = place.from && place.from.byte > 0 ? place.from : undefined;
+  if (from && (from.headerEnd === undefined || !place.head || place.head.length < from.headerEnd))
+    throw new Error('a CSV file is read from a place only with its header row (head up to headerEnd)');
   // The rows csv-parse skipped and the records too long to parse, in file order; each is handed out
   // before the first record after it.
   const skipped: FileRecord[] = [];
   const oversize = new OversizeRecords(maxRecordBytes);
-  const starts = new RecordStarts();
+  const starts = new RecordStarts(place.positions || from !== undefined);
+  // csv-parse's line numbers, as the file's (read from a place, csv-parse counts on from the header).
+  const fileLine = (parseLine: number) => parseLine + starts.lineShift;
   let badHeader: string | undefined;
   let columns: string[] = [];
   const parser = parse({
@@ -65,23 +86,32 @@ export async function* csvRecords(input: Readable, maxRecordBytes = MAX_RECORD_C
     encoding: null,
     bom: false,
     relax_column_count: false,
+    // Read from a place, csv-parse sees the header right before that place: the delimiter is the one the file's header ended with.
+    ...(from?.lineBreak ? { record_delimiter: DELIMITERS[from.lineBreak] } : {}),
     skip_empty_lines: true,
     skip_records_with_error: true,
     // The splitter hands over no record past the bound; this keeps csv-parse's own memory bounded whatever it reads.
     max_record_size: MAX_RECORD_CHARS,
     // Both callbacks run as csv-parse reads, in file order: the oversize records it passed go in their place.
     on_record: (record: Record<string, Buffer>, { lines }) => {
-      skipped.push(...oversize.before(lines));
-      return contactRow(lines, starts.startOf(lines), record);
+      const line = fileLine(lines);
+      skipped.push(...oversize.before(line));
+      const row = contactRow(line, starts.startOf(line), record);
+      const next = starts.nextAfter(line);
+      return next ? { ...row, next } : row;
     },
     on_skip: (error) => {
       if (!error) return;
-      skipped.push(...oversize.before(Number(error.lines)));
-      const entry = skippedRow(error, columns, starts.startOf(Number(error.lines)));
-      if (entry) skipped.push(entry);
+      const line = fileLine(Number(error.lines));
+      skipped.push(...oversize.before(line));
+      const entry = skippedRow(error, line, columns, starts.startOf(line));
+      const next = entry && !('unreadable' in entry) ? starts.nextAfter(line) : undefined;
+      if (entry) skipped.push(next ? { ...entry, next } : entry);
     },
   });
-  const records = Readable.from(oversize.standIn(csvRecordParts(Readable.from(withoutUtf8Bom(input)), maxRecordBytes, starts)));
+  const dropped = (bytes: number) => (starts.firstByte = bytes);
+  const bytes = from ? headThen(place.head!.subarray(0, from.headerEnd), input, dropped) : withoutUtf8Bom(input, dropped);
+  const records = Readable.from(oversize.standIn(csvRecordParts(Readable.from(bytes), maxRecordBytes, starts, from)));
   // A read error of the file comes through `records` (the splitter reads the file). The file itself is
   // not listened to: a splitter that stops early (a header past the bound) ends its reading with an
   // AbortError, while csv-parse still has the records before the stop to hand over.
@@ -124,9 +154,17 @@ function headerProblem(header: string[]): string | undefined {
   return undefined;
 }
 
+/**
+ * The header row alone (as a read from the start hands it to the splitter, without a byte-order mark),
+ * then the file from the place it is read from.
+ */
+async function* headThen(header: Buffer, rest: AsyncIterable<Buffer>, dropped: (bytes: number) => void): AsyncGenerator<Buffer> {
+  yield* withoutUtf8Bom([header], dropped);
+  yield* rest;
+}
+
 /** `shownLine`: where the record csv-parse stopped at starts, as an editor shows it; its message names that line too. */
-function skippedRow(error: CsvError, header: string[], shownLine: number): FileRecord | undefined {
-  const line = Number(error.lines);
+function skippedRow(error: CsvError, line: number, header: string[], shownLine: number): FileRecord | undefined {
   const message = withCellText(error.message).replace(/\b(at|on) line \d+\b/g, `$1 line ${shownLine}`);
   if (error.code !== 'CSV_RECORD_INCONSISTENT_COLUMNS') return { line, fromLine: shownLine, unreadable: message };
   // A line of blanks only was skipped by the line splitter; it is no record.

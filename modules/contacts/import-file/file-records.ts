@@ -1,7 +1,9 @@
 /**
  * Records of an export file, streamed (a 1 GB file never sits in memory): NDJSON, one JSON record
  * per line, or CSV (csv-records.ts). Each record keeps its line number: a run records the last line
- * it finished, and a resumed run skips up to it.
+ * it finished, and a resumed run skips up to it. Each record also says where the file goes on after
+ * it (`next`, a FilePosition): a run records that with its slice, and a resumed run reads the file
+ * `from` there, instead of reading and parsing every line before it again.
  */
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -25,7 +27,40 @@ export interface FileReading {
   /** Each chunk as it is read (the import counts and hashes them). */
   onChunk?: (chunk: Buffer) => void;
   maxLineBytes?: number;
+  /**
+   * Reads from this place on (where an earlier record said the file goes on); the records after it come
+   * out exactly as a read from the start gives them, line numbers included. Undefined: from the start.
+   */
+  from?: FilePosition;
+  /** CSV read `from` a place: the file's first bytes (at least up to `from.headerEnd`), its header row among them. */
+  head?: Buffer;
+  /** Opens the file's bytes from `start` to `end` inclusive (default: fs.createReadStream; tests count what is read). */
+  open?: FileOpener;
+  /**
+   * NDJSON lines up to this one are split off but not parsed, and not handed out (a run recorded before
+   * runs recorded places resumes reading from the start: its recorded lines were parsed for nothing).
+   */
+  skipThrough?: number;
 }
+
+export type FileOpener = (path: string, range: { start: number; end: number }) => Readable;
+
+/**
+ * Where a file goes on after a record: the byte the next record (or blank line) starts at, and the
+ * line that byte is on, numbered as the parser numbers lines (for CSV csv-parse's count, which a run
+ * records as its cursor). A CSV file also needs its header to be read from there: where the header row
+ * ends (after its line break) and the file's record delimiter, and the line an editor shows there
+ * (csv-record-starts.ts), which the reasons a run reports name.
+ */
+export interface FilePosition {
+  byte: number;
+  line: number;
+  shownLine?: number;
+  headerEnd?: number;
+  lineBreak?: CsvLineBreak;
+}
+
+export type CsvLineBreak = 'crlf' | 'lf' | 'cr';
 
 export type FileFormat = 'ndjson' | 'csv';
 
@@ -33,10 +68,14 @@ export type FileFormat = 'ndjson' | 'csv';
  * One row of the file; `line` is 1-based (for a record over several lines, the last one): where the run
  * records it has read to. A problem names the line an editor shows the record starting on.
  */
-export type FileRow =
+export type FileRow = (
   | { line: number; raw: unknown }
   /** A row that is no record (a CSV row with too few cells): `rejected` with this reason, and the file goes on. */
-  | { line: number; problem: string; sentSourceId?: string };
+  | { line: number; problem: string; sentSourceId?: string }
+) & {
+  /** Where the file goes on after this row; absent where the parser cannot tell it (the run then records none). */
+  next?: FilePosition;
+};
 
 /**
  * The rows, and where the file stops being readable as records (a malformed CSV quote): the run stops
@@ -47,31 +86,38 @@ export type FileRecord = FileRow | { line: number; fromLine: number; unreadable:
 
 export const formatOf = (path: string): FileFormat => (/\.csv$/i.test(path) ? 'csv' : 'ndjson');
 
+const openFile: FileOpener = (path, range) => createReadStream(path, range);
+
 export async function* fileRecords(path: string, format: FileFormat, reading: FileReading): AsyncGenerator<FileRecord> {
-  // `end` is inclusive; an empty file has no byte to end at.
-  const input = reading.bytes > 0 ? createReadStream(path, { start: 0, end: reading.bytes - 1 }) : Readable.from([]);
+  const open = reading.open ?? openFile;
+  const from = reading.from ?? { byte: 0, line: 1 };
+  // `end` is inclusive; an empty file (or nothing left after `from`) has no byte to end at.
+  const input = reading.bytes > from.byte ? open(path, { start: from.byte, end: reading.bytes - 1 }) : Readable.from([]);
   const { onChunk } = reading;
   if (onChunk) input.on('data', onChunk);
   try {
-    yield* format === 'csv' ? csvRecords(input) : ndjsonRecords(input, reading.maxLineBytes ?? MAX_LINE_BYTES);
+    if (format === 'ndjson') yield* ndjsonRecords(input, reading.maxLineBytes ?? MAX_LINE_BYTES, from, reading.skipThrough ?? 0);
+    else yield* csvRecords(input, undefined, { from: reading.from, head: reading.head, positions: true });
   } finally {
     input.destroy();
   }
 }
 
-async function* ndjsonRecords(input: Readable, maxLineBytes: number): AsyncGenerator<FileRecord> {
-  for await (const read of ndjsonLines(input, maxLineBytes)) {
+async function* ndjsonRecords(input: Readable, maxLineBytes: number, from: FilePosition, skipThrough: number): AsyncGenerator<FileRecord> {
+  for await (const read of ndjsonLines(input, maxLineBytes, from)) {
+    if (read.line <= skipThrough) continue;
+    const next = { byte: read.next!, line: read.line + 1 };
     if ('tooLong' in read) {
-      yield { line: read.line, problem: `line ${read.line} is longer than ${maxLineBytes} bytes` };
+      yield { line: read.line, problem: `line ${read.line} is longer than ${maxLineBytes} bytes`, next };
       continue;
     }
     if ('notUtf8' in read) {
-      yield { line: read.line, problem: `line ${read.line} is not valid UTF-8` };
+      yield { line: read.line, problem: `line ${read.line} is not valid UTF-8`, next };
       continue;
     }
     // An editor's or a spreadsheet's byte-order mark is no part of the first record (CSV drops it too).
     const text = read.line === 1 ? read.text.replace(/^\uFEFF/, '') : read.text;
-    if (text.trim() !== '') yield rowOf(read.line, text);
+    if (text.trim() !== '') yield { ...rowOf(read.line, text), next };
   }
 }
 

@@ -48,5 +48,5 @@ function oversizeRow(record: OversizeRecord, maxRecordBytes: number): FileRecord
   if (header)
     return { line: firstLine, fromLine: shownFirstLine, unreadable: `the header row (from line ${shownFirstLine} on) ${tooLong}` };
   if (endless) return { line: firstLine, fromLine: shownFirstLine, unreadable: `Max Record Size: ${endlessReason}` };
-  return { line: lastLine, problem: `${where} ${tooLong}` };
+  return { line: lastLine, problem: `${where} ${tooLong}`, ...(record.next ? { next: record.next } : {}) };
 }

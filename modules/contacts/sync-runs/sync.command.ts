@@ -22,6 +22,7 @@ import { assertKnownSource, assertPullableSource } from '../contact-sources';
 import { importFile } from '../import-file/import-file';
 import type { ImportRunState } from '../import-run.state';
 import { driveRun, loadRun } from '../pull-run/drive-run';
+import { summarizedRun } from '../pull-run/run-folds';
 import { RunDrivenElsewhere, runLocksOn, type HeldRun, type RunHolder } from '../pull-run/run-lock';
 import { resumeRun, startPullRun } from '../pull-run/start-run';
 import { sourceMovedReason } from '../pull-run/record-page.decision';
@@ -194,7 +195,8 @@ export const syncCommand: CliCommand = (context) => {
     .option('--follow', 'show a progress bar while the run is running, until it ends')
     .action(async (runId: string, options: { follow?: boolean }) => {
       const { store } = await context.runtime();
-      let run = await loadRun(store, runId);
+      // A file run is loaded from its last slice's totals (run-folds.ts), not folded record by record.
+      let run = (await summarizedRun(store, runId)) ?? (await loadRun(store, runId));
       if (!run.exists) throw new Error(`no import run ${runId}`);
       const bar = new RunProgressBar(context.stderr, watchLabel(run), 'pages');
       while (options.follow && run.status === 'running' && !context.interrupted?.aborted) {
