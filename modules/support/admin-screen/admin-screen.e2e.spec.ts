@@ -554,6 +554,58 @@ describeInBrowser('the admin screen, in chromium', () => {
   });
 
   // Last, in a describe of its own: it reads what every page above logged.
+  describe('in a narrow window (a phone, 360 px wide)', () => {
+    let page: Page;
+    beforeAll(async () => {
+      page = await openScreen();
+      await page.setViewportSize({ width: 360, height: 740 });
+    });
+    afterAll(() => page.context().close());
+
+    /**
+     * What sticks out on the right, if anything: the page must not scroll sideways. A wide table may
+     * scroll in its own box, so what such a box clips does not count.
+     */
+    const overflow = () =>
+      page.evaluate(() => {
+        const width = document.documentElement.clientWidth;
+        const clipped = (node: HTMLElement) => {
+          for (let box = node.parentElement; box && box !== document.body; box = box.parentElement)
+            if (getComputedStyle(box).overflowX !== 'visible') return true;
+          return false;
+        };
+        return {
+          scrollWidth: document.documentElement.scrollWidth,
+          width,
+          sticking: [...document.querySelectorAll<HTMLElement>('body *')]
+            .filter((node) => node.offsetParent !== null && node.getBoundingClientRect().right > width + 1 && !clipped(node))
+            .map((node) => `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}`),
+        };
+      });
+    const fits = async () => expect(await overflow()).toEqual({ scrollWidth: 360, width: 360, sticking: [] });
+
+    it('fits the login form, the support screen with a search and its detail, and keeps Log out in sight', async () => {
+      await fits();
+      await logIn(page, 'dev-support', '#workspace');
+      await page.fill('#q', customerId);
+      await page.click('#search-form button');
+      await page.locator('#results tbody tr', { hasText: paid }).click();
+      await page.locator('#timeline li', { hasText: 'ChargeSucceeded' }).waitFor();
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await fits();
+      const logout = await page.locator('#logout').boundingBox();
+      expect(logout && logout.x + logout.width).toBeLessThanOrEqual(360);
+    });
+
+    it('fits the audit screen with a page of history', async () => {
+      await page.click('#logout');
+      await logIn(page, 'dev-auditor', '#audit');
+      await page.click('#history-form button[type=submit]');
+      await page.locator('#history-list tbody tr').first().waitFor();
+      await fits();
+    });
+  });
+
   describe('all along', () => {
     it('ran without a console error or a Content-Security-Policy violation', () => {
       // The refused logins' 403s, the revoked token's 401, the resolution the provider could not answer
