@@ -369,6 +369,33 @@ describeInBrowser('the admin screen, in chromium', () => {
       expect(await page.evaluate('window.__pwned')).toBeUndefined();
     });
 
+    it('says in a sentence what went wrong: a refusal, an answer that is no problem+json, no answer at all', async () => {
+      // A page of its own: the failed loads it provokes are the browser's console errors, not the screen's.
+      const page = await (await browser.newContext()).newPage();
+      await page.goto(`${cases.url}/admin`);
+      await logIn(page, 'dev-support', '#workspace');
+      const searchFor = async (q: string) => {
+        await page.fill('#q', q);
+        await page.click('#search-form button');
+        return page.locator('#search-message', { hasText: /\S/ }).innerText();
+      };
+      await page.evaluate(() => (document.querySelector('#search-message')!.textContent = ''));
+      expect(await searchFor('two words')).toBe(
+        'The request is invalid: q must be one id: 1–128 visible characters, no spaces (REQUEST.INVALID)',
+      );
+
+      const searchRoute = (url: URL) => url.pathname === '/v1/support/search';
+      await page.route(searchRoute, (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<h1>Bad Gateway</h1>' }));
+      await page.evaluate(() => (document.querySelector('#search-message')!.textContent = ''));
+      expect(await searchFor(customerId)).toBe('The service answered HTTP 502 Bad Gateway, without saying why.');
+      await page.unroute(searchRoute);
+
+      await page.route(searchRoute, (route) => route.abort('connectionrefused'));
+      await page.evaluate(() => (document.querySelector('#search-message')!.textContent = ''));
+      expect(await searchFor(customerId)).toBe('The service could not be reached (no answer): check the connection and try again.');
+      await page.context().close();
+    });
+
     it('logs out to the login form, clearing the results, the detail and its timeline', async () => {
       await page.click('#logout');
       await page.locator('#login').waitFor();

@@ -10,19 +10,27 @@ const $ = (selector) => document.querySelector(selector);
 
 /** A non-2xx answer, carrying the service's problem+json (title, code, per-field errors). */
 class ProblemError extends Error {
-  constructor(status, problem) {
-    super(describeProblem(status, problem));
-    this.status = status;
+  constructor(response, problem) {
+    super(describeProblem(response, problem));
+    this.status = response.status;
     this.problem = problem;
   }
 }
 
-function describeProblem(status, problem) {
+/**
+ * "The request is invalid: note must explain the decision … (REQUEST.INVALID)". An answer without a
+ * problem (a proxy's error page) is named by its status, and said to give no reason.
+ */
+function describeProblem({ status, statusText }, problem) {
+  const what = problem.detail || problem.title;
+  if (!what) return `The service answered HTTP ${status}${statusText ? ` ${statusText}` : ''}, without saying why.`;
   const fields = (problem.errors || []).map((e) => e.message).join('; ');
-  const what = problem.detail || problem.title || `HTTP ${status}`;
   const when = askAgainIn(problem.retryAfterSeconds);
-  return [what, fields, problem.code && `(${problem.code})`, when].filter(Boolean).join(' ');
+  return [fields ? `${what}: ${fields}` : what, problem.code && `(${problem.code})`, when].filter(Boolean).join(' ');
 }
+
+/** fetch's own rejection ("Failed to fetch") says only that no answer came. */
+const NO_ANSWER = 'The service could not be reached (no answer): check the connection and try again.';
 
 /**
  * A refusal that a later try can answer says when (the provider cannot answer for a key until no request
@@ -44,11 +52,13 @@ async function api(path, { method = 'GET', body, token } = {}) {
   const session = sessionsEnded;
   const headers = { authorization: `Bearer ${token ?? sessionStorage.getItem(TOKEN_KEY)}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).catch(() => {
+    throw new Error(NO_ANSWER);
+  });
   const answer = await response.json().catch(() => ({}));
   if (session !== sessionsEnded) return dropped();
   if (response.status === 401 && token === undefined) return endSession(SESSION_ENDED);
-  if (!response.ok) throw new ProblemError(response.status, answer);
+  if (!response.ok) throw new ProblemError(response, answer);
   return answer;
 }
 
