@@ -374,24 +374,26 @@ describeInBrowser('the admin screen, in chromium', () => {
       const page = await (await browser.newContext()).newPage();
       await page.goto(`${cases.url}/admin`);
       await logIn(page, 'dev-support', '#workspace');
+      // The screen leaves the last message until the next one: cleared, the next one is awaited.
+      const clearMessage = () => page.evaluate(`document.querySelector('#search-message').textContent = ''`);
       const searchFor = async (q: string) => {
         await page.fill('#q', q);
         await page.click('#search-form button');
         return page.locator('#search-message', { hasText: /\S/ }).innerText();
       };
-      await page.evaluate(() => (document.querySelector('#search-message')!.textContent = ''));
+      await clearMessage();
       expect(await searchFor('two words')).toBe(
         'The request is invalid: q must be one id: 1–128 visible characters, no spaces (REQUEST.INVALID)',
       );
 
       const searchRoute = (url: URL) => url.pathname === '/v1/support/search';
       await page.route(searchRoute, (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<h1>Bad Gateway</h1>' }));
-      await page.evaluate(() => (document.querySelector('#search-message')!.textContent = ''));
+      await clearMessage();
       expect(await searchFor(customerId)).toBe('The service answered HTTP 502 Bad Gateway, without saying why.');
       await page.unroute(searchRoute);
 
       await page.route(searchRoute, (route) => route.abort('connectionrefused'));
-      await page.evaluate(() => (document.querySelector('#search-message')!.textContent = ''));
+      await clearMessage();
       expect(await searchFor(customerId)).toBe('The service could not be reached (no answer): check the connection and try again.');
       await page.context().close();
     });
@@ -594,9 +596,9 @@ describeInBrowser('the admin screen, in chromium', () => {
      * scroll in its own box, so what such a box clips does not count.
      */
     const overflow = () =>
-      page.evaluate(() => {
+      page.evaluate<{ scrollWidth: number; width: number; sticking: string[] }>(`(() => {
         const width = document.documentElement.clientWidth;
-        const clipped = (node: HTMLElement) => {
+        const clipped = (node) => {
           for (let box = node.parentElement; box && box !== document.body; box = box.parentElement)
             if (getComputedStyle(box).overflowX !== 'visible') return true;
           return false;
@@ -604,11 +606,11 @@ describeInBrowser('the admin screen, in chromium', () => {
         return {
           scrollWidth: document.documentElement.scrollWidth,
           width,
-          sticking: [...document.querySelectorAll<HTMLElement>('body *')]
+          sticking: [...document.querySelectorAll('body *')]
             .filter((node) => node.offsetParent !== null && node.getBoundingClientRect().right > width + 1 && !clipped(node))
-            .map((node) => `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}`),
+            .map((node) => node.tagName.toLowerCase() + (node.id ? '#' + node.id : '')),
         };
-      });
+      })()`);
     const fits = async () => expect(await overflow()).toEqual({ scrollWidth: 360, width: 360, sticking: [] });
 
     it('fits the login form, the support screen with a search and its detail, and keeps Log out in sight', async () => {
@@ -618,7 +620,7 @@ describeInBrowser('the admin screen, in chromium', () => {
       await page.click('#search-form button');
       await page.locator('#results tbody tr', { hasText: paid }).click();
       await page.locator('#timeline li', { hasText: 'ChargeSucceeded' }).waitFor();
-      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.evaluate('window.scrollTo(0, 0)');
       await fits();
       const logout = await page.locator('#logout').boundingBox();
       expect(logout && logout.x + logout.width).toBeLessThanOrEqual(360);
