@@ -111,26 +111,13 @@ const status = (value) => element('span', value, `status-${value}`);
 
 // ---- login, roles and the end of a session -------------------------------------------------------------
 
-/**
- * Each role is recognised by a route only it may read; the role itself is never stored, so a reload
- * asks again. Support's overview is what its screen shows first; one event is the cheapest audit read.
- */
-const ROLE_PROBES = [
-  ['support', '/v1/support/overview'],
-  ['auditor', '/v1/audit/events?limit=1'],
-];
+/** The screen each role sees; the role itself is never stored, so a reload asks again. */
+const SCREENS = ['support', 'auditor'];
 
 /** The token's role, or undefined when the service knows the token but gives it neither screen. */
 async function roleOf(token) {
-  for (const [role, probe] of ROLE_PROBES) {
-    try {
-      await api(probe, { token });
-      return role;
-    } catch (error) {
-      if (error.status !== 403) throw error;
-    }
-  }
-  return undefined;
+  const { role } = await api('/v1/auth/caller', { token });
+  return SCREENS.includes(role) ? role : undefined;
 }
 
 async function logIn(event) {
