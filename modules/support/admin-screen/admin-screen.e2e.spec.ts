@@ -15,6 +15,7 @@ import { startService } from '../../../test/harness/service-process';
 import {
   orderInReview,
   orderInReviewNothingCharged,
+  orderInUnknownState,
   paidOrder,
   requestCharge,
   startSupportCases,
@@ -224,6 +225,43 @@ describeInBrowser('the admin screen, in chromium', () => {
       for (const value of ['done', `charge-order:${paid}`, requestId, order.providerChargeId, customerId]) expect(fields).toContain(value);
       const timeline = await page.locator('#timeline li strong').allInnerTexts();
       expect(timeline).toEqual(['ChargeRequested', 'ChargeAttemptStarted', 'ChargeSucceeded']);
+    });
+
+    /** The detail's fields as name → value. */
+    const detailFields = () =>
+      page.evaluate<Record<string, string>>(
+        `Object.fromEntries([...document.querySelectorAll('#detail-fields dt')].map((dt) => [dt.textContent, dt.nextElementSibling.textContent]))`,
+      );
+
+    it('shows the order beside its job: its own status, amount and the payment intent the provider holds', async () => {
+      const order = (await cases.harness.app.inject({ url: `/v1/orders/${paid}`, headers: auth('support') })).json();
+      await page.fill('#q', paid);
+      await page.click('#search-form button');
+      await page.locator('#results tbody tr', { hasText: paid }).click();
+      await page.locator('#detail-fields dt', { hasText: 'Order status' }).waitFor();
+      expect(await detailFields()).toMatchObject({
+        Status: 'done',
+        'Order status': 'paid',
+        Amount: '4200 EUR (minor units)',
+        'Payment intent': order.paymentIntentId,
+        'External reference': order.providerChargeId,
+      });
+    });
+
+    it('tells an order whose charge outcome is unknown from one not yet charged: the job is pending, the order unknown', async () => {
+      const unknownCustomer = `cus-${randomUUID()}`;
+      const unknown = await orderInUnknownState(cases, { customerId: unknownCustomer });
+      await waitUntil(
+        async () => (await cases.harness.app.inject({ url: `/v1/support/search?q=${unknown}`, headers: auth('support') })).json().results,
+        (jobs: Array<{ attempts: number }>) => jobs.length === 1 && jobs[0].attempts === 1,
+        15_000,
+      );
+      await page.fill('#q', unknownCustomer);
+      await page.click('#search-form button');
+      await page.locator('#results tbody tr', { hasText: unknown }).click();
+      await page.locator('#timeline li', { hasText: 'ChargeOutcomeUnknown' }).waitFor();
+      await page.locator('#detail-fields dt', { hasText: 'Order status' }).waitFor();
+      expect(await detailFields()).toMatchObject({ Status: 'pending', 'Order status': 'unknown', 'Payment intent': '—' });
     });
 
     it('shows how many jobs a search found of how many, and loads the next page with More', async () => {

@@ -276,7 +276,11 @@ async function loadSearchPage(q, cursor) {
   }
 }
 
+/** Counts the details opened, so a late answer for an earlier one does not fill in the one shown. */
+let detailsShown = 0;
+
 async function showDetail(job) {
+  detailsShown += 1;
   $('#detail').hidden = false;
   $('#detail-title').textContent = job.orderId ? `Order ${job.orderId}` : `Job ${job.jobId}`;
   const fields = [
@@ -291,8 +295,32 @@ async function showDetail(job) {
     ['Updated', time(job.updatedAt)],
   ];
   showFields($('#detail-fields'), fields);
-  await showTimeline(job);
+  await Promise.all([showOrder(job, fields), showTimeline(job)]);
   $('#detail').scrollIntoView({ block: 'nearest' });
+}
+
+/**
+ * For a charge, the order itself beside its job (GET /v1/orders/{id}): the job's status says where the
+ * work is (pending, done), the order's what is known of the money — "unknown" while the provider's
+ * answer was lost and the card may have been charged, which a pending job does not tell — with the
+ * amount and the payment intent to look up at the provider.
+ */
+async function showOrder(job, jobFields) {
+  if (!job.orderId) return;
+  const shown = detailsShown;
+  let orderFields;
+  try {
+    const order = await api(`/v1/orders/${encodeURIComponent(job.orderId)}`);
+    orderFields = [
+      ['Order status', status(order.status)],
+      ['Amount', `${order.amount} ${order.currency} (minor units)`],
+      ['Payment intent', order.paymentIntentId],
+    ];
+  } catch (error) {
+    orderFields = [['Order status', `unavailable: ${error.message}`]];
+  }
+  if (shown !== detailsShown) return;
+  showFields($('#detail-fields'), [jobFields[0], ...orderFields, ...jobFields.slice(1)]);
 }
 
 async function showTimeline(job) {
