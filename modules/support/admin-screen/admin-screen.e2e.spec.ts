@@ -308,6 +308,16 @@ describeInBrowser('the admin screen, in chromium', () => {
       expect(await review.innerText()).toContain(`An operator resumes this import on the command line: idem sync resume ${runInReview}`);
     });
 
+    it('opens a case in review from the list, by keyboard too: the order, its job and the timeline to decide on', async () => {
+      await page.locator('#detail').evaluate('(node) => { node.hidden = true; }');
+      await page.locator('#review-list tbody tr', { hasText: inReview }).getByRole('button', { name: inReview }).focus();
+      await page.keyboard.press('Enter');
+      await page.locator('#timeline li', { hasText: 'ChargeNeedsReview' }).waitFor();
+      expect(await text('#detail-title')).toBe(`Order ${inReview}`);
+      await page.locator('#detail-fields dt', { hasText: 'Order status' }).waitFor();
+      expect(await detailFields()).toMatchObject({ Status: 'needs_review', 'Order status': 'needs_review' });
+    });
+
     it('says why reconciling a case in review changed nothing, and leaves its actions there', async () => {
       const review = page.locator('#review-list tbody tr', { hasText: inReview });
       await review.locator('button', { hasText: 'Reconcile' }).click();

@@ -413,7 +413,12 @@ function reviewRow(job) {
     );
   });
   actions.append(reconcile, ' ', note, ' ', resolution, ' ', resolve);
-  const tr = row([job.orderId, job.lastError, time(job.updatedAt), actions]);
+  // The order opens in the detail above, with its provider references and timeline, to decide on.
+  const open = element('button', job.orderId, 'open-case');
+  open.type = 'button';
+  open.title = `Open order ${job.orderId}: its detail and event timeline`;
+  open.addEventListener('click', () => showDetail(job));
+  const tr = row([open, job.lastError, time(job.updatedAt), actions]);
   tr.dataset.orderId = job.orderId;
   return tr;
 }
