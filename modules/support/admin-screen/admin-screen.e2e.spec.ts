@@ -248,7 +248,7 @@ describeInBrowser('the admin screen, in chromium', () => {
       });
     });
 
-    it('tells an order whose charge outcome is unknown from one not yet charged: the job is pending, the order unknown', async () => {
+    it('tells an order whose charge outcome is unknown from one not yet charged, and reconciles it from its detail', async () => {
       const unknownCustomer = `cus-${randomUUID()}`;
       const unknown = await orderInUnknownState(cases, { customerId: unknownCustomer });
       await waitUntil(
@@ -262,6 +262,14 @@ describeInBrowser('the admin screen, in chromium', () => {
       await page.locator('#timeline li', { hasText: 'ChargeOutcomeUnknown' }).waitFor();
       await page.locator('#detail-fields dt', { hasText: 'Order status' }).waitFor();
       expect(await detailFields()).toMatchObject({ Status: 'pending', 'Order status': 'unknown', 'Payment intent': '—' });
+
+      // Recovery for this one order, from the screen (DESIGN.md §7.4): the provider is asked, its charge recorded.
+      await page.getByRole('button', { name: 'Reconcile with the provider' }).click();
+      await page.locator('#detail-message', { hasText: `Order ${unknown} reconciled: unknown → paid` }).waitFor();
+      await page.locator('#timeline li', { hasText: 'ChargeSucceeded' }).waitFor();
+      const recovered = (await cases.harness.app.inject({ url: `/v1/orders/${unknown}`, headers: auth('support') })).json();
+      expect(recovered).toMatchObject({ status: 'paid', paymentIntentId: expect.stringMatching(/^pi_/) });
+      expect(await detailFields()).toMatchObject({ 'Order status': 'paid', 'Payment intent': recovered.paymentIntentId });
     });
 
     it('shows how many jobs a search found of how many, and loads the next page with More', async () => {

@@ -170,7 +170,7 @@ function endSession(message) {
   for (const selector of CLEARED_ON_LOG_OUT) $(selector).replaceChildren();
   for (const selector of ['#q', '#verify-stream']) $(selector).value = '';
   $('#duplicates').textContent = $('#lag').textContent = '…';
-  historyNext = moreResults = moreReviews = null;
+  historyNext = moreResults = moreReviews = detailJob = null;
   $('#history-next').disabled = true;
   $('#title').textContent = 'Idem admin';
   $('#login').hidden = false;
@@ -180,6 +180,7 @@ function endSession(message) {
 
 const CLEARED_ON_LOG_OUT = [
   '#search-message',
+  '#detail-message',
   '#results tbody',
   '#detail-title',
   '#detail-fields',
@@ -279,9 +280,19 @@ async function loadSearchPage(q, cursor) {
 /** Counts the details opened, so a late answer for an earlier one does not fill in the one shown. */
 let detailsShown = 0;
 
-async function showDetail(job) {
+/** The job whose detail is shown (what its Reconcile button acts on). */
+let detailJob = null;
+
+/**
+ * Opens a job's detail. After an action on its order, `minRevision` (the revision the action answered)
+ * makes the order's read wait for nothing and show what the action recorded (read-your-writes).
+ */
+async function showDetail(job, { message = '', minRevision } = {}) {
   detailsShown += 1;
+  detailJob = job;
   $('#detail').hidden = false;
+  $('#detail-message').textContent = message;
+  $('#detail-reconcile').hidden = !job.orderId;
   $('#detail-title').textContent = job.orderId ? `Order ${job.orderId}` : `Job ${job.jobId}`;
   const fields = [
     ['Status', status(job.status)],
@@ -295,7 +306,7 @@ async function showDetail(job) {
     ['Updated', time(job.updatedAt)],
   ];
   showFields($('#detail-fields'), fields);
-  await Promise.all([showOrder(job, fields), showTimeline(job)]);
+  await Promise.all([showOrder(job, fields, minRevision), showTimeline(job)]);
   $('#detail').scrollIntoView({ block: 'nearest' });
 }
 
@@ -305,12 +316,14 @@ async function showDetail(job) {
  * answer was lost and the card may have been charged, which a pending job does not tell — with the
  * amount and the payment intent to look up at the provider.
  */
-async function showOrder(job, jobFields) {
+async function showOrder(job, jobFields, minRevision) {
   if (!job.orderId) return;
   const shown = detailsShown;
   let orderFields;
   try {
-    const order = await api(`/v1/orders/${encodeURIComponent(job.orderId)}`);
+    const order = await api(
+      `/v1/orders/${encodeURIComponent(job.orderId)}${minRevision === undefined ? '' : `?minRevision=${minRevision}`}`,
+    );
     orderFields = [
       ['Order status', status(order.status)],
       ['Amount', `${order.amount} ${order.currency} (minor units)`],
@@ -343,6 +356,23 @@ async function showTimeline(job) {
     }
   } catch (error) {
     $('#timeline-message').textContent = error.message;
+  }
+}
+
+/**
+ * Recovery for the order shown, now (DESIGN.md §7.4): an order stuck in processing or unknown is checked
+ * with the provider and the outcome recorded; the detail is then read again, as it is after it.
+ */
+async function reconcileShown() {
+  const job = detailJob;
+  if (!job?.orderId) return;
+  $('#detail-message').textContent = 'Asking the provider…';
+  try {
+    const answer = await api(`/v1/support/orders/${encodeURIComponent(job.orderId)}/reconcile`, { method: 'POST' });
+    if (job !== detailJob) return;
+    await showDetail(job, { message: `Order ${job.orderId} ${reconciled(answer)}.`, minRevision: answer.order?.revision });
+  } catch (error) {
+    if (job === detailJob) $('#detail-message').textContent = `Order ${job.orderId}: ${error.message}`;
   }
 }
 
@@ -539,6 +569,7 @@ document.addEventListener('DOMContentLoaded', () => {
   $('#login-form').addEventListener('submit', logIn);
   $('#search-form').addEventListener('submit', search);
   $('#logout').addEventListener('click', logOut);
+  $('#detail-reconcile').addEventListener('click', reconcileShown);
   $('#refresh-reviews').addEventListener('click', () => Promise.all([loadReviews(), loadOverview()]));
   $('#search-more').addEventListener('click', () => moreResults?.());
   $('#reviews-more').addEventListener('click', () => moreReviews?.());
