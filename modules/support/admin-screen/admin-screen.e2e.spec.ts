@@ -256,6 +256,12 @@ describeInBrowser('the admin screen, in chromium', () => {
         (jobs: Array<{ attempts: number }>) => jobs.length === 1 && jobs[0].attempts === 1,
         15_000,
       );
+      // The screen reads the orders read model too: wait until it has the outcome, as a person would see it.
+      await waitUntil(
+        async () => (await cases.harness.app.inject({ url: `/v1/orders/${unknown}`, headers: auth('support') })).json().status,
+        (status: string) => status === 'unknown',
+        15_000,
+      );
       await page.fill('#q', unknownCustomer);
       await page.click('#search-form button');
       await page.locator('#results tbody tr', { hasText: unknown }).click();
@@ -267,7 +273,11 @@ describeInBrowser('the admin screen, in chromium', () => {
       await page.getByRole('button', { name: 'Reconcile with the provider' }).click();
       await page.locator('#detail-message', { hasText: `Order ${unknown} reconciled: unknown → paid` }).waitFor();
       await page.locator('#timeline li', { hasText: 'ChargeSucceeded' }).waitFor();
-      const recovered = (await cases.harness.app.inject({ url: `/v1/orders/${unknown}`, headers: auth('support') })).json();
+      // As recorded (the read model may be a moment behind): read-your-writes at the stream's last revision.
+      const revision = (await cases.harness.runtime.eventStore.readStream(`order-${unknown}`)).length - 1;
+      const recovered = (
+        await cases.harness.app.inject({ url: `/v1/orders/${unknown}?minRevision=${revision}`, headers: auth('support') })
+      ).json();
       expect(recovered).toMatchObject({ status: 'paid', paymentIntentId: expect.stringMatching(/^pi_/) });
       expect(await detailFields()).toMatchObject({ 'Order status': 'paid', 'Payment intent': recovered.paymentIntentId });
     });
