@@ -597,6 +597,27 @@ describeInBrowser('the admin screen, in chromium', () => {
       expect(await page.locator('#verify-report dd').allInnerTexts()).toEqual(shown.map((value) => String(value ?? '—')));
     });
 
+    it('keeps the last page in sight when the page after a full one is empty: the end of history for now', async () => {
+      await page.fill('#history-limit', '1');
+      await page.click('#history-form button[type=submit]');
+      await page.locator('#history-list tbody tr').first().waitFor();
+      const shown = await page.locator('#history-list tbody tr td:first-child').allInnerTexts();
+      expect(shown).toHaveLength(1);
+      // The page after a full one is empty whenever the history holds a multiple of the limit: faked
+      // here, since other specs' appends make that count a moving target.
+      const nextPage = (url: URL) => url.pathname === '/v1/audit/events' && url.searchParams.get('after') === shown[0];
+      await page.route(nextPage, (route) => route.fulfill({ contentType: 'application/json', body: '{"events":[],"next":null}' }));
+      try {
+        await page.click('#history-next');
+        await page.locator('#history-message', { hasText: 'End of history for now' }).waitFor();
+      } finally {
+        await page.unroute(nextPage);
+      }
+      expect(await page.locator('#history-message').innerText()).toBe(`No events after ${shown[0]}: the end of history for now.`);
+      expect(await page.locator('#history-list tbody tr td:first-child').allInnerTexts()).toEqual(shown);
+      expect(await page.locator('#history-next').isDisabled()).toBe(true);
+    });
+
     it('logs out to the login form, clearing the verification and the history', async () => {
       await page.click('#logout');
       await page.locator('#login').waitFor();

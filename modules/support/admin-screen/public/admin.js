@@ -549,6 +549,11 @@ async function loadHistory(after) {
     const { events, next } = await api(`/v1/audit/events?${query}`);
     historyNext = next;
     $('#history-next').disabled = !next;
+    // Nothing after a full page (the history holds a multiple of the limit): the page shown stays.
+    if (after && !events.length) {
+      $('#history-message').textContent = `No events after ${after}: the end of history for now.`;
+      return;
+    }
     $('#history-message').textContent =
       (events.length ? `Positions ${events[0].position} to ${events.at(-1).position}.` : 'No events.') +
       (next ? '' : ' End of history for now.');
