@@ -212,6 +212,29 @@ describe('POST /v1/support/orders/{orderId}/resolve', () => {
     });
   });
 
+  it.each([
+    ['three spaces', '   '],
+    ['blank lines and tabs', '\n\t\n\t '],
+    ['two letters padded with spaces', '  ok  '],
+  ])('refuses a note of %s (no explanation) with a 400 naming note, and leaves the case open', async (_case, note) => {
+    const orderId = await orderInReview();
+    const before = await harness.runtime.eventStore.readStream(`order-${orderId}`);
+    const answer = await harness.app.inject({
+      method: 'POST',
+      url: `/v1/support/orders/${orderId}/resolve`,
+      headers: auth('support'),
+      payload: { resolution: 'paid', note },
+    });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(answer.json()).toMatchObject({
+      code: 'REQUEST.INVALID',
+      errors: [{ field: 'note', message: 'note must explain the decision (at least 3 characters besides spaces)' }],
+    });
+    expect(await harness.runtime.eventStore.readStream(`order-${orderId}`)).toEqual(before);
+    expect((await loadOrder(deps.store, orderId)).state.status).toBe('needs_review');
+  });
+
   it('refuses an order that is not waiting for review, and bad bodies, writing nothing', async () => {
     const orderId = await orderInUnknownState();
     const before = (await harness.runtime.eventStore.readStream(`order-${orderId}`)).length;

@@ -93,6 +93,36 @@ describe('a route that requires a role, called without a valid token', () => {
   });
 });
 
+describe('the challenge of a 401 (RFC 9110 §11.6.1, RFC 6750 §3)', () => {
+  it.each([
+    ['no token', {}, 'Bearer realm="idem"'],
+    ['a scheme other than Bearer', { authorization: 'Basic ZGV2LXN1cHBvcnQ6' }, 'Bearer realm="idem"'],
+    ['an unknown token', UNKNOWN_TOKEN, 'Bearer realm="idem", error="invalid_token"'],
+  ])('names the Bearer scheme in WWW-Authenticate when called with %s', async (_caller, headers, challenge) => {
+    for (const [method, path] of [
+      ['GET', '/v1/support/overview'],
+      ['POST', '/v1/orders/edge-auth-5/charge'],
+    ] as const) {
+      const response = await fetch(url(path), {
+        method,
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: method === 'POST' ? '{}' : undefined,
+      });
+      expect({ path, status: response.status, challenge: response.headers.get('www-authenticate') }).toEqual({
+        path,
+        status: 401,
+        challenge,
+      });
+    }
+  });
+
+  it('is not sent with a 403: the token is known, another one would not help this caller', async () => {
+    const response = await fetch(url('/v1/support/overview'), { headers: auth('storefront') });
+    expect(response.status).toBe(403);
+    expect(response.headers.get('www-authenticate')).toBeNull();
+  });
+});
+
 describe('a route that requires a role, called with a known token', () => {
   it('answers a malformed body from its role 400 REQUEST.MALFORMED, as before', async () => {
     const { response, problem } = await post('/v1/orders/edge-auth-3/charge', auth('storefront'), '{"amount": 12');

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
 import type { TokenRoles } from '../config/bearer-tokens';
 import { Callers } from './callers';
-import { admit, declaredAccess, type RouteAccess } from './route-access';
+import { admit, bearerChallenge, declaredAccess, isMissingToken, type RouteAccess } from './route-access';
 
 interface AccessConfig {
   access?: RouteAccess;
@@ -29,13 +29,14 @@ export function declareRouteAccess(routes: Iterable<{ controller: object; handle
 /** Install after the hooks that must see every request (request id, metrics): a refusal here ends it. */
 export function checkAccessBeforeBody(instance: FastifyInstance, tokens: TokenRoles): void {
   const callers = new Callers(tokens);
-  instance.addHook('onRequest', (request, _reply, done) => {
+  instance.addHook('onRequest', (request, reply, done) => {
     const { access } = request.routeOptions.config as AccessConfig;
     if (access === undefined) return done();
     try {
       admit(access, callers.of(request.headers.authorization));
       done();
     } catch (refusal) {
+      if (isMissingToken(refusal)) void reply.header('www-authenticate', bearerChallenge(request.headers.authorization));
       done(refusal as Error);
     }
   });

@@ -37,3 +37,15 @@ export function admit(access: RouteAccess, caller: Caller | undefined): Caller |
   }
   return caller;
 }
+
+/**
+ * The `WWW-Authenticate` a 401 must carry (RFC 9110 §11.6.1): the Bearer scheme the routes take, and with
+ * a bearer token the service does not know, RFC 6750's `invalid_token` (a client's OAuth library reads it
+ * to ask for a new token instead of giving up).
+ */
+export function bearerChallenge(authorization: string | undefined): string {
+  return /^Bearer +\S/i.test(authorization ?? '') ? 'Bearer realm="idem", error="invalid_token"' : 'Bearer realm="idem"';
+}
+
+/** Whether a refusal from `admit` is the 401, which carries the challenge. */
+export const isMissingToken = (refusal: unknown): boolean => refusal instanceof AppError && refusal.kind === 'unauthenticated';

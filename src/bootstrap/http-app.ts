@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule, type ApiParts } from '../app.module';
 import { checkAccessBeforeBody, declareRouteAccess } from '../auth/access-before-body';
+import { ShowCallerController } from '../auth/show-caller.controller';
 import { createValidationPipe } from '../errors/validation-pipe';
 import { installJobQueue } from '../jobs/install-job-queue';
 import { countHttpRequests } from '../metrics/http-metrics';
@@ -18,8 +19,8 @@ import type { Runtime } from './runtime';
 /** Bodies above this are refused with 413 before any handler runs (DESIGN: > 64 KiB is bad input). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-/** The api's root: the features and kernel routes (AppModule) plus /metrics. */
-@Module({})
+/** The api's root: the features and kernel routes (AppModule) plus /metrics and who the caller is. */
+@Module({ controllers: [ShowCallerController] })
 class HttpApiModule {}
 
 /** Builds (but does not start listening) the Nest api on Fastify. Tests use `app.inject` or listen on port 0. */

@@ -73,6 +73,13 @@ describe('GET /v1/support/reviews', () => {
     expect(answer.json().errors.map((e: { field: string }) => e.field)).toEqual(['limit']);
   });
 
+  it('refuses a cursor naming a job id with NUL (which PostgreSQL cannot compare) with a 400 problem naming cursor', async () => {
+    const cursor = Buffer.from('["2026-12-03T10:45:56.744Z","charge-order:a\\u0000b"]').toString('base64url');
+    const answer = await cases.harness.app.inject({ url: `/v1/support/reviews?cursor=${cursor}`, headers: auth('support') });
+    expectProblem(answer, 400, 'REQUEST.INVALID');
+    expect(answer.json().errors.map((e: { field: string }) => e.field)).toEqual(['cursor']);
+  });
+
   it('is for the support role only', async () => {
     expect((await cases.harness.app.inject({ url: '/v1/support/reviews', headers: auth('storefront') })).statusCode).toBe(403);
   });

@@ -5,14 +5,18 @@
  */
 import type { JobKey } from '../../../projections/support-jobs/support-jobs.queries';
 import { canonicalInstant, decodeKeysetCursor, encodeKeysetCursor } from '../../../src/errors/keyset-cursor';
+import { unstorableText } from '../../../src/errors/storable-text';
 
 export function encodeJobCursor({ updatedAt, jobId }: JobKey): string {
   return encodeKeysetCursor([updatedAt.toISOString(), jobId]);
 }
 
-/** The key a cursor names, or undefined when it is not one this service wrote. */
+/**
+ * The key a cursor names, or undefined when it is not one this service wrote. A job id PostgreSQL could
+ * not hold (a NUL, a lone surrogate) was never written by it: compared in the query, it failed there, a 500.
+ */
 export function decodeJobCursor(cursor: string): JobKey | undefined {
   const [at, jobId] = decodeKeysetCursor(cursor, 2) ?? [];
   const updatedAt = canonicalInstant(at);
-  return updatedAt && typeof jobId === 'string' && jobId ? { updatedAt, jobId } : undefined;
+  return updatedAt && typeof jobId === 'string' && jobId && unstorableText(jobId) === undefined ? { updatedAt, jobId } : undefined;
 }

@@ -39,7 +39,10 @@ describe('ResolveReviewBody', () => {
 
   it('says why a note that is there is refused', async () => {
     expect(await problemsOf({ resolution: 'paid', note: 'ok' })).toEqual([
-      { field: 'note', message: 'note must explain the decision (at least 3 characters)' },
+      { field: 'note', message: 'note must explain the decision (at least 3 characters besides spaces)' },
+    ]);
+    expect(await problemsOf({ resolution: 'paid', note: ' \n\t ok ' })).toEqual([
+      { field: 'note', message: 'note must explain the decision (at least 3 characters besides spaces)' },
     ]);
     expect(await problemsOf({ resolution: 'paid', note: 'x'.repeat(2001) })).toEqual([
       { field: 'note', message: 'note must be at most 2000 characters' },

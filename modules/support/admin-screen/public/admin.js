@@ -10,19 +10,27 @@ const $ = (selector) => document.querySelector(selector);
 
 /** A non-2xx answer, carrying the service's problem+json (title, code, per-field errors). */
 class ProblemError extends Error {
-  constructor(status, problem) {
-    super(describeProblem(status, problem));
-    this.status = status;
+  constructor(response, problem) {
+    super(describeProblem(response, problem));
+    this.status = response.status;
     this.problem = problem;
   }
 }
 
-function describeProblem(status, problem) {
+/**
+ * "The request is invalid: note must explain the decision … (REQUEST.INVALID)". An answer without a
+ * problem (a proxy's error page) is named by its status, and said to give no reason.
+ */
+function describeProblem({ status, statusText }, problem) {
+  const what = problem.detail || problem.title;
+  if (!what) return `The service answered HTTP ${status}${statusText ? ` ${statusText}` : ''}, without saying why.`;
   const fields = (problem.errors || []).map((e) => e.message).join('; ');
-  const what = problem.detail || problem.title || `HTTP ${status}`;
   const when = askAgainIn(problem.retryAfterSeconds);
-  return [what, fields, problem.code && `(${problem.code})`, when].filter(Boolean).join(' ');
+  return [fields ? `${what}: ${fields}` : what, problem.code && `(${problem.code})`, when].filter(Boolean).join(' ');
 }
+
+/** fetch's own rejection ("Failed to fetch") says only that no answer came. */
+const NO_ANSWER = 'The service could not be reached (no answer): check the connection and try again.';
 
 /**
  * A refusal that a later try can answer says when (the provider cannot answer for a key until no request
@@ -44,11 +52,13 @@ async function api(path, { method = 'GET', body, token } = {}) {
   const session = sessionsEnded;
   const headers = { authorization: `Bearer ${token ?? sessionStorage.getItem(TOKEN_KEY)}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).catch(() => {
+    throw new Error(NO_ANSWER);
+  });
   const answer = await response.json().catch(() => ({}));
   if (session !== sessionsEnded) return dropped();
   if (response.status === 401 && token === undefined) return endSession(SESSION_ENDED);
-  if (!response.ok) throw new ProblemError(response.status, answer);
+  if (!response.ok) throw new ProblemError(response, answer);
   return answer;
 }
 
@@ -101,26 +111,13 @@ const status = (value) => element('span', value, `status-${value}`);
 
 // ---- login, roles and the end of a session -------------------------------------------------------------
 
-/**
- * Each role is recognised by a route only it may read; the role itself is never stored, so a reload
- * asks again. Support's overview is what its screen shows first; one event is the cheapest audit read.
- */
-const ROLE_PROBES = [
-  ['support', '/v1/support/overview'],
-  ['auditor', '/v1/audit/events?limit=1'],
-];
+/** The screen each role sees; the role itself is never stored, so a reload asks again. */
+const SCREENS = ['support', 'auditor'];
 
 /** The token's role, or undefined when the service knows the token but gives it neither screen. */
 async function roleOf(token) {
-  for (const [role, probe] of ROLE_PROBES) {
-    try {
-      await api(probe, { token });
-      return role;
-    } catch (error) {
-      if (error.status !== 403) throw error;
-    }
-  }
-  return undefined;
+  const { role } = await api('/v1/auth/caller', { token });
+  return SCREENS.includes(role) ? role : undefined;
 }
 
 async function logIn(event) {
@@ -173,7 +170,7 @@ function endSession(message) {
   for (const selector of CLEARED_ON_LOG_OUT) $(selector).replaceChildren();
   for (const selector of ['#q', '#verify-stream']) $(selector).value = '';
   $('#duplicates').textContent = $('#lag').textContent = '…';
-  historyNext = moreResults = moreReviews = null;
+  historyNext = moreResults = moreReviews = detailJob = null;
   $('#history-next').disabled = true;
   $('#title').textContent = 'Idem admin';
   $('#login').hidden = false;
@@ -183,6 +180,7 @@ function endSession(message) {
 
 const CLEARED_ON_LOG_OUT = [
   '#search-message',
+  '#detail-message',
   '#results tbody',
   '#detail-title',
   '#detail-fields',
@@ -279,8 +277,22 @@ async function loadSearchPage(q, cursor) {
   }
 }
 
-async function showDetail(job) {
+/** Counts the details opened, so a late answer for an earlier one does not fill in the one shown. */
+let detailsShown = 0;
+
+/** The job whose detail is shown (what its Reconcile button acts on). */
+let detailJob = null;
+
+/**
+ * Opens a job's detail. After an action on its order, `minRevision` (the revision the action answered)
+ * makes the order's read wait for nothing and show what the action recorded (read-your-writes).
+ */
+async function showDetail(job, { message = '', minRevision } = {}) {
+  detailsShown += 1;
+  detailJob = job;
   $('#detail').hidden = false;
+  $('#detail-message').textContent = message;
+  $('#detail-reconcile').hidden = !job.orderId;
   $('#detail-title').textContent = job.orderId ? `Order ${job.orderId}` : `Job ${job.jobId}`;
   const fields = [
     ['Status', status(job.status)],
@@ -294,8 +306,34 @@ async function showDetail(job) {
     ['Updated', time(job.updatedAt)],
   ];
   showFields($('#detail-fields'), fields);
-  await showTimeline(job);
+  await Promise.all([showOrder(job, fields, minRevision), showTimeline(job)]);
   $('#detail').scrollIntoView({ block: 'nearest' });
+}
+
+/**
+ * For a charge, the order itself beside its job (GET /v1/orders/{id}): the job's status says where the
+ * work is (pending, done), the order's what is known of the money — "unknown" while the provider's
+ * answer was lost and the card may have been charged, which a pending job does not tell — with the
+ * amount and the payment intent to look up at the provider.
+ */
+async function showOrder(job, jobFields, minRevision) {
+  if (!job.orderId) return;
+  const shown = detailsShown;
+  let orderFields;
+  try {
+    const order = await api(
+      `/v1/orders/${encodeURIComponent(job.orderId)}${minRevision === undefined ? '' : `?minRevision=${minRevision}`}`,
+    );
+    orderFields = [
+      ['Order status', status(order.status)],
+      ['Amount', `${order.amount} ${order.currency} (minor units)`],
+      ['Payment intent', order.paymentIntentId],
+    ];
+  } catch (error) {
+    orderFields = [['Order status', `unavailable: ${error.message}`]];
+  }
+  if (shown !== detailsShown) return;
+  showFields($('#detail-fields'), [jobFields[0], ...orderFields, ...jobFields.slice(1)]);
 }
 
 async function showTimeline(job) {
@@ -318,6 +356,23 @@ async function showTimeline(job) {
     }
   } catch (error) {
     $('#timeline-message').textContent = error.message;
+  }
+}
+
+/**
+ * Recovery for the order shown, now (DESIGN.md §7.4): an order stuck in processing or unknown is checked
+ * with the provider and the outcome recorded; the detail is then read again, as it is after it.
+ */
+async function reconcileShown() {
+  const job = detailJob;
+  if (!job?.orderId) return;
+  $('#detail-message').textContent = 'Asking the provider…';
+  try {
+    const answer = await api(`/v1/support/orders/${encodeURIComponent(job.orderId)}/reconcile`, { method: 'POST' });
+    if (job !== detailJob) return;
+    await showDetail(job, { message: `Order ${job.orderId} ${reconciled(answer)}.`, minRevision: answer.order?.revision });
+  } catch (error) {
+    if (job === detailJob) $('#detail-message').textContent = `Order ${job.orderId}: ${error.message}`;
   }
 }
 
@@ -388,7 +443,12 @@ function reviewRow(job) {
     );
   });
   actions.append(reconcile, ' ', note, ' ', resolution, ' ', resolve);
-  const tr = row([job.orderId, job.lastError, time(job.updatedAt), actions]);
+  // The order opens in the detail above, with its provider references and timeline, to decide on.
+  const open = element('button', job.orderId, 'open-case');
+  open.type = 'button';
+  open.title = `Open order ${job.orderId}: its detail and event timeline`;
+  open.addEventListener('click', () => showDetail(job));
+  const tr = row([open, job.lastError, time(job.updatedAt), actions]);
   tr.dataset.orderId = job.orderId;
   return tr;
 }
@@ -489,6 +549,11 @@ async function loadHistory(after) {
     const { events, next } = await api(`/v1/audit/events?${query}`);
     historyNext = next;
     $('#history-next').disabled = !next;
+    // Nothing after a full page (the history holds a multiple of the limit): the page shown stays.
+    if (after && !events.length) {
+      $('#history-message').textContent = `No events after ${after}: the end of history for now.`;
+      return;
+    }
     $('#history-message').textContent =
       (events.length ? `Positions ${events[0].position} to ${events.at(-1).position}.` : 'No events.') +
       (next ? '' : ' End of history for now.');
@@ -509,6 +574,7 @@ document.addEventListener('DOMContentLoaded', () => {
   $('#login-form').addEventListener('submit', logIn);
   $('#search-form').addEventListener('submit', search);
   $('#logout').addEventListener('click', logOut);
+  $('#detail-reconcile').addEventListener('click', reconcileShown);
   $('#refresh-reviews').addEventListener('click', () => Promise.all([loadReviews(), loadOverview()]));
   $('#search-more').addEventListener('click', () => moreResults?.());
   $('#reviews-more').addEventListener('click', () => moreReviews?.());

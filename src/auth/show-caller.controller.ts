@@ -1,0 +1,20 @@
+/**
+ * GET /v1/auth/caller — the role and token id the request's bearer token stands for. A client that
+ * adapts to its user (the admin screen shows support or audit) asks once, instead of trying each role's
+ * routes until one does not answer 403 (a failed load in the browser's console every time).
+ */
+import { Controller, Get, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import type { Caller } from './callers';
+import { Roles } from './roles';
+
+@Controller('v1/auth')
+export class ShowCallerController {
+  @Get('caller')
+  @Roles('storefront', 'sync', 'support', 'auditor')
+  caller(@Req() request: FastifyRequest & { caller?: Caller }): Caller {
+    // The guard admitted the request, so it set the caller: every role may call this route.
+    const { role, tokenId } = request.caller!;
+    return { role, tokenId };
+  }
+}
