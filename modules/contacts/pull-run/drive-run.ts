@@ -20,7 +20,7 @@ import { importItems, throwIfNotStored } from '../import-contacts/import-records
 import { fencedStore } from './fenced-store';
 import { pageItems } from './page-items';
 import { RunDrivenElsewhere, RunNotHeld, type RunLocks } from './run-lock';
-import { keepRun, knownRun, summarizedRun } from './run-folds';
+import { keepRun, knownRun } from './run-folds';
 import {
   decideFetchGaveUp,
   decideNothingLeftToRead,
@@ -80,9 +80,7 @@ export const RUN_READ_PAGE = 5000;
  * process last loaded it (run-folds.ts).
  */
 export async function loadRun(store: EventStore, runId: string, pageSize = RUN_READ_PAGE): Promise<ImportRunState> {
-  // Not kept here yet: a file run starts from its last slice's totals (a long run's first GET or
-  // status took seconds of folding); a pull run, or one recorded before totals, from its start.
-  let run = knownRun(store, runId) ?? (await summarizedRun(store, runId)) ?? initialImportRunState();
+  let run = knownRun(store, runId) ?? initialImportRunState();
   for (;;) {
     const events = await store.readStream(importStream(runId), { fromRevision: run.revision + 1, maxCount: pageSize });
     run = events.reduce((state, e) => evolveImportRun(state, e as unknown as ImportEvent & { metadata: { recordedAt: string } }), run);
