@@ -62,6 +62,7 @@ export async function reconcileOrder(
   }
   const after = await loadOrder(deps.store, orderId);
   const newStatus = after.state.exists ? after.state.status : 'none';
+  reason = withOutcome(reason, oldStatus, newStatus, after.state.exists ? after.state.lastError : undefined);
   if (before.state.exists) {
     await writeRecoveryLine(deps.pool, {
       orderId,
@@ -91,6 +92,21 @@ export async function reconcileOrder(
  */
 export const reconcileOrderNow = (deps: RecoveryDeps, orderId: string, trigger: 'support' | 'cli') =>
   reconcileOrder(deps, orderId, { staleAfterMs: DEFAULT_ATTEMPT_LEASE_MS, trigger });
+
+/**
+ * The reason, with what became of the order when recovery sent it to review: "verified with the
+ * provider" alone read as if all was well beside a new status of needs_review (the stop rule struck,
+ * or the provider's answer contradicted the order). The review's reason is the order's last error.
+ */
+export function withOutcome(
+  reason: string,
+  oldStatus: OrderStatus | 'none',
+  newStatus: OrderStatus | 'none',
+  lastError: string | undefined,
+): string {
+  if (newStatus !== 'needs_review' || oldStatus === 'needs_review') return reason;
+  return `${reason}; it now needs review: ${lastError ?? 'see its events'}`;
+}
 
 const reasonFor = (result: ChargeOrderResult, oldStatus: OrderStatus | 'none'): string => {
   switch (result) {
