@@ -29,6 +29,11 @@ export async function openReadModels(runtime: Runtime, features: readonly Featur
   await prepareDatabase(runtime, features);
   const readModels = readModelsOf(features);
   const entities = readModels.map((model) => model.entity);
-  const dataSource = await createReadModelDataSource({ url: runtime.databaseUrl, entities, poolSize, answerDeadlines: runtime.answerDeadlines }).initialize();
+  const dataSource = await createReadModelDataSource({
+    url: runtime.databaseUrl,
+    entities,
+    poolSize,
+    answerDeadlines: runtime.answerDeadlines,
+  }).initialize();
   return { dataSource, close: () => dataSource.destroy() };
 }
