@@ -40,8 +40,8 @@ export async function runReadModelMigrations(url: string): Promise<void> {
   // Its wait for the lock may be long (another process migrating), and the deadlines never cut a wait
   // PostgreSQL confirms; a server that does not answer fails the start instead of hanging it.
   const LockClient = clientWithDeadlines(DEFAULT_ANSWER_DEADLINES);
+  // A lost server fails the lock's query; the class's own 'error' listener keeps its event from also ending the process.
   const lock = new LockClient({ connectionString: url });
-  lock.on('error', () => undefined); // a lost server fails the lock's query; its event must not also kill the process
   await lock.connect();
   const dataSource = createReadModelDataSource({ url, entities: [], poolSize: 1 });
   try {

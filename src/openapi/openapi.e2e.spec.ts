@@ -80,7 +80,7 @@ describe('GET /docs/openapi.json', () => {
   it('lists every route the api serves, of every feature and of the kernel', () => {
     const routes = registeredRoutes();
     expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(
-      expect.arrayContaining(['post /v1/orders/{orderId}/charge', 'get /health/ready', 'get /metrics']),
+      expect.arrayContaining(['post /v1/orders/{orderId}/charge', 'get /health/ready', 'get /metrics', 'get /v1/auth/caller']),
     );
     for (const { method, path } of routes)
       expect({ route: `${method} ${path}`, documented: !!document.paths[path]?.[method] }).toEqual({

@@ -10,7 +10,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { MAX_RECORD_CHARS } from './csv-records';
-import type { FileOpener } from './file-records';
+import { openFile, type FileOpener } from './file-records';
 
 /** Every this many bytes, the hashing keeps a copy of the hash's state: a resumed read re-reads less than this before its place. */
 export const HASH_BLOCK = 256 * 1024;
@@ -50,16 +50,12 @@ export async function hashFile(path: string, signal?: AbortSignal): Promise<Hash
  * hashing kept at the block `byte` is in, and the bytes from that block's start to `byte`, read again
  * only to be hashed (not parsed).
  */
-export async function hashUpTo(byte: number, hashed: HashedFile, path: string, open?: FileOpener): Promise<Hash> {
+export async function hashUpTo(byte: number, hashed: HashedFile, path: string, open: FileOpener = openFile): Promise<Hash> {
   const block = Math.floor(byte / HASH_BLOCK);
   const hash = hashed.blockStates[block].copy();
   const start = block * HASH_BLOCK;
   if (byte > start) {
-    const opened = (open ?? ((p: string, range: { start: number; end: number }) => createReadStream(p, range)))(path, {
-      start,
-      end: byte - 1,
-    });
-    for await (const chunk of opened) hash.update(chunk as Buffer);
+    for await (const chunk of open(path, { start, end: byte - 1 })) hash.update(chunk as Buffer);
   }
   return hash;
 }

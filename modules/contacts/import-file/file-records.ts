@@ -86,7 +86,8 @@ export type FileRecord = FileRow | { line: number; fromLine: number; unreadable:
 
 export const formatOf = (path: string): FileFormat => (/\.csv$/i.test(path) ? 'csv' : 'ndjson');
 
-const openFile: FileOpener = (path, range) => createReadStream(path, range);
+/** The default FileOpener: the file's bytes from disk. */
+export const openFile: FileOpener = (path, range) => createReadStream(path, range);
 
 export async function* fileRecords(path: string, format: FileFormat, reading: FileReading): AsyncGenerator<FileRecord> {
   const open = reading.open ?? openFile;

@@ -119,7 +119,10 @@ async function takeRun(connection: SessionConnection, runId: string, silentForMs
   }
   let gone: Error | undefined;
   void lost.then((error) => (gone = error));
-  /** Read through a call: the checks below read it again after awaiting. */
+  /**
+   * `gone`, read through a call: after an await, `confirm` must see it set by `lost` meanwhile, where a
+   * direct read would still be narrowed by TypeScript to the undefined it checked before awaiting.
+   */
   const goneNow = (): Error | undefined => gone;
   // One query at a time on the session (pg warns of overlapping ones): a touch waits for the one before.
   let touching: Promise<unknown> = Promise.resolve();

@@ -1,8 +1,5 @@
-/**
- * The recovery sweep's log lines, counted right for one order and for many: they used to say
- * "1 of 1 order(s) could not be recovered and stay stuck" and "recovery looked at 1 stuck order(s)".
- */
-import { withOutcome, type ReconcileResult } from './reconcile-order';
+/** The recovery sweep's log lines, counted right for one order and for many ("1 order", "2 orders", never "order(s)"). */
+import type { ReconcileResult } from './reconcile-order';
 import { sweepFailuresLine, sweepSummaryLine } from './recover-stuck-charges.job';
 
 const failure = (orderId: string): ReconcileResult => ({
@@ -34,21 +31,6 @@ describe('the recovery sweep', () => {
       [3, 'recovery looked at 3 stuck orders'],
     ])('says how many orders it looked at (%i)', (n, line) => {
       expect(sweepSummaryLine(n)).toBe(line);
-    });
-  });
-
-  describe('when recovering an order sends it to review', () => {
-    it("says so beside how it was recovered, with the review's reason", () => {
-      expect(withOutcome('verified with the provider', 'unknown', 'needs_review', 'five unknown outcomes in a row')).toBe(
-        'verified with the provider; it now needs review: five unknown outcomes in a row',
-      );
-    });
-
-    it('leaves the reason as it is for any other outcome, and for an order already in review', () => {
-      expect(withOutcome('verified with the provider', 'unknown', 'paid', undefined)).toBe('verified with the provider');
-      expect(withOutcome('nothing to recover (needs_review)', 'needs_review', 'needs_review', 'x')).toBe(
-        'nothing to recover (needs_review)',
-      );
     });
   });
 });

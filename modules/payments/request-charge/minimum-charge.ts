@@ -44,7 +44,10 @@ const MINIMUM_CHARGE: Readonly<Record<string, number>> = {
   THB: 1000,
 };
 
-/** The smallest `amount`, in the currency's minor unit, Idem accepts for a charge in `currency`. */
+/**
+ * Stripe's minimum charge in `currency` from its table, in the currency's minor unit (1 outside the
+ * table). The smallest amount a charge may have is this moved onto the currency's step: smallestChargeOf.
+ */
 export const minimumChargeOf = (currency: unknown): number => (typeof currency === 'string' && MINIMUM_CHARGE[currency]) || 1;
 
 /**

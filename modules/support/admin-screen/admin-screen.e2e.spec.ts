@@ -669,7 +669,6 @@ describeInBrowser('the admin screen, in chromium', () => {
     });
   });
 
-  // Last, in a describe of its own: it reads what every page above logged.
   describe('in a narrow window (a phone, 360 px wide)', () => {
     let page: Page;
     beforeAll(async () => {
@@ -722,12 +721,13 @@ describeInBrowser('the admin screen, in chromium', () => {
     });
   });
 
+  // Last, in a describe of its own: it reads what every page above logged.
   describe('all along', () => {
     it('ran without a console error or a Content-Security-Policy violation', () => {
       // The revoked token's 401, the resolution the provider could not answer yet (503) and the faked
       // amount mismatch (422) are the errors the browser is expected to log (failed resource loads). A
-      // login asks which role its token has (GET /v1/auth/caller), so no login meets a 403: an auditor's
-      // used to, from a support route tried first, and a storefront token's from both.
+      // login asks which role its token has (GET /v1/auth/caller) instead of trying each role's routes,
+      // so no login, not even an auditor's or a storefront token's, meets a 403.
       expect(consoleErrors.filter((message) => !/\b(401|422|503)\b/.test(message))).toEqual([]);
     });
   });

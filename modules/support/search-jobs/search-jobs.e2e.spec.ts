@@ -113,7 +113,7 @@ describe('GET /v1/support/search', () => {
     ['limit', 'given twice', '&limit=1&limit=2'],
     ['cursor', 'not base64url', '&cursor=a%2Fb'],
     ['cursor', 'not one this service wrote', `&cursor=${Buffer.from('["yesterday","x"]').toString('base64url')}`],
-    // A job id holding NUL reached PostgreSQL, which cannot hold it in text: a 500.
+    // A job id holding NUL is refused before the query: PostgreSQL cannot compare it as text (a 500).
     ['cursor', 'naming a job id with NUL', `&cursor=${Buffer.from('["2026-12-03T10:45:56.744Z","a\\u0000b"]').toString('base64url')}`],
   ])('refuses a %s that is %s with a 400 problem naming it', async (field, _case, query) => {
     const answer = await cases.harness.app.inject({ url: `/v1/support/search?q=x${query}`, headers: auth('support') });
