@@ -7,7 +7,7 @@
  */
 import { createTestDatabase } from '../../test/harness/test-database';
 import { loadConfig } from '../config/config';
-import { startBlackHoleProxy } from '../database/black-hole-proxy';
+import { startBlackHoleProxy } from '../../test/harness/black-hole-proxy';
 import { exitOnStartupFailure } from './process-lifecycle';
 import { startRuntime } from './runtime';
 import { StoreUnreachable } from './store-unreachable';

@@ -7,7 +7,7 @@ import { createTestDatabase } from '../../test/harness/test-database';
 import { waitUntil } from '../../test/harness/wait-until';
 import { isStoreUnavailable } from '../event-store/store-unavailable';
 import { clientWithDeadlines, type AnswerDeadlines } from './answer-deadlines';
-import { startBlackHoleProxy, type BlackHoleProxy } from './black-hole-proxy';
+import { startBlackHoleProxy, type BlackHoleProxy } from '../../test/harness/black-hole-proxy';
 import { surviveLostConnections } from './lost-connections';
 import { PostgresNotAnswering } from './not-answering';
 

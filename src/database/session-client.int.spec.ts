@@ -10,7 +10,7 @@ import { waitUntil } from '../../test/harness/wait-until';
 import { openJobWorkerLiveness } from '../jobs/job-worker-liveness';
 import { acquireLocks } from '../subscriptions/projection-lock';
 import { clientWithDeadlines } from './answer-deadlines';
-import { startBlackHoleProxy, type BlackHoleProxy } from './black-hole-proxy';
+import { startBlackHoleProxy, type BlackHoleProxy } from '../../test/harness/black-hole-proxy';
 
 const CONNECT_MS = 1_000;
 /** Timers fire late on a busy machine; an answer later than this is a hang, not a late timer. */

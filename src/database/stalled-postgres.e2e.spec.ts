@@ -10,7 +10,7 @@ import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
 import { expectProblem } from '../../test/harness/expect-problem';
 import { createTestDatabase } from '../../test/harness/test-database';
 import { waitUntil } from '../../test/harness/wait-until';
-import { startBlackHoleProxy, type BlackHoleProxy } from './black-hole-proxy';
+import { startBlackHoleProxy, type BlackHoleProxy } from '../../test/harness/black-hole-proxy';
 
 const DEADLINE_MS = 1_000;
 /** Timers fire late on a busy machine; an answer later than this is a hang, not a late timer. */
