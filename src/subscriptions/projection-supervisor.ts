@@ -60,6 +60,8 @@ export function superviseProjection(
   };
   return (async () => {
     while (!signal.aborted) {
+      // Whether this attempt committed a batch: a failure after that follows progress, not other failures.
+      let progressed = () => false;
       try {
         const live = (await readVersions(options.pool, projection.name)).find((v) => v.state === 'live');
         if (!live) throw new Error(`projection ${projection.name} has no live version: install it first`);
@@ -80,6 +82,8 @@ export function superviseProjection(
           set('active', live.version, 'own');
           log('info', `projection ${projection.name}@${live.version} active from ${current.checkpoint ?? 'the start'}`);
           const member: RunnerMember = { projection, version: live.version, state: 'live', mode: 'live', checkpoint: current.checkpoint };
+          // Committed batches move member.checkpoint (commit-batch.ts), on its own read and on the shared one.
+          progressed = () => member.checkpoint !== current.checkpoint;
           await pumpBatches({
             store: options.store,
             pool: options.pool,
@@ -105,6 +109,9 @@ export function superviseProjection(
           log('info', error.message);
           continue;
         }
+        // A failure after committed batches starts the backoff over: the delay grew during an outage (a
+        // stalled database took it to its 30 s cap) must not idle the projection after a later passing error.
+        if (progressed()) delay = initial;
         status.lastError = error instanceof Error ? error.message : String(error);
         set('retrying');
         log('error', `projection ${projection.name} failed; retrying in ${delay} ms`, error);

@@ -5,6 +5,7 @@
  * that may pass is retried; a run whose source is not configured here is left running, saying why once;
  * and a process holds one driver per run, across its RunDrivers and through a failed attempt's backoff.
  */
+import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
 import { Pool } from 'pg';
 import { InvalidAppend, StreamDeleted } from '../../../src/event-store/errors';
@@ -163,6 +164,47 @@ describe('a pull run driven in the background', () => {
 
         expect(await stoppedRun(runId)).toMatchObject({ status: 'completed', processed: 6 });
         expect(source.fetches.get('start')).toBe(2);
+      } finally {
+        await drivers.stop();
+      }
+    });
+
+    it('waits the first delay again after a failure that follows recorded pages, not the delay earlier failures grew to', async () => {
+      const runId = await start();
+      const tag = `after-progress-${runId}`;
+      const source = new ThreePages(tag);
+      // An outage on the first page (four failed attempts in a row), then one passing error on the third.
+      const failing = new Map([
+        [`contact-crm.${tag}-0`, 4],
+        [`contact-crm.${tag}-4`, 1],
+      ]);
+      const failedAt: number[] = [];
+      let thirdPageAt = 0;
+      const runStore = storeThatFails((stream) => {
+        const left = failing.get(stream) ?? 0;
+        if (left === 0) {
+          if (stream === `contact-crm.${tag}-4`) thirdPageAt = performance.now();
+          return undefined;
+        }
+        failing.set(stream, left - 1);
+        failedAt.push(performance.now());
+        return new Error('PostgreSQL did not answer a statement within 10000 ms');
+      });
+      const drivers = new RunDrivers({
+        store: runStore,
+        sources: () => source,
+        pageSize: 2,
+        backoffMs: 5,
+        locks: runLocksOn(pool),
+        retryDelayMs: { initial: 100, max: 5_000 },
+      });
+      try {
+        drivers.drive(runId, metadata);
+
+        expect(await stoppedRun(runId)).toMatchObject({ status: 'completed', processed: 6 });
+        expect(failedAt).toHaveLength(5);
+        // Four failures in a row grew the delay to 1,600 ms; the fifth follows two recorded pages.
+        expect(thirdPageAt - failedAt[4]).toBeLessThan(800);
       } finally {
         await drivers.stop();
       }

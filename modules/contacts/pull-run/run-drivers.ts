@@ -12,6 +12,7 @@ import type { ImportRunState } from '../import-run.state';
 import { fencedStore } from './fenced-store';
 import { appendRunEvents, driveRun, loadRun, type RunDriverDeps } from './drive-run';
 import { decideDriverGaveUp, sourceMovedReason } from './record-page.decision';
+import { knownRun } from './run-folds';
 import { RunDrivenElsewhere, type RunLocks } from './run-lock';
 
 const logger = new Logger('ContactSync');
@@ -52,11 +53,18 @@ export function sourceRefusal(run: ImportRunState, sources: ContactSources): str
   return sourceMovedReason(run, configured);
 }
 
+/** What a background driver needs: a driver's deps, the runs' locks and, for tests, its retry delays. */
+export type BackgroundDriverDeps = Omit<RunDriverDeps, 'signal' | 'metadata' | 'locks'> & {
+  locks: RunLocks;
+  /** The wait after a failed attempt, doubling while failures follow one another (default RETRY_DELAY_MS). */
+  retryDelayMs?: { initial: number; max: number };
+};
+
 export class RunDrivers {
   private readonly shutdown = new AbortController();
   private readonly drivers = new Set<Promise<void>>();
 
-  constructor(private readonly deps: Omit<RunDriverDeps, 'signal' | 'metadata' | 'locks'> & { locks: RunLocks }) {}
+  constructor(private readonly deps: BackgroundDriverDeps) {}
 
   /** `metadata`: who drives it, for the events the driver appends. A run this process drives already is left to its driver. */
   drive(runId: string, metadata: RunDriverDeps['metadata']): void {
@@ -97,11 +105,18 @@ const RETRY_DELAY_MS = { initial: 500, max: 30_000 };
  * do, and logs it at error level: retried every 30 s, it kept the run `running` forever, logging the
  * same error, and no one was asked to look.
  */
-function driveInBackground(deps: RunDriverDeps, runId: string): Promise<void> {
+function driveInBackground(deps: RunDriverDeps & Pick<BackgroundDriverDeps, 'retryDelayMs'>, runId: string): Promise<void> {
+  const { initial, max } = deps.retryDelayMs ?? RETRY_DELAY_MS;
   return (async () => {
+    // The run's revision when the current attempt began: a failure after this driver recorded pages
+    // follows progress, and starts the backoff over (a stall's doubled delay must not idle the run later).
+    let startedAt = -1;
     for (let failures = 0; ; failures++) {
       try {
-        const refused = sourceRefusal(await loadRun(deps.store, runId), deps.sources);
+        startedAt = knownRun(deps.store, runId)?.revision ?? -1;
+        const loaded = await loadRun(deps.store, runId);
+        startedAt = loaded.revision;
+        const refused = sourceRefusal(loaded, deps.sources);
         if (refused) return leaveAlone(runId, refused);
         const run = await driveRun(deps, runId);
         logger.log(`import run ${runId}: ${run.status} after ${run.processed} records${run.reason ? ` (${run.reason})` : ''}`);
@@ -114,7 +129,8 @@ function driveInBackground(deps: RunDriverDeps, runId: string): Promise<void> {
           return;
         }
         if (isPermanent(error) && (await stopForReview(deps, runId, message))) return;
-        const delay = Math.min(RETRY_DELAY_MS.initial * 2 ** failures, RETRY_DELAY_MS.max);
+        if ((knownRun(deps.store, runId)?.revision ?? -1) > startedAt) failures = 0;
+        const delay = Math.min(initial * 2 ** failures, max);
         logger.error(`import run ${runId} stopped on an error; driving it again in ${delay} ms: ${message}`);
         await sleep(delay, undefined, { signal: deps.signal }).catch(() => undefined);
         if (deps.signal?.aborted) return;
