@@ -20,3 +20,4 @@ export { decideResolveReview, type ResolveReview } from './resolve-review/resolv
 export { checkProviderForOrder, type ProviderCheck } from './resolve-review/provider-check';
 export { WebhookDeliveries } from './receive-webhook/webhook-deliveries';
 export type { OutsidePayments } from './charge-order/outside-payments.decision';
+export { ORDER_VIEW_SCHEMA } from './order.view.schema';

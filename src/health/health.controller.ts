@@ -4,6 +4,7 @@
  * limit (IDEM_READY_MAX_PROJECTION_LAG) — past it, reads served from read models are too stale to trust.
  */
 import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { Pool } from 'pg';
 import { IDEM_CONFIG, type IdemConfig } from '../config/config';
@@ -15,6 +16,7 @@ import { assertJobQueueAnswers } from './job-queue.check';
 import { probe } from './probe';
 import { assertProjectionsCurrent } from './projection-lag.check';
 import { Public } from '../auth/roles';
+import { LIVE_SCHEMA, READY_SCHEMA } from './health.schema';
 
 @Public('probes of the platform, from inside the network')
 @Controller('health')
@@ -27,11 +29,14 @@ export class HealthController {
   ) {}
 
   @Get('live')
+  @ApiResponse({ status: 200, description: 'The process answers.', schema: LIVE_SCHEMA })
   live() {
     return { status: 'up' };
   }
 
   @Get('ready')
+  @ApiResponse({ status: 200, description: 'Every check is up.', schema: READY_SCHEMA })
+  @ApiResponse({ status: 503, description: 'A check is down: the same body, naming it and why (not problem+json).', schema: READY_SCHEMA })
   async ready(@Res({ passthrough: true }) reply: FastifyReply) {
     const [database, eventStore, jobQueue, projectionLag] = await Promise.all([
       probe(() => this.pool.query('SELECT 1')),

@@ -35,7 +35,8 @@ export function withProblemJsonErrors(document: OpenAPIObject): OpenAPIObject {
   for (const pathItem of Object.values(document.paths)) {
     for (const operation of Object.values(pathItem)) {
       const responses = (operation as { responses?: Record<string, { content?: unknown }> }).responses ?? {};
-      for (const [status, response] of Object.entries(responses)) if (/^[45]/.test(status)) response.content = content;
+      // A response that says what it answers keeps it (GET /health/ready's 503 is its readiness body).
+      for (const [status, response] of Object.entries(responses)) if (/^[45]/.test(status) && !response.content) response.content = content;
     }
   }
   return document;

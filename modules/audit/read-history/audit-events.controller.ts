@@ -5,7 +5,7 @@
  * the client asks for `application/x-ndjson` (weighed by q-values, wants-ndjson.ts). `next` is null when the page was not full: the end of
  * history for now; poll again with the last event's position.
  */
-import { ApiQuery } from '@nestjs/swagger';
+import { ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { Controller, Get, Headers, Inject, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { Pool } from 'pg';
@@ -15,6 +15,7 @@ import { EVENT_STORE, type EventStore } from '../../../src/event-store/event-sto
 import { entryKey, readChainHashes } from '../../../projections/audit-chain/audit-chain.queries';
 import { parseHistoryPageQuery } from './history-page-query';
 import { wantsNdjson } from './wants-ndjson';
+import { HISTORY_NDJSON_SCHEMA, HISTORY_PAGE_SCHEMA } from '../audit-answers.schema';
 
 export const NDJSON = 'application/x-ndjson';
 
@@ -27,6 +28,11 @@ export class AuditEventsController {
 
   @Get('events')
   @Roles('auditor')
+  @ApiResponse({
+    status: 200,
+    description: 'A page of the history, oldest first: JSON, or NDJSON when the client asks for application/x-ndjson.',
+    content: { 'application/json': { schema: HISTORY_PAGE_SCHEMA }, [NDJSON]: { schema: HISTORY_NDJSON_SCHEMA } },
+  })
   @ApiQuery({
     name: 'after',
     required: false,

@@ -3,7 +3,7 @@
  * history with its seals when `stream` is omitted, and report the first break. A break is a finding,
  * not an error: the answer is 200 with `ok: false`.
  */
-import { ApiQuery } from '@nestjs/swagger';
+import { ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { Controller, Get, Inject, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { Pool } from 'pg';
@@ -15,6 +15,7 @@ import { idPattern } from '../../../src/errors/business-key';
 import type { VerifyReport } from './chain-break';
 import { verifyHistory, verifyStream } from './verify-history';
 import { ClientLeft } from '../../../src/errors/client-left';
+import { VERIFY_REPORT_SCHEMA } from '../audit-answers.schema';
 
 const STREAM_NAME = idPattern(200);
 
@@ -27,6 +28,11 @@ export class AuditVerifyController {
 
   @Get('verify')
   @Roles('auditor')
+  @ApiResponse({
+    status: 200,
+    description: 'The report: ok, or where the history first differs from what was chained.',
+    schema: VERIFY_REPORT_SCHEMA,
+  })
   @ApiQuery({
     name: 'stream',
     required: false,

@@ -5,6 +5,7 @@
  * folded from its stream instead, so a caller always reads its own writes. A deleted contact is 404.
  */
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
 import type { Pool } from 'pg';
 import { Roles } from '../../../src/auth/roles';
 import { DATABASE_POOL } from '../../../src/database/database-pool';
@@ -19,6 +20,7 @@ import { isKnownSource } from '../contact-sources';
 import { findContactRow, findImportTrail, type ImportTrail } from './contact-read-model';
 import { toStreamEventView } from '../../../src/event-store/stream-event-view';
 import { MinRevisionQuery } from '../../../src/openapi/min-revision-query';
+import { CONTACT_EVENTS_SCHEMA, CONTACT_VIEW_SCHEMA, IMPORT_TRAIL_SCHEMA } from '../contact.view.schema';
 
 @Controller('v1/contacts')
 export class GetContactController {
@@ -28,6 +30,7 @@ export class GetContactController {
   ) {}
 
   @Get(':source/:sourceId')
+  @ApiResponse({ status: 200, description: 'The contact as last imported.', schema: CONTACT_VIEW_SCHEMA })
   @Roles('sync', 'support', 'auditor')
   @MinRevisionQuery()
   async getContact(
@@ -46,6 +49,7 @@ export class GetContactController {
   }
 
   @Get(':source/:sourceId/events')
+  @ApiResponse({ status: 200, description: "The contact stream's events, oldest first.", schema: CONTACT_EVENTS_SCHEMA })
   @Roles('support', 'auditor')
   async getContactEvents(@Param('source') source: string, @Param('sourceId') sourceId: string) {
     checkKey(source, sourceId);
@@ -60,6 +64,7 @@ export class GetContactController {
 
   /** Every import that touched the record — imported, skipped as stale, duplicate, … — and why (import_events). */
   @Get(':source/:sourceId/imports')
+  @ApiResponse({ status: 200, description: 'Every import that touched the record, and why.', schema: IMPORT_TRAIL_SCHEMA })
   @Roles('sync', 'support', 'auditor')
   async getImportTrail(
     @Param('source') source: string,

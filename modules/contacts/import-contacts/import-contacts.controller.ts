@@ -8,7 +8,7 @@
  */
 import { Body, Controller, Headers, HttpCode, Inject, Post, Res } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import { ApiBody, ApiHeader } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CommandMetadata } from '../../../src/auth/caller.decorator';
 import { Roles } from '../../../src/auth/roles';
@@ -21,6 +21,7 @@ import { parseImportRequest } from './import-request';
 import { countOutcomes } from '../import-run.audit';
 import { pushRunId, type RecordAnswer } from './push-run';
 import { pushBatch } from './push-batch';
+import { IMPORT_ANSWER_SCHEMA } from '../contact.view.schema';
 
 /** 1,000 records with their fields; the rest of the api keeps the 64 KiB limit. */
 export const MAX_IMPORT_BODY_BYTES = 5 * 1024 * 1024;
@@ -39,6 +40,12 @@ export class ImportContactsController {
   @Post('import')
   @Roles('sync')
   @HttpCode(200)
+  @ApiResponse({
+    status: 200,
+    description:
+      'Every record answered, in the order sent (a replay under an Idempotency-Key: the original answers, Idempotent-Replayed: true).',
+    schema: IMPORT_ANSWER_SCHEMA,
+  })
   @RouteConfig({ bodyLimit: MAX_IMPORT_BODY_BYTES })
   @ApiHeader({
     name: 'Idempotency-Key',

@@ -2,6 +2,7 @@
  * GET /v1/orders/{orderId} and GET /v1/orders/{orderId}/events (the auditors' view of the stream).
  */
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
 import { Roles } from '../../../src/auth/roles';
 import { EVENT_STORE } from '../../../src/event-store/event-store.port';
 import { AppError } from '../../../src/errors/app-error';
@@ -10,6 +11,7 @@ import type { EventStore } from '../../../src/event-store/event-store.port';
 import { orderStream } from '../order.events';
 import { toOrderView, type OrderView } from '../order.view';
 import { loadOrder } from '../load-order';
+import { ORDER_EVENTS_SCHEMA, ORDER_VIEW_SCHEMA } from '../order.view.schema';
 import { ORDER_READ_MODEL, type OrderReadModel } from './order-read-model.port';
 import { toStreamEventView } from '../../../src/event-store/stream-event-view';
 import { MinRevisionQuery } from '../../../src/openapi/min-revision-query';
@@ -28,6 +30,7 @@ export class GetOrderController {
    * with the stream as it is: its `revision`, lower than the one asked for, tells the caller.
    */
   @Get(':orderId')
+  @ApiResponse({ status: 200, description: "The order's payment state.", schema: ORDER_VIEW_SCHEMA })
   @Roles('storefront', 'support', 'auditor')
   @MinRevisionQuery()
   async getOrder(@Param('orderId') orderId: string, @Query('minRevision') minRevisionParam?: string): Promise<OrderView> {
@@ -41,6 +44,7 @@ export class GetOrderController {
   }
 
   @Get(':orderId/events')
+  @ApiResponse({ status: 200, description: "The order stream's events, oldest first.", schema: ORDER_EVENTS_SCHEMA })
   @Roles('support', 'auditor')
   async getOrderEvents(@Param('orderId') orderId: string) {
     assertBusinessKey('orderId', orderId);

@@ -4,7 +4,7 @@
  * harmless because an event can only move an order forward, and each is remembered once applied.
  */
 import { Controller, Headers, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiHeader } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Stripe from 'stripe';
 import { EVENT_STORE } from '../../../src/event-store/event-store.port';
@@ -22,6 +22,7 @@ import { decideWebhook } from './webhook.decision';
 import { WebhookDeliveries } from './webhook-deliveries';
 import { assertWebhookEvent } from './webhook-shape';
 import { Public } from '../../../src/auth/roles';
+import { WEBHOOK_ANSWER_SCHEMA } from './webhook-answer.schema';
 
 const SIGNATURE_TOLERANCE_SECONDS = 300;
 
@@ -47,6 +48,11 @@ export class ReceiveWebhookController {
 
   @Post('payments')
   @HttpCode(200)
+  @ApiResponse({
+    status: 200,
+    description: 'Received (also a duplicate delivery): Stripe stops redelivering.',
+    schema: WEBHOOK_ANSWER_SCHEMA,
+  })
   @ApiHeader({
     name: 'Stripe-Signature',
     required: true,

@@ -6,6 +6,7 @@
 import { Body, Controller, Headers, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiHeader, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { ORDER_VIEW_SCHEMA } from '../order.view.schema';
 import { CommandMetadata } from '../../../src/auth/caller.decorator';
 import { IDEM_CONFIG, type IdemConfig } from '../../../src/config/config';
 import { Roles } from '../../../src/auth/roles';
@@ -37,10 +38,15 @@ export class RequestChargeController {
   @Post(':orderId/charge')
   @Roles('storefront')
   @HttpCode(202)
-  @ApiResponse({ status: 202, description: 'Accepted: the order is pending or processing (also after a ?waitMs= that ran out).' })
+  @ApiResponse({
+    status: 202,
+    description: 'Accepted: the order is pending or processing (also after a ?waitMs= that ran out).',
+    schema: ORDER_VIEW_SCHEMA,
+  })
   @ApiResponse({
     status: 200,
     description: 'The order is paid, failed or in review: now, after ?waitMs=, or as a duplicate of a settled charge.',
+    schema: ORDER_VIEW_SCHEMA,
   })
   @ApiResponse({
     status: 422,

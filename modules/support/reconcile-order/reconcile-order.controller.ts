@@ -4,6 +4,7 @@
  * An unknown order is 404 `ORDER.NOT_FOUND`.
  */
 import { Controller, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
 import type { Pool } from 'pg';
 import { CommandMetadata } from '../../../src/auth/caller.decorator';
 import { Roles } from '../../../src/auth/roles';
@@ -14,6 +15,7 @@ import { AppError } from '../../../src/errors/app-error';
 import { assertBusinessKey } from '../../../src/errors/business-key';
 import type { EventStore } from '../../../src/event-store/event-store.port';
 import { PAYMENT_GATEWAY, loadOrder, reconcileOrderNow, toOrderView, type PaymentGateway } from '../../payments';
+import { RECONCILE_ANSWER_SCHEMA } from '../support-answers.schema';
 
 @Controller('v1/support/orders')
 export class ReconcileOrderController {
@@ -26,6 +28,7 @@ export class ReconcileOrderController {
   @Post(':orderId/reconcile')
   @Roles('support')
   @HttpCode(200)
+  @ApiResponse({ status: 200, description: 'What recovery found and did, and the order after it.', schema: RECONCILE_ANSWER_SCHEMA })
   async reconcile(@Param('orderId') orderId: string, @CommandMetadata() requestedBy: CommandContext['metadata']) {
     assertBusinessKey('orderId', orderId);
     // An order nobody asked to charge has nothing to reconcile: answer as GET /v1/orders/{id} does.

@@ -15,6 +15,7 @@ import {
   orderCommands,
   toOrderView,
   type PaymentGateway,
+  ORDER_VIEW_SCHEMA,
 } from '../../payments';
 import { ResolveReviewBody } from './resolve-review.body';
 
@@ -28,6 +29,7 @@ export class ResolveReviewController {
   @Post(':orderId/resolve')
   @Roles('support')
   @HttpCode(200)
+  @ApiResponse({ status: 200, description: 'The order, settled as support resolved it.', schema: ORDER_VIEW_SCHEMA })
   @ApiResponse({
     status: 422,
     description:

@@ -3,6 +3,7 @@
  * the read models this screen reads lag behind the log (a case may be newer than what search shows).
  */
 import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { importEventsReadModel } from '../../../projections/import-events/import-events.projector';
@@ -17,6 +18,7 @@ import { measureLag } from '../../../src/subscriptions/projection-lag';
 import { readModelProjection } from '../../../src/subscriptions/read-models/read-model.projection';
 import { importRecordsAbsorbed } from './duplicates-absorbed';
 import { ReplayedAnswers } from './replayed-answers';
+import { OVERVIEW_SCHEMA } from '../support-answers.schema';
 
 const SCREEN_READ_MODELS = [supportJobsReadModel, ordersReadModel, importEventsReadModel].map(readModelProjection);
 /** Past this many pending events the screen shows "≥ 1000": counting further would make the header slow. */
@@ -37,6 +39,7 @@ export class ShowOverviewController {
   ) {}
 
   @Get()
+  @ApiResponse({ status: 200, description: 'Duplicates absorbed, and how far the lists lag behind the log.', schema: OVERVIEW_SCHEMA })
   @Roles('support')
   async overview() {
     // The lag is read from the event store: one that does not answer leaves the header without it
