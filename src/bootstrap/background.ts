@@ -6,7 +6,8 @@
  */
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Logger as JobLogger, type LogLevel } from 'graphile-worker';
+import { Logger as JobLogger } from 'graphile-worker';
+import { jobLogFactory, type JobLogLevel } from '../jobs/job-log';
 import { projectionLanesOf, reactorsOf, readModelsOf, taskListOf, type Feature, type WorkerContext } from '../features/feature';
 import { installJobQueue } from '../jobs/install-job-queue';
 import { startJobWorker, type JobWorker } from '../jobs/job-worker';
@@ -46,18 +47,18 @@ function logProjections(level: 'info' | 'warn' | 'error', message: string, error
   else projectionLogger.log(line);
 }
 
-const SEVERITY = { error: 0, warning: 1, info: 2, debug: 3 } as const;
-
-/** graphile-worker's log lines through Nest's logger, filtered by LOG_LEVEL. */
-function jobLogger(level: 'error' | 'warn' | 'info' | 'debug'): JobLogger {
-  const threshold = { error: 0, warn: 1, info: 2, debug: 3 }[level];
-  return new JobLogger((scope) => (logLevel: LogLevel, message: string) => {
-    if (SEVERITY[logLevel] > threshold) return;
-    const line = `${scope.label ?? 'jobs'}: ${message}`;
-    if (logLevel === 'error') logger.error(line);
-    else if (logLevel === 'warning') logger.warn(line);
-    else logger.log(line);
-  });
+/**
+ * graphile-worker's log lines through Nest's logger, filtered by LOG_LEVEL; a failed attempt retried
+ * for an expected reason is one warning line, without the stack (src/jobs/job-log.ts).
+ */
+function jobLogger(level: JobLogLevel): JobLogger {
+  return new JobLogger(
+    jobLogFactory(level, (lineLevel, line) => {
+      if (lineLevel === 'error') logger.error(line);
+      else if (lineLevel === 'warn') logger.warn(line);
+      else logger.log(line);
+    }),
+  );
 }
 
 export interface BackgroundOptions {

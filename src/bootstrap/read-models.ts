@@ -19,8 +19,12 @@ export interface ReadModels {
  * and the features' migrations, then version 1 of each read model where none is installed yet — so
  * `idem sync list` on a database no worker ever ran against lists nothing instead of failing.
  */
-export async function prepareDatabase(runtime: Pick<Runtime, 'databaseUrl' | 'pool'>, features: readonly Feature[]): Promise<void> {
-  await runReadModelMigrations(runtime.databaseUrl);
+export async function prepareDatabase(
+  runtime: Pick<Runtime, 'databaseUrl' | 'pool' | 'answerDeadlines'>,
+  features: readonly Feature[],
+): Promise<void> {
+  // The configured deadlines, as for every other connection of the process.
+  await runReadModelMigrations(runtime.databaseUrl, runtime.answerDeadlines);
   await migrateFeatures(runtime.pool, features);
   await installReadModels(runtime.pool, readModelsOf(features));
 }

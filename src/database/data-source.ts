@@ -34,16 +34,18 @@ export function createReadModelDataSource(options: ReadModelDataSourceOptions): 
 
 /**
  * Runs pending migrations. api, worker and CLI may start together and TypeORM does not serialise
- * them, so the run happens under an advisory lock held on a side connection.
+ * them, so the run happens under an advisory lock held on a side connection. `answerDeadlines` are the
+ * process's (IDEM_DB_CONNECT_TIMEOUT, IDEM_DB_QUERY_DEADLINE: `runtime.answerDeadlines`), for the lock's
+ * connection and the migrations' alike; by default DEFAULT_ANSWER_DEADLINES.
  */
-export async function runReadModelMigrations(url: string): Promise<void> {
+export async function runReadModelMigrations(url: string, answerDeadlines: AnswerDeadlines = DEFAULT_ANSWER_DEADLINES): Promise<void> {
   // Its wait for the lock may be long (another process migrating), and the deadlines never cut a wait
   // PostgreSQL confirms; a server that does not answer fails the start instead of hanging it.
-  const LockClient = clientWithDeadlines(DEFAULT_ANSWER_DEADLINES);
+  const LockClient = clientWithDeadlines(answerDeadlines);
   // A lost server fails the lock's query; the class's own 'error' listener keeps its event from also ending the process.
   const lock = new LockClient({ connectionString: url });
   await lock.connect();
-  const dataSource = createReadModelDataSource({ url, entities: [], poolSize: 1 });
+  const dataSource = createReadModelDataSource({ url, entities: [], poolSize: 1, answerDeadlines });
   try {
     await lock.query(`SELECT pg_advisory_lock(hashtext('idem.read_model_migrations'))`);
     await dataSource.initialize();

@@ -1,9 +1,10 @@
 /**
  * GET /metrics — Prometheus text exposition, no auth (like the health routes: scrape it from inside
  * the network). Projection lag and job-queue depth are read from the shared database at scrape time,
- * so an api without an in-process worker reports them too. A scrape that cannot reach the database
- * still answers with everything else and counts the failure in `idem_metrics_source_errors_total`
- * (metric-sources.ts).
+ * so an api without an in-process worker reports them too. Every source of a scrape is read side by
+ * side under the scrape's one deadline; a scrape that cannot reach the database still answers by then
+ * with everything else, marks what it missed in `idem_metrics_source_stale` and counts it in
+ * `idem_metrics_source_errors_total` (metric-sources.ts).
  */
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
@@ -14,7 +15,7 @@ import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import type { Projection } from '../subscriptions/projection';
 import { formatLagMetrics, measureLag } from '../subscriptions/projection-lag';
 import { readJobQueueDepth } from './job-queue-depth';
-import { readMetricSource } from './metric-sources';
+import { beginMetricScrape, readMetricSource } from './metric-sources';
 import { exposition, METRICS_REGISTRY } from './metrics-registry';
 import { OBSERVED_PROJECTIONS } from './observed-projections';
 import { Public } from '../auth/roles';
@@ -38,19 +39,28 @@ export class MetricsController {
       help: 'Jobs in the queue by task and state (ready, scheduled for a later retry, running, failed for good).',
       labelNames: ['task', 'state'],
       registers: [registry],
+      // Read as the scrape renders, beside the other sources: unreadable, it has no series this scrape.
+      async collect() {
+        const depth = await readMetricSource('job_queue', () => readJobQueueDepth(pool));
+        this.reset();
+        for (const { task, state, jobs } of depth ?? []) this.set({ task, state }, jobs);
+      },
     });
   }
 
   @Get()
   async metrics(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
-    // Read before rendering, so a failed read is counted in this very scrape.
-    const [lags, depth] = await Promise.all([
-      readMetricSource('projection_lag', () => measureLag(this.store, this.pool, this.projections, { maxCount: LAG_COUNT_CAP })),
-      readMetricSource('job_queue', () => readJobQueueDepth(this.pool)),
-    ]);
-    this.jobQueue.reset();
-    for (const { task, state, jobs } of depth ?? []) this.jobQueue.set({ task, state }, jobs);
-    void reply.header('content-type', this.registry.contentType);
-    return (await exposition(this.registry)) + (lags ? formatLagMetrics(lags) : '');
+    const scrape = beginMetricScrape();
+    try {
+      // The lag beside the registries' rendering, whose collectors (the job queue's, the features') read theirs.
+      const [lags, rendered] = await Promise.all([
+        readMetricSource('projection_lag', () => measureLag(this.store, this.pool, this.projections, { maxCount: LAG_COUNT_CAP })),
+        exposition(this.registry),
+      ]);
+      void reply.header('content-type', this.registry.contentType);
+      return rendered + (lags ? formatLagMetrics(lags) : '') + (await scrape.outcome());
+    } finally {
+      scrape.end();
+    }
   }
 }
