@@ -28,6 +28,9 @@ describe('a projection that failed for a while, then committed again', () => {
   it('retries its next failure after the first delay, not after the delay the earlier failures grew to', async () => {
     const stream = `flaky-${randomUUID()}`;
     let failuresLeft = 0;
+    // The outage's failures are the pg client's lost connection; the later one is a bug of the projection's.
+    let failure = () => new Error('Connection terminated unexpectedly');
+    const logged: Array<{ level: string; error: unknown }> = [];
     const failedAt: number[] = [];
     const handledAt = new Map<string, number>();
     const flaky: Projection = {
@@ -39,7 +42,7 @@ describe('a projection that failed for a while, then committed again', () => {
         if (mine.length > 0 && failuresLeft > 0) {
           failuresLeft--;
           failedAt.push(performance.now());
-          return Promise.reject(new Error('PostgreSQL did not answer'));
+          return Promise.reject(failure());
         }
         for (const e of mine) handledAt.set(e.id, performance.now());
         return Promise.resolve();
@@ -51,6 +54,7 @@ describe('a projection that failed for a while, then committed again', () => {
       readModels: [],
       reactors: [flaky],
       retryDelayMs: { initial: INITIAL_MS, max: MAX_MS },
+      log: (level, message, error) => level !== 'info' && message.includes(flaky.name) && logged.push({ level, error }),
     });
 
     // An outage: seven failures in a row grow the delay to its cap (50 · 2^7 > 4,000 ms).
@@ -61,7 +65,11 @@ describe('a projection that failed for a while, then committed again', () => {
     await waitFor('the event handled once the outage is over', async () => handledAt.has(firstId), 30_000);
     expect(failedAt).toHaveLength(7);
 
+    // A store that does not answer is retried and logged as a warning, each time.
+    expect(logged.map(({ level }) => level)).toEqual(Array(7).fill('warn'));
+
     // One passing failure later on: it is retried after about the first delay.
+    failure = () => new TypeError("Cannot read properties of undefined (reading 'amount')");
     failuresLeft = 1;
     const after = testEvent('AfterRecovery');
     await db.store.append(stream, [after], first.nextRevision);
@@ -69,5 +77,7 @@ describe('a projection that failed for a while, then committed again', () => {
     await waitFor('the second event handled', async () => handledAt.has(secondId), 30_000);
     expect(failedAt).toHaveLength(8);
     expect(handledAt.get(secondId)! - failedAt[7]).toBeLessThan(MAX_MS / 2);
+    // What no retry of the store cures is an error.
+    expect(logged.at(-1)).toEqual({ level: 'error', error: expect.any(TypeError) });
   }, 60_000);
 });

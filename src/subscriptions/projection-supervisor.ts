@@ -17,6 +17,7 @@ import { acquireLocks, lockKey } from './projection-lock';
 import type { Projection } from './projection';
 import type { ProjectionGroup } from './projection-group';
 import { pumpBatches } from './pump-batches';
+import { isStoreUnavailable } from '../event-store/store-unavailable';
 
 export type RunnerState = 'starting' | 'standby' | 'active' | 'retrying' | 'stopped';
 
@@ -114,7 +115,10 @@ export function superviseProjection(
         if (progressed()) delay = initial;
         status.lastError = error instanceof Error ? error.message : String(error);
         set('retrying');
-        log('error', `projection ${projection.name} failed; retrying in ${delay} ms`, error);
+        // A store that does not answer (a restart, a stall) is retried until it does, and readiness and
+        // /metrics say so: a warning. An error is what no retry may cure, such as an event the projection
+        // cannot apply. (A 30 s stall logged some 80 error lines, one per projection and retry.)
+        log(isStoreUnavailable(error) ? 'warn' : 'error', `projection ${projection.name} failed; retrying in ${delay} ms`, error);
         await sleep(delay, signal);
         delay = Math.min(delay * 2, max);
       }
