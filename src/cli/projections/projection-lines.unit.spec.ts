@@ -57,4 +57,13 @@ describe('idem projections rebuild, the progress bar (without a terminal)', () =
     expect(run(1, 1)).toContain('| 1/1 event applied |');
     expect(run(3, 2)).toContain('| 2/3 events applied |');
   });
+
+  it('shows an empty history as done: nothing of nothing applied, full, with no time left', () => {
+    expect(run(0, 0)).toBe('rebuild [========================================] 100% | 0/0 events applied | 0 events/s read | ETA 0s');
+  });
+
+  it('gives the time left from the read rate, and says when it cannot tell', () => {
+    expect(run(600, 0)).toMatch(/ 0% \| 0\/600 events applied \| 0 events\/s read \| ETA unknown$/);
+    expect(run(600, 300)).toMatch(/ 50% \| 300\/600 events applied \| \d+ events\/s read \| ETA \d+s$/);
+  });
 });

@@ -8,40 +8,45 @@ import type { RebuildProgress } from '../../subscriptions/read-models/rebuild';
 export class RebuildProgressBar {
   private readonly bar: ProgressBar;
   private readonly started = Date.now();
-  private total = 1;
+  /** The live versions' event count, as it grows (0: an empty history, nothing to apply). */
+  private expected = 0;
   private applied = 0;
+  private rate = 0;
 
   constructor(stream: NodeJS.WritableStream) {
     this.bar = new ProgressBar(
       stream,
-      'rebuild [{bar}] {percentage}% | {value}/{total} {events} applied | {rate} events/s read | ETA {eta_formatted}',
+      'rebuild [{bar}] {percentage}% | {applied}/{expected} {events} applied | {rate} events/s read | ETA {timeLeft}',
       { etaBuffer: 50 },
     );
   }
 
   start(estimatedTotal: number): void {
-    this.total = Math.max(1, estimatedTotal);
-    this.bar.start(this.total, 0, { rate: 0, events: this.noun() });
+    this.expected = estimatedTotal;
+    // The bar needs a total of one at least: an empty history is that one step, done (it showed "0/1 event"
+    // and an ETA of "NF" seconds, cli-progress' rendering of no estimate).
+    this.bar.start(Math.max(1, this.expected), this.expected === 0 ? 1 : 0, this.payload());
   }
 
   /** The live versions keep growing while the rebuild runs; the estimate follows them. */
   setEstimatedTotal(total: number): void {
-    const noun = this.noun();
-    this.total = Math.max(this.total, total);
-    this.bar.setTotal(this.total);
-    if (this.noun() !== noun) this.bar.update(this.applied, { events: this.noun() });
+    this.expected = Math.max(this.expected, total);
+    this.bar.setTotal(Math.max(1, this.expected));
   }
 
   update(progress: RebuildProgress): void {
     this.applied = Object.values(progress.applied).reduce((a, b) => a + b, 0);
-    if (this.applied > this.total) this.setEstimatedTotal(this.applied);
+    if (this.applied > this.expected) this.setEstimatedTotal(this.applied);
     const seconds = Math.max(0.001, (Date.now() - this.started) / 1000);
-    this.bar.update(this.applied, { rate: Math.round(progress.eventsRead / seconds), events: this.noun() });
+    this.rate = Math.round(progress.eventsRead / seconds);
+    this.bar.update(this.expected === 0 ? 1 : this.applied, this.payload());
   }
 
-  /** "0/1 event applied", "3/600 events applied": the noun follows the total it is read with. */
-  private noun(): string {
-    return this.total === 1 ? 'event' : 'events';
+  /** "0/0 events applied", "1/1 event applied", "3/600 events applied": the noun follows the total it is read with. */
+  private payload() {
+    const left = this.expected - this.applied;
+    const timeLeft = left <= 0 ? '0s' : this.rate > 0 ? `${Math.ceil(left / this.rate)}s` : 'unknown';
+    return { applied: this.applied, expected: this.expected, events: this.expected === 1 ? 'event' : 'events', rate: this.rate, timeLeft };
   }
 
   stop(): void {
