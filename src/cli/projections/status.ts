@@ -41,7 +41,7 @@ export async function projectionsStatus(context: CliContext, options: { json?: b
       };
     });
   });
-  if (options.json) return println(context.stdout, JSON.stringify(lines, null, 2));
+  if (options.json) return println(context.stdout, JSON.stringify(lines.map(toJsonLine), null, 2));
   const header = ['PROJECTION', 'KIND', 'VERSION', 'STATE', 'CHECKPOINT', 'PROCESSED', 'LAG EVENTS', 'LAG SECONDS'];
   const rows = lines.map(({ name, kind, state, version, checkpoint, eventsProcessed, lag }) => {
     const installed = version !== undefined;
@@ -65,4 +65,12 @@ export async function projectionsStatus(context: CliContext, options: { json?: b
         .join('  ')
         .trimEnd(),
     );
+}
+
+/**
+ * A line of `--json`: the table's columns, with the lag's own figures beside them (it carried the whole
+ * lag measurement, which repeated name, version, state and checkpoint, and spelled the kind `read_model`).
+ */
+function toJsonLine({ lag, ...line }: StatusLine) {
+  return lag ? { ...line, lagEvents: lag.lagEvents, lagEventsAtLeast: lag.lagEventsAtLeast, lagSeconds: lag.lagSeconds } : line;
 }
