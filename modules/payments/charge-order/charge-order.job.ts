@@ -53,6 +53,9 @@ export const DEFAULT_ATTEMPT_LEASE_MS = 60_000;
 
 /** Thrown when other writers won every round: the queue retries the job, which reads the order again. */
 export class ChargeOrderContended extends Error {
+  /** Expected, and resolved by the queue's retry: the job log says it in one warning line (src/jobs/job-log.ts). */
+  readonly expectedRetry = true;
+
   constructor(readonly orderId: string) {
     super(`Order ${orderId} changed under this run in each of its ${ROUNDS} rounds (other writers); the job is retried to look again`);
   }
@@ -60,6 +63,9 @@ export class ChargeOrderContended extends Error {
 
 /** Thrown after an unknown outcome is recorded: the queue retries the job later, which verifies first. */
 export class ChargeOutcomeStillUnknown extends Error {
+  /** Expected, and resolved by the queue's retry: the job log says it in one warning line (src/jobs/job-log.ts). */
+  readonly expectedRetry = true;
+
   constructor(
     readonly orderId: string,
     reason: string,
@@ -82,6 +88,9 @@ export class ChargeStillProcessing extends ChargeOutcomeStillUnknown {
 
 /** Thrown when the customer's card could not be looked up (timeout, 5xx): nothing was sent, the queue retries. */
 export class PaymentMethodLookupFailed extends Error {
+  /** Expected, and resolved by the queue's retry: the job log says it in one warning line (src/jobs/job-log.ts). */
+  readonly expectedRetry = true;
+
   constructor(
     readonly orderId: string,
     reason: string,
