@@ -1,8 +1,8 @@
 /**
  * Delivers one review alert: POSTs its JSON body to IDEM_ALERT_WEBHOOK_URL, signed when a secret is
- * set. A network error, a timeout or a non-2xx answer throws, so graphile-worker retries the job with
- * its backoff and logs the error, which says what failed. The log names the webhook's host only: a
- * webhook URL often carries its own secret in the path.
+ * set. A network error, a timeout or a non-2xx answer throws AlertNotDelivered, so graphile-worker
+ * retries the job with its backoff and the job log says what failed in one warning line (src/jobs/job-log.ts).
+ * The log names the webhook's host only: a webhook URL often carries its own secret in the path.
  */
 import type { Task } from 'graphile-worker';
 import type { IdemConfig } from '../../../src/config/config';
@@ -10,6 +10,11 @@ import { describeFetchFailure } from '../../../src/errors/fetch-failure';
 import { signatureHeaders, type ReviewAlert } from './review-alert';
 
 export const ALERT_TIMEOUT_MS = 5_000;
+
+/** The alert's receiver did not take it (unreachable, too slow, not 2xx): expected, and resolved by the queue's retry. */
+export class AlertNotDelivered extends Error {
+  readonly expectedRetry = true;
+}
 
 export interface AlertDelivery {
   alerts: IdemConfig['alerts'];
@@ -35,10 +40,10 @@ export function sendReviewAlertTask({ alerts, timeoutMs = ALERT_TIMEOUT_MS, now 
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
-      throw new Error(`${what} not delivered to ${host}: ${describeFetchFailure(error)}`, { cause: error });
+      throw new AlertNotDelivered(`${what} not delivered to ${host}: ${describeFetchFailure(error)}`, { cause: error });
     }
     // The answer's body is not read; cancelling it frees the connection.
     await response.body?.cancel();
-    if (!response.ok) throw new Error(`${what} refused by ${host}: HTTP ${response.status}`);
+    if (!response.ok) throw new AlertNotDelivered(`${what} refused by ${host}: HTTP ${response.status}`);
   };
 }
