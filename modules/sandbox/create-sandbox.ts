@@ -24,6 +24,7 @@ import { createSandboxState } from './sandbox-state';
 import { newRequestId } from './stripe-ids';
 import type { WebhookEndpoint } from './webhooks/deliver-event';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
+import { setMaxListeners } from 'node:events';
 
 export interface SandboxOptions {
   /** 0 (the default) picks a free port. */
@@ -97,6 +98,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const clock = options.clock ?? Date.now;
   const host = options.host ?? '127.0.0.1';
   const shutdown = new AbortController();
+  // Every webhook delivery in flight, every wait before a retry and every request a latency fault holds
+  // listens on this one signal until it settles: as many listeners as such waits, none left behind. Past
+  // Node's default of 10 it warned of a leak (a burst of webhooks held by an api behind a stalled database).
+  setMaxListeners(0, shutdown.signal);
   const signals = new SandboxSignals();
   const webhooks = new WebhookDispatcher(options.webhook && { url: options.webhook.url, secret: options.webhook.secret }, {
     clock,
