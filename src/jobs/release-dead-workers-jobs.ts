@@ -7,7 +7,7 @@
  */
 import type { Logger, WorkerUtils } from 'graphile-worker';
 import type { Pool } from 'pg';
-import { counted } from '../cli/counted';
+import { counted } from '../text/counted';
 import { LIVENESS_NAMESPACE } from './job-worker-liveness';
 
 export interface DeadWorkerJobs {

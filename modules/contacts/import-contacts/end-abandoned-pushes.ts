@@ -6,7 +6,7 @@
  * first, wins and the run is left.
  */
 import { Logger } from '@nestjs/common';
-import { counted } from '../../../src/cli/counted';
+import { counted } from '../../../src/text/counted';
 import { appendLinked } from '../../../src/command-handling/append-linked';
 import { toEventToAppend } from '../../../src/command-handling/event-to-append';
 import type { CommandContext } from '../../../src/command-handling/handle-command';

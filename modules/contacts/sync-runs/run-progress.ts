@@ -3,6 +3,7 @@
  * line on how the run stands when the command ends.
  */
 import { ProgressBar } from '../../../src/cli/progress-bar';
+import { counted } from '../../../src/text/counted';
 import type { ImportRunState } from '../import-run.state';
 import type { RunView } from '../import-run.view';
 
@@ -77,5 +78,3 @@ const outcomeCounts = (run: ImportRunState) =>
   Object.entries(run.counts)
     .map(([outcome, n]) => `${outcome} ${n}`)
     .join(', ');
-
-const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;

@@ -5,7 +5,7 @@
  * worker", not that a job gave up.
  */
 import type { Pool } from 'pg';
-import { counted } from '../../../src/cli/counted';
+import { counted } from '../../../src/text/counted';
 import { chargeOrderJobKey } from '../charge-order/charge-order.payload';
 
 const START_ONE = 'is a worker running? start one (npm run worker)';

@@ -6,7 +6,7 @@
  * falls out of every net.
  */
 import { Logger } from '@nestjs/common';
-import { counted } from '../../../src/cli/counted';
+import { counted } from '../../../src/text/counted';
 import type { RecoveryDeps } from './reconcile-order';
 import type { OrderStatus } from '../order.state';
 import { escalateToReview } from './escalate-to-review';

@@ -6,7 +6,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { println, providerUrl, type CliCommand } from '../../../src/cli/cli-context';
-import { counted } from '../../../src/cli/counted';
+import { counted } from '../../../src/text/counted';
 import { parseDuration } from '../../../src/config/duration';
 import { createReadModelDataSource } from '../../../src/database/data-source';
 import { loadOrder } from '../load-order';

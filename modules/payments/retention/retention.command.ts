@@ -1,7 +1,7 @@
 /** `idem retention archive --older-than 30d`: move finished job rows and webhook dedupe rows to archive tables. */
 import { Command, InvalidArgumentError } from 'commander';
 import { EXIT_ERROR, println, type CliCommand } from '../../../src/cli/cli-context';
-import { counted } from '../../../src/cli/counted';
+import { counted } from '../../../src/text/counted';
 import { parseDuration } from '../../../src/config/duration';
 import { AppError } from '../../../src/errors/app-error';
 import { archiveFinishedRows } from './archive-finished-rows';

@@ -49,7 +49,7 @@ describe('the send-review-alert job', () => {
     const { url, server } = await receiver(204);
     await closed(server);
     const send = sendReviewAlertTask({ alerts: { webhookUrl: url, webhookSecret: undefined } });
-    const failure = send(alert, helpers);
+    const failure = Promise.resolve(send(alert, helpers));
     await expect(failure).rejects.toThrow(
       `review alert for order-o-1@3 (event e-1) not delivered to ${new URL(url).host}: fetch failed: ECONNREFUSED`,
     );
@@ -70,7 +70,7 @@ describe('the send-review-alert job', () => {
 
   it('leaves the job for a retry in a worker that has no URL', async () => {
     const send = sendReviewAlertTask({ alerts: { webhookUrl: undefined, webhookSecret: undefined } });
-    const failure = send(alert, helpers);
+    const failure = Promise.resolve(send(alert, helpers));
     await expect(failure).rejects.toThrow('IDEM_ALERT_WEBHOOK_URL is not set in this worker');
     // A worker set up without what it needs is an error the log keeps with its stack.
     expect(isExpectedRetry(await failure.catch((error: unknown) => error))).toBe(false);

@@ -4,7 +4,7 @@ import { rebuildReadModels } from '../../subscriptions/read-models/rebuild';
 import type { SwitchResult } from '../../subscriptions/read-models/switch-readers';
 import { installReadModels } from '../../subscriptions/read-models/versions';
 import { println, type CliContext } from '../cli-context';
-import { counted } from '../counted';
+import { counted } from '../../text/counted';
 import { RebuildProgressBar } from './rebuild-progress';
 import { selectReadModels } from './select-read-models';
 

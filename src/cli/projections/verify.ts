@@ -3,7 +3,7 @@ import { describeCheckpoint } from '../../event-store/checkpoint';
 import type { RowDifference, VerifyReport } from '../../subscriptions/read-models/verify';
 import { verifyReadModel } from '../../subscriptions/read-models/verify';
 import { EXIT_CHECK_FAILED, println, type CliContext } from '../cli-context';
-import { counted } from '../counted';
+import { counted } from '../../text/counted';
 import { selectReadModels } from './select-read-models';
 
 export async function projectionsVerify(
