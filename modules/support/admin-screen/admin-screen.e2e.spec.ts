@@ -385,6 +385,84 @@ describeInBrowser('the admin screen, in chromium', () => {
       await page.locator('#review-list tbody tr', { hasText: inReview }).locator('button', { hasText: 'Resolve' }).waitFor();
     });
 
+    describe('when support clicks twice while the first request is still on its way', () => {
+      // A page of its own, so that the faked answers below leave the case open for the tests after them.
+      let page: Page;
+      beforeAll(async () => {
+        page = await openScreen();
+        await logIn(page, 'dev-support', '#workspace');
+      });
+      afterAll(() => page.context().close());
+
+      /**
+       * Holds every request to `path` until `release()`; then answers the first with `first` and any later
+       * one with `later`, as the service answers a second action on a case the first one already settled.
+       */
+      async function holdRequests(path: string, first: object, later: { status: number; body: object }) {
+        const route = (url: URL) => url.pathname === path;
+        const sent: unknown[] = [];
+        let release!: () => void;
+        const released = new Promise<void>((resolve) => (release = resolve));
+        await page.route(route, async (request) => {
+          sent.push(request.request().postDataJSON());
+          const nth = sent.length;
+          await released;
+          if (nth === 1) return request.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(first) });
+          const contentType = later.status === 200 ? 'application/json' : 'application/problem+json';
+          return request.fulfill({ status: later.status, contentType, body: JSON.stringify(later.body) });
+        });
+        return { sent, release, done: () => page.unroute(route) };
+      }
+
+      /**
+       * A request the page sends after the clicks, answered: the browser intercepts a page's requests in the
+       * order it sends them, so a second action's request, had the clicks sent one, has been routed by then.
+       */
+      const afterTheClicks = () => page.evaluate(() => fetch('/health/live').then((answer) => answer.status));
+
+      it('sends one resolution for a second click on Resolve, and says the case was resolved', async () => {
+        const review = page.locator('#review-list tbody tr', { hasText: inReview });
+        const notInReview = {
+          status: 422,
+          body: { title: `Order ${inReview} is paid, not waiting for review`, code: 'ORDER.NOT_IN_REVIEW' },
+        };
+        const held = await holdRequests(`/v1/support/orders/${inReview}/resolve`, { orderId: inReview, status: 'paid' }, notInReview);
+        try {
+          await review.locator('input').fill('charged once, checked in the dashboard');
+          await review.locator('select').selectOption('paid');
+          // Two clicks, each where the button is then ("Working…" above the list moves it down a line).
+          const resolve = review.locator('button', { hasText: 'Resolve' });
+          await resolve.click();
+          await resolve.click({ force: true });
+          expect(await afterTheClicks()).toBe(200);
+          expect(held.sent).toEqual([{ resolution: 'paid', note: 'charged once, checked in the dashboard' }]);
+          held.release();
+          await page.locator('#review-message', { hasText: `Order ${inReview} resolved as paid.` }).waitFor();
+        } finally {
+          await held.done();
+        }
+      });
+
+      it("sends one recovery for a double click on the detail's Reconcile", async () => {
+        await page.locator('#review-list tbody tr', { hasText: inReview }).locator('button.open-case').click();
+        await page.locator('#detail-title', { hasText: `Order ${inReview}` }).waitFor();
+        const answer = { orderId: inReview, oldStatus: 'unknown', newStatus: 'paid', reason: 'verified with the provider' };
+        const secondAnswer = { orderId: inReview, oldStatus: 'paid', newStatus: 'paid', reason: 'nothing to recover (paid)' };
+        const held = await holdRequests(`/v1/support/orders/${inReview}/reconcile`, answer, { status: 200, body: secondAnswer });
+        try {
+          await page.locator('#detail-reconcile').dblclick();
+          expect(await afterTheClicks()).toBe(200);
+          expect(held.sent).toHaveLength(1);
+          held.release();
+          await page
+            .locator('#detail-message', { hasText: `Order ${inReview} reconciled: unknown → paid (verified with the provider).` })
+            .waitFor();
+        } finally {
+          await held.done();
+        }
+      });
+    });
+
     it('resolves the case in review with a note, which the timeline then shows', async () => {
       const review = page.locator('#review-list tbody tr', { hasText: inReview });
       await review.waitFor();

@@ -368,11 +368,29 @@ async function reconcileShown() {
   if (!job?.orderId) return;
   $('#detail-message').textContent = 'Asking the provider…';
   try {
-    const answer = await api(`/v1/support/orders/${encodeURIComponent(job.orderId)}/reconcile`, { method: 'POST' });
+    const path = `/v1/support/orders/${encodeURIComponent(job.orderId)}/reconcile`;
+    const answer = await whileInFlight([$('#detail-reconcile')], () => api(path, { method: 'POST' }));
     if (job !== detailJob) return;
     await showDetail(job, { message: `Order ${job.orderId} ${reconciled(answer)}.`, minRevision: answer.order?.revision });
   } catch (error) {
     if (job === detailJob) $('#detail-message').textContent = `Order ${job.orderId}: ${error.message}`;
+  }
+}
+
+/**
+ * Runs an action with the controls that start it disabled until its answer is in. A second click (a
+ * double click, an impatient one on a slow connection) sent the action again, and its answer replaced the
+ * first one's: a resolution that went through read "not waiting for review". Focus goes back to the
+ * control that had it, so a keyboard user goes on from where they were.
+ */
+async function whileInFlight(controls, action) {
+  const focused = controls.find((control) => control === document.activeElement);
+  for (const control of controls) control.disabled = true;
+  try {
+    return await action();
+  } finally {
+    for (const control of controls) control.disabled = false;
+    if (focused?.isConnected && !focused.hidden && document.activeElement === document.body) focused.focus();
   }
 }
 
@@ -460,7 +478,8 @@ function reviewRow(job) {
 async function act(path, body, job, actions) {
   $('#review-message').textContent = 'Working…';
   try {
-    const answer = await api(path, { method: 'POST', body });
+    const controls = [...actions.querySelectorAll('button, input, select')];
+    const answer = await whileInFlight(controls, () => api(path, { method: 'POST', body }));
     const outcome = body ? `resolved as ${answer.status}` : reconciled(answer);
     $('#review-message').textContent = `Order ${job.orderId} ${outcome}.`;
     if (body || answer.newStatus !== 'needs_review') actions.replaceChildren(element('span', outcome));
