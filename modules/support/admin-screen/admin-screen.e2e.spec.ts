@@ -110,6 +110,7 @@ describeInBrowser('the admin screen, in chromium', () => {
   let inReview: string;
   let hostileReview: string;
   let unansweredReview: string;
+  let lostAnswerReview: string;
   let runInReview: string;
   // More jobs than the search's first page (50): the screen must say it shows 50 of them and load the rest.
   const busyCustomer = `cus-${randomUUID()}`;
@@ -123,13 +124,14 @@ describeInBrowser('the admin screen, in chromium', () => {
     inReview = await orderInReview(cases, { customerId: `cus-${randomUUID()}` });
     hostileReview = await orderInReview(cases, { customerId: `cus-${randomUUID()}` });
     unansweredReview = await orderInReviewNothingCharged(cases, { customerId: `cus-${randomUUID()}` });
+    lostAnswerReview = await orderInReview(cases, { customerId: `cus-${randomUUID()}` });
     runInReview = await importRunInReview();
     for (let n = 0; n < 55; n++) busyOrders.push(await requestCharge(cases.harness, { customerId: busyCustomer }));
     // The screen reads support_jobs: wait until the cases are there before a person would look.
     await waitUntil(
       async () => (await cases.harness.app.inject({ url: '/v1/support/reviews', headers: auth('support') })).json().results,
       (jobs: Array<{ orderId?: string; jobId: string }>) =>
-        [inReview, hostileReview, unansweredReview].every((orderId) => jobs.some((job) => job.orderId === orderId)) &&
+        [inReview, hostileReview, unansweredReview, lostAnswerReview].every((orderId) => jobs.some((job) => job.orderId === orderId)) &&
         jobs.some((job) => job.jobId.endsWith(runInReview)),
       15_000,
     );
@@ -511,6 +513,31 @@ describeInBrowser('the admin screen, in chromium', () => {
       expect(await resolved.locator('pre').textContent()).toContain(`"note": "${HOSTILE}"`);
       expect(await page.locator('img').count()).toBe(0);
       expect(await page.evaluate('window.__pwned')).toBeUndefined();
+    });
+
+    it('resolves a case whose first answer was lost when Resolve is clicked again, instead of calling it closed', async () => {
+      // A page of its own: the lost answer is a failed load the browser logs, not the screen's error.
+      const page = await (await browser.newContext()).newPage();
+      await page.goto(`${cases.url}/admin`);
+      await logIn(page, 'dev-support', '#workspace');
+      const resolveRoute = (url: URL) => url.pathname === `/v1/support/orders/${lostAnswerReview}/resolve`;
+      // The first resolution reaches the service and is recorded; its answer is lost on the way back.
+      await page.route(resolveRoute, async (route) => {
+        await route.fetch();
+        await route.abort('connectionreset');
+      });
+      const review = page.locator('#review-list tbody tr', { hasText: lostAnswerReview });
+      await review.locator('input').fill('one payment at the provider; the duplicate was refunded');
+      await review.locator('select').selectOption('paid');
+      await review.locator('button', { hasText: 'Resolve' }).click();
+      await page.locator('#review-message', { hasText: `Order ${lostAnswerReview}: The service could not be reached` }).waitFor();
+      await page.unroute(resolveRoute);
+
+      await review.locator('button', { hasText: 'Resolve' }).click();
+      await page.locator('#review-message', { hasText: `Order ${lostAnswerReview} resolved as paid.` }).waitFor();
+      const events = await cases.harness.app.inject({ url: `/v1/orders/${lostAnswerReview}/events`, headers: auth('support') });
+      expect(events.json().events.filter((event: { type: string }) => event.type === 'ChargeReviewResolved')).toHaveLength(1);
+      await page.context().close();
     });
 
     it('says in a sentence what went wrong: a refusal, an answer that is no problem+json, no answer at all', async () => {

@@ -47,10 +47,11 @@ let sessionsEnded = 0;
 /** A promise that never settles: what waited for it belongs to a session that is over, and shows nothing. */
 const dropped = () => new Promise(() => {});
 
-/** Calls the API with the session's token, or with `token` (a login being tried). */
-async function api(path, { method = 'GET', body, token } = {}) {
+/** Calls the API with the session's token, or with `token` (a login being tried), and `requestId` as its X-Request-Id. */
+async function api(path, { method = 'GET', body, token, requestId } = {}) {
   const session = sessionsEnded;
   const headers = { authorization: `Bearer ${token ?? sessionStorage.getItem(TOKEN_KEY)}` };
+  if (requestId) headers['x-request-id'] = requestId;
   if (body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).catch(() => {
     throw new Error(NO_ANSWER);
@@ -448,17 +449,14 @@ function reviewRow(job) {
   resolution.append(choose, new Option('paid', 'paid'), new Option('failed', 'failed'));
   const resolve = element('button', 'Resolve');
   resolve.type = 'button';
+  const decisions = new DecisionRequests();
   resolve.addEventListener('click', () => {
     if (!resolution.value) {
       $('#review-message').textContent = `Order ${job.orderId}: choose paid or failed first.`;
       return;
     }
-    void act(
-      `/v1/support/orders/${encodeURIComponent(job.orderId)}/resolve`,
-      { resolution: resolution.value, note: note.value.trim() },
-      job,
-      actions,
-    );
+    const body = { resolution: resolution.value, note: note.value.trim() };
+    void act(`/v1/support/orders/${encodeURIComponent(job.orderId)}/resolve`, body, job, actions, decisions);
   });
   actions.append(reconcile, ' ', note, ' ', resolution, ' ', resolve);
   // The order opens in the detail above, with its provider references and timeline, to decide on.
@@ -472,20 +470,40 @@ function reviewRow(job) {
 }
 
 /**
+ * The X-Request-Id of a case's resolution: one per decision (resolution, note and any amount accepted),
+ * kept while it stays the same. The service answers a resolution resent with the request id, resolution and note that closed
+ * the case with what it did (200), and any other one with 422 ORDER.NOT_IN_REVIEW: so a Resolve clicked
+ * again after "could not be reached", when the first one was recorded and only its answer lost, says
+ * "resolved" instead of calling the case closed by someone.
+ */
+class DecisionRequests {
+  idFor({ resolution, note, acceptedAmount }) {
+    const decision = JSON.stringify([resolution, note, acceptedAmount]);
+    if (decision !== this.decision) [this.decision, this.requestId] = [decision, randomRequestId()];
+    return this.requestId;
+  }
+}
+
+/** 32 random hex digits: crypto.randomUUID exists only in secure contexts, and the screen may be served over plain http. */
+const randomRequestId = () =>
+  `admin-${Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+
+/**
  * Runs one action and shows its outcome in the case's row. The list is not reloaded at once: it is a
  * read model, a moment behind the event just recorded, and would still show the case as open.
  */
-async function act(path, body, job, actions) {
+async function act(path, body, job, actions, decisions) {
   $('#review-message').textContent = 'Working…';
   try {
     const controls = [...actions.querySelectorAll('button, input, select')];
-    const answer = await whileInFlight(controls, () => api(path, { method: 'POST', body }));
+    const requestId = body && decisions?.idFor(body);
+    const answer = await whileInFlight(controls, () => api(path, { method: 'POST', body, requestId }));
     const outcome = body ? `resolved as ${answer.status}` : reconciled(answer);
     $('#review-message').textContent = `Order ${job.orderId} ${outcome}.`;
     if (body || answer.newStatus !== 'needs_review') actions.replaceChildren(element('span', outcome));
   } catch (error) {
     $('#review-message').textContent = `Order ${job.orderId}: ${error.message}`;
-    const accept = body && acceptOtherAmount(error.problem, path, body, job, actions);
+    const accept = body && acceptOtherAmount(error.problem, path, body, job, actions, decisions);
     if (accept) actions.append(' ', accept);
   }
   await loadOverview();
@@ -497,14 +515,14 @@ async function act(path, body, job, actions) {
  * offers exactly that, naming the amount (in minor units, as the problem does); another currency cannot
  * be accepted (it is refunded), so nothing is offered then.
  */
-function acceptOtherAmount(problem, path, body, job, actions) {
+function acceptOtherAmount(problem, path, body, job, actions, decisions) {
   const paid = problem && problem.code === 'ORDER.PAYMENT_AMOUNT_MISMATCH' ? problem.paid : undefined;
   if (!paid || !problem.ordered || paid.currency !== problem.ordered.currency || !Number.isInteger(paid.amount)) return undefined;
   const existing = actions.querySelector('.accept-amount');
   if (existing) existing.remove();
   const button = element('button', `Accept ${paid.amount} ${paid.currency} as paid`, 'accept-amount');
   button.type = 'button';
-  button.addEventListener('click', () => void act(path, { ...body, acceptedAmount: paid.amount }, job, actions));
+  button.addEventListener('click', () => void act(path, { ...body, acceptedAmount: paid.amount }, job, actions, decisions));
   return button;
 }
 
