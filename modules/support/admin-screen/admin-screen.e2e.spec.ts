@@ -634,6 +634,34 @@ describeInBrowser('the admin screen, in chromium', () => {
       expect((await page.locator('#verify-report dd').allInnerTexts())[0]).toBe('3');
     });
 
+    it('shows the verification last asked for when an earlier one answers after it', async () => {
+      // The whole history is slow to verify: an auditor who meanwhile asks for one stream gets it, and the
+      // whole history's late answer does not take its place.
+      const wholeHistory = (url: URL) => url.pathname === '/v1/audit/verify' && !url.searchParams.has('stream');
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await page.route(wholeHistory, async (route) => {
+        await released;
+        await route.continue();
+      });
+      try {
+        await page.fill('#verify-stream', '');
+        await page.click('#verify-form button');
+        await page.fill('#verify-stream', `order-${described}`);
+        await page.click('#verify-form button');
+        await page.locator('#verify-message', { hasText: `OK — stream order-${described}` }).waitFor();
+        const late = page.waitForResponse((response) => wholeHistory(new URL(response.url())));
+        release();
+        await (await late).finished();
+        // Answered after the late one has been read in full: the page has had it by then.
+        expect(await page.evaluate(() => fetch('/health/live').then((answer) => answer.status))).toBe(200);
+        expect(await page.locator('#verify-message').innerText()).toBe(`OK — stream order-${described}`);
+        expect((await page.locator('#verify-report dd').allInnerTexts())[0]).toBe('3');
+      } finally {
+        await page.unroute(wholeHistory);
+      }
+    });
+
     it('pages through the global history to the paid order, each event with its hash link and chain hash', async () => {
       const { events } = await audit('/v1/audit/events?limit=1000');
       const before = events.findIndex((event: { stream: string }) => event.stream === `order-${described}`);

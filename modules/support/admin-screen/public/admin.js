@@ -535,13 +535,21 @@ const reconciled = ({ oldStatus, newStatus, reason }) =>
 
 // ---- audit: verify the hash chain, page through the global history -------------------------------------
 
+/**
+ * Counts the verifications asked for: the whole history takes long to verify, and its answer, arriving
+ * after a stream asked for meanwhile, took the stream's place on the screen.
+ */
+let verificationsAsked = 0;
+
 async function verify(event) {
   event.preventDefault();
+  const asked = ++verificationsAsked;
   const stream = $('#verify-stream').value.trim();
   $('#verify-report').replaceChildren();
   $('#verify-message').textContent = 'Verifying…';
   try {
     const report = await api(`/v1/audit/verify${stream ? `?stream=${encodeURIComponent(stream)}` : ''}`);
+    if (asked !== verificationsAsked) return;
     const scope = stream ? `stream ${stream}` : 'the whole history and its seals';
     $('#verify-message').replaceChildren(
       report.ok ? element('strong', 'OK', 'verified') : element('strong', `Broken: ${report.firstBreak.kind}`, 'broken'),
@@ -549,7 +557,7 @@ async function verify(event) {
     );
     showFields($('#verify-report'), [...verifyCounts(report), ...breakFields(report.firstBreak)]);
   } catch (error) {
-    $('#verify-message').textContent = error.message;
+    if (asked === verificationsAsked) $('#verify-message').textContent = error.message;
   }
 }
 
