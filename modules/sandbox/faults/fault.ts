@@ -42,9 +42,16 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 
 export type ParsedFault = { ok: true; spec: FaultSpec } | { ok: false; message: string };
 
+/** Every setting a fault takes (FaultSpec). */
+const FAULT_SETTINGS: ReadonlySet<string> = new Set(['kind', 'times', 'orderId', 'ms', 'probability', 'seed', 'stored']);
+
 export function parseFaultSpec(input: unknown): ParsedFault {
-  if (typeof input !== 'object' || input === null) return invalid('body must be a JSON object');
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return invalid('body must be a JSON object');
   const spec = input as Record<string, unknown>;
+  // A misspelt setting is refused, not dropped: `orderID` would arm the fault for every order, and
+  // `probabilty` make it strike once — another fault than the one asked for, with nothing to say so.
+  const unknown = Object.keys(spec).filter((setting) => !FAULT_SETTINGS.has(setting));
+  if (unknown.length) return invalid(`unknown setting ${unknown.join(', ')}: a fault takes ${[...FAULT_SETTINGS].join(', ')}`);
   if (!FAULT_KINDS.includes(spec.kind as FaultKind)) return invalid(`kind must be one of ${FAULT_KINDS.join(', ')}`);
   if (spec.times !== undefined && !(Number.isInteger(spec.times) && (spec.times as number) >= 1)) {
     return invalid('times must be an integer >= 1');
