@@ -751,6 +751,35 @@ describeInBrowser('the admin screen, in chromium', () => {
       expect(await page.locator('#history-next').isDisabled()).toBe(true);
     });
 
+    it('shows the first page when From the start is asked while the next page is still loading', async () => {
+      await page.fill('#history-limit', '2');
+      await page.click('#history-form button[type=submit]');
+      await page.locator('#history-list tbody tr').nth(1).waitFor();
+      const firstPage = await page.locator('#history-list tbody tr td:first-child').allInnerTexts();
+      const nextPage = (url: URL) => url.pathname === '/v1/audit/events' && url.searchParams.get('after') === firstPage[1];
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await page.route(nextPage, async (route) => {
+        await released;
+        await route.continue();
+      });
+      try {
+        await page.click('#history-next');
+        await page.locator('#history-message', { hasText: 'Loading…' }).waitFor();
+        await page.click('#history-form button[type=submit]');
+        await page.locator('#history-message', { hasText: `Positions ${firstPage[0]} to ${firstPage[1]}.` }).waitFor();
+        const late = page.waitForResponse((response) => nextPage(new URL(response.url())));
+        release();
+        await (await late).finished();
+        // Answered after the late page has been read in full: the page has had it by then.
+        expect(await page.evaluate(() => fetch('/health/live').then((answer) => answer.status))).toBe(200);
+        expect(await page.locator('#history-list tbody tr td:first-child').allInnerTexts()).toEqual(firstPage);
+        expect(await page.locator('#history-message').innerText()).toBe(`Positions ${firstPage[0]} to ${firstPage[1]}.`);
+      } finally {
+        await page.unroute(nextPage);
+      }
+    });
+
     it('logs out to the login form, clearing the verification and the history', async () => {
       await page.click('#logout');
       await page.locator('#login').waitFor();

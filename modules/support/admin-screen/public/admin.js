@@ -585,13 +585,18 @@ const breakFields = (first) =>
 /** The `after` of the next page; null at the end of history (for now: more may be appended). */
 let historyNext = null;
 
+/** Counts the pages asked for: From the start while the next page loads shows the first page, not the late one. */
+let historyPagesAsked = 0;
+
 async function loadHistory(after) {
+  const asked = ++historyPagesAsked;
   const limit = $('#history-limit').value;
   $('#history-next').disabled = true;
   $('#history-message').textContent = 'Loading…';
   try {
     const query = `limit=${encodeURIComponent(limit)}${after ? `&after=${encodeURIComponent(after)}` : ''}`;
     const { events, next } = await api(`/v1/audit/events?${query}`);
+    if (asked !== historyPagesAsked) return;
     historyNext = next;
     $('#history-next').disabled = !next;
     // Nothing after a full page (the history holds a multiple of the limit): the page shown stays.
@@ -605,7 +610,7 @@ async function loadHistory(after) {
     $('#history-list tbody').replaceChildren(...events.map(historyRow));
     $('#history-list').hidden = events.length === 0;
   } catch (error) {
-    $('#history-message').textContent = error.message;
+    if (asked === historyPagesAsked) $('#history-message').textContent = error.message;
   }
 }
 
