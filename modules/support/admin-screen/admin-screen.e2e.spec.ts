@@ -607,6 +607,29 @@ describeInBrowser('the admin screen, in chromium', () => {
     });
 
     const audit = async (url: string) => (await cases.harness.app.inject({ url, headers: auth('auditor') })).json();
+
+    /**
+     * Holds the page's requests that `matches` until `letThrough()`, which lets them through and returns once
+     * the page has read their answers in full (a request the page sends after them is answered by then).
+     */
+    async function holdAnswers(matches: (url: URL) => boolean) {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await page.route(matches, async (route) => {
+        await released;
+        await route.continue();
+      });
+      return {
+        async letThrough() {
+          const late = page.waitForResponse((response) => matches(new URL(response.url())));
+          release();
+          await (await late).finished();
+          expect(await page.evaluate(() => fetch('/health/live').then((answer) => answer.status))).toBe(200);
+        },
+        done: () => page.unroute(matches),
+      };
+    }
+
     const cells = (stream: string) => page.locator('#history-list tbody tr', { hasText: stream }).locator('td').allInnerTexts();
 
     it('logs an auditor in to the audit screen, without the support screen or its actions', async () => {
@@ -638,27 +661,18 @@ describeInBrowser('the admin screen, in chromium', () => {
       // The whole history is slow to verify: an auditor who meanwhile asks for one stream gets it, and the
       // whole history's late answer does not take its place.
       const wholeHistory = (url: URL) => url.pathname === '/v1/audit/verify' && !url.searchParams.has('stream');
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      await page.route(wholeHistory, async (route) => {
-        await released;
-        await route.continue();
-      });
+      const held = await holdAnswers(wholeHistory);
       try {
         await page.fill('#verify-stream', '');
         await page.click('#verify-form button');
         await page.fill('#verify-stream', `order-${described}`);
         await page.click('#verify-form button');
         await page.locator('#verify-message', { hasText: `OK — stream order-${described}` }).waitFor();
-        const late = page.waitForResponse((response) => wholeHistory(new URL(response.url())));
-        release();
-        await (await late).finished();
-        // Answered after the late one has been read in full: the page has had it by then.
-        expect(await page.evaluate(() => fetch('/health/live').then((answer) => answer.status))).toBe(200);
+        await held.letThrough();
         expect(await page.locator('#verify-message').innerText()).toBe(`OK — stream order-${described}`);
         expect((await page.locator('#verify-report dd').allInnerTexts())[0]).toBe('3');
       } finally {
-        await page.unroute(wholeHistory);
+        await held.done();
       }
     });
 
@@ -757,26 +771,17 @@ describeInBrowser('the admin screen, in chromium', () => {
       await page.locator('#history-list tbody tr').nth(1).waitFor();
       const firstPage = await page.locator('#history-list tbody tr td:first-child').allInnerTexts();
       const nextPage = (url: URL) => url.pathname === '/v1/audit/events' && url.searchParams.get('after') === firstPage[1];
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      await page.route(nextPage, async (route) => {
-        await released;
-        await route.continue();
-      });
+      const held = await holdAnswers(nextPage);
       try {
         await page.click('#history-next');
         await page.locator('#history-message', { hasText: 'Loading…' }).waitFor();
         await page.click('#history-form button[type=submit]');
         await page.locator('#history-message', { hasText: `Positions ${firstPage[0]} to ${firstPage[1]}.` }).waitFor();
-        const late = page.waitForResponse((response) => nextPage(new URL(response.url())));
-        release();
-        await (await late).finished();
-        // Answered after the late page has been read in full: the page has had it by then.
-        expect(await page.evaluate(() => fetch('/health/live').then((answer) => answer.status))).toBe(200);
+        await held.letThrough();
         expect(await page.locator('#history-list tbody tr td:first-child').allInnerTexts()).toEqual(firstPage);
         expect(await page.locator('#history-message').innerText()).toBe(`Positions ${firstPage[0]} to ${firstPage[1]}.`);
       } finally {
-        await page.unroute(nextPage);
+        await held.done();
       }
     });
 
