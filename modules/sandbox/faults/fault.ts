@@ -3,9 +3,19 @@
  * - before execution: `latency` (wait, then proceed), `error_500` (answer 500, create nothing),
  *   `timeout` (hold, create nothing, then destroy the socket);
  * - after commit (the intent exists and its answer is stored under the key): `drop_after_commit`
- *   (destroy the socket), `reset_after_commit` (TCP RST), `hold_after_commit` (answer only on release).
+ *   (destroy the socket), `reset_after_commit` (TCP RST), `hold_after_commit` (answer only on release);
+ * - in front of the idempotency layer: `rate_limit` (429 `rate_limit_error`, nothing run or stored;
+ *   see rateLimited in api/stripe-errors.ts).
  */
-export const FAULT_KINDS = ['latency', 'error_500', 'timeout', 'drop_after_commit', 'reset_after_commit', 'hold_after_commit'] as const;
+export const FAULT_KINDS = [
+  'latency',
+  'error_500',
+  'timeout',
+  'drop_after_commit',
+  'reset_after_commit',
+  'hold_after_commit',
+  'rate_limit',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSpec {
