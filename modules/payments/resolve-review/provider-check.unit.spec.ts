@@ -163,6 +163,32 @@ describe('checkProviderForOrder', () => {
     });
   });
 
+  describe('when the provider ran none of the last attempt under a key (not sent: unreachable, or rate limited)', () => {
+    const notSent = (at: number, error: string) => event('ChargeOutcomeUnknown', { orderId: 'o1', attempt: 1, error, notSent: true }, at);
+
+    it.each([
+      ['refused', 'StripeConnectionError: connect ECONNREFUSED (ECONNREFUSED)'],
+      ['rate limited', 'StripeRateLimitError: Too many requests'],
+    ])('answers that nothing happened under it at once (%s): no request under the key can be executing', async (_how, error) => {
+      const { gateway } = providerHolding({});
+      const history = [request(1, t0), attempt(1, t0), notSent(t0 + 1000, error)];
+
+      expect(await checkProviderForOrder(gateway, storeOf(history), 'o1', new Date(t0 + 2000))).toEqual({
+        succeeded: [],
+        pending: [],
+        unanswered: [],
+      });
+    });
+
+    it('still waits for an earlier attempt under the key that was sent and got no answer', async () => {
+      const { gateway } = providerHolding({});
+      const timedOut = event('ChargeOutcomeUnknown', { orderId: 'o1', attempt: 1, error: 'timeout' }, t0 + 10_000);
+      const history = [request(1, t0), attempt(1, t0), timedOut, attempt(1, t0 + 60_000), notSent(t0 + 61_000, 'ECONNREFUSED')];
+
+      expect((await checkProviderForOrder(gateway, storeOf(history), 'o1', new Date(t0 + 120_000))).unanswered).toEqual(['k1']);
+    });
+  });
+
   it('leaves every key unanswered when the provider does not answer (a timeout, a 5xx), instead of failing', async () => {
     const { gateway } = providerHolding({});
     const unreachable = { ...gateway, listPayments: () => Promise.reject(new Error('ETIMEDOUT')) };
