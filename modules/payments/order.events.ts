@@ -78,8 +78,8 @@ export interface ChargeOutcomeUnknown {
     paymentIntentId?: string;
     /**
      * Set when no try of the attempt's call ever connected to the provider (connection refused, its
-     * name not resolved: its process was gone): the provider ran nothing, so this attempt moved no
-     * money. An earlier attempt's outcome stays as open as it was. Such calls never count towards the
+     * name not resolved: its process was gone), or each try was answered 429 by its rate limiter, which
+     * answers before anything runs: the provider ran nothing, so this attempt moved no money. An earlier attempt's outcome stays as open as it was. Such calls never count towards the
      * stop rule for unknown outcomes (a provider down for minutes would send every order in flight to
      * review), only towards their own (MAX_CONSECUTIVE_NOT_SENT). Absent in events recorded before it existed.
      */
@@ -90,7 +90,7 @@ export interface ChargeOutcomeUnknown {
 /** The provider told us the payment is in flight: an answer, not a lost one. */
 export const isProcessingAtProvider = (event: ChargeOutcomeUnknown): boolean => event.data.providerStatus === 'processing';
 
-/** No try of the attempt's call reached the provider: it ran nothing. */
+/** The provider ran none of the attempt's call's tries (none reached it, or each was rate limited). */
 export const isNotSent = (event: ChargeOutcomeUnknown): boolean => event.data.notSent === true;
 
 export interface ChargeNeedsReview {

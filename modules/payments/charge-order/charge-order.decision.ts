@@ -19,15 +19,15 @@ import { reviewsForOutsidePayments, type OutsidePayment } from './outside-paymen
 export const MAX_CONSECUTIVE_UNKNOWN = 5;
 
 /**
- * Calls in a row that never reached the provider (ChargeOutcomeUnknown `notSent`) before a person is
- * told. They ran nothing, so they are not unknown outcomes; but a provider unreachable for this many
+ * Calls in a row that the provider ran none of (ChargeOutcomeUnknown `notSent`: it was not reached, or
+ * it answered 429, rate limited) before a person is told. They ran nothing, so they are not unknown outcomes; but a provider unreachable for this many
  * tries is down for long: with the queue's backoff (exp(attempt) s) and the recovery sweep's tries
  * between them, ten take from tens of minutes to a few hours.
  */
 export const MAX_CONSECUTIVE_NOT_SENT = 10;
 
 const unreachable = (calls: number) =>
-  `the provider could not be reached on ${calls} calls in a row (no try connected, nothing was sent by them)`;
+  `the provider ran none of ${calls} calls in a row (no try connected, or each was rate limited: nothing was executed)`;
 
 /**
  * The stop rule an open outcome just recorded reaches, as the review's reason, if it reaches one. The

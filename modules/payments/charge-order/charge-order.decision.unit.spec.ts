@@ -180,7 +180,7 @@ describe('decideNextStep', () => {
           type: 'ChargeNeedsReview',
           data: {
             orderId: 'o1',
-            reason: 'the provider could not be reached on 10 calls in a row (no try connected, nothing was sent by them)',
+            reason: 'the provider ran none of 10 calls in a row (no try connected, or each was rate limited: nothing was executed)',
           },
         },
       },
@@ -207,7 +207,7 @@ describe('stopRuleReached, after an open outcome is recorded', () => {
       'the tenth call never sent',
       { consecutiveNotSent: 9 },
       unknown({ notSent: true }),
-      'the provider could not be reached on 10 calls in a row (no try connected, nothing was sent by them)',
+      'the provider ran none of 10 calls in a row (no try connected, or each was rate limited: nothing was executed)',
     ],
     ['an unknown outcome after nine calls never sent', { consecutiveNotSent: 9 }, unknown(), undefined],
     ['the provider still processing', { consecutiveUnknown: 4 }, unknown({ providerStatus: 'processing' }), undefined],

@@ -3,7 +3,7 @@
  * Pure: the history and the time come in as data.
  */
 import type { RecordedEvent } from '../../../src/event-store/event-store.port';
-import { isProcessingAtProvider, type ChargeAttemptStarted, type ChargeRequested, type OrderEvent } from '../order.events';
+import { isNotSent, isProcessingAtProvider, type ChargeAttemptStarted, type ChargeRequested, type OrderEvent } from '../order.events';
 import type { ChargeInstruction } from '../payment-gateway/payment-gateway.port';
 
 /**
@@ -34,7 +34,8 @@ export interface ProviderKeyUse {
 
 /**
  * The outcome the worker records right after an attempt, when it is the provider's answer to that
- * attempt's request (which is then over at the provider). A timeout or reset answers nothing.
+ * attempt's request (which is then over at the provider), or says the provider ran none of it. A timeout
+ * or reset answers nothing.
  */
 function answersAttempt(event: RecordedEvent): boolean {
   const recorded = event as unknown as OrderEvent;
@@ -43,7 +44,9 @@ function answersAttempt(event: RecordedEvent): boolean {
     case 'ChargeFailed':
       return true;
     case 'ChargeOutcomeUnknown':
-      return isProcessingAtProvider(recorded);
+      // Not sent: the provider ran none of its tries (none connected, or each was rate limited), so no
+      // request of the attempt can still be executing there.
+      return isProcessingAtProvider(recorded) || isNotSent(recorded);
     case 'ChargeNeedsReview':
       return recorded.data.providerAnswered === true;
     default:

@@ -20,7 +20,8 @@ import type { ChargeOutcome, SavedPaymentMethod } from './payment-gateway.port';
  * rejected request, not an unknown outcome, which was retried five times and then sent to review as
  * "5 consecutive unknown outcomes", hiding the cause. (An earlier call under the key may still have
  * charged: resolving the case asks the provider first, as for any review.)
- * Everything else (timeouts, resets, 5xx, 429) is unknown.
+ * Everything else (timeouts, resets, 5xx, 429) is unknown; a 429 on every try of a call (the rate limiter
+ * ran none of them) is then marked not sent by the gateway (unsent-calls.ts), as a refused connection is.
  */
 export function classifyStripeError(error: unknown): ChargeOutcome {
   if (error instanceof Stripe.errors.StripeCardError) {

@@ -62,7 +62,8 @@ export type ChargeOutcome =
   | { kind: 'in_progress'; reason: string }
   /**
    * No answer. `notSent`: no try of the call ever connected (refused, or the provider's name did not
-   * resolve), so the provider ran nothing and nothing moved; otherwise money may have moved.
+   * resolve) or each was answered 429 (rate limited), so the provider ran nothing and nothing moved;
+   * otherwise money may have moved.
    */
   | { kind: 'unknown'; error: string; notSent?: true };
 

@@ -36,7 +36,7 @@ export class StripePaymentGateway implements PaymentGateway {
   private readonly stripe: Stripe;
   /** The test-mode method sent instead of each customer's saved card; null: look the card up. */
   private readonly testPaymentMethod: string | null;
-  /** How the tries of each create ended: a call none of whose tries connected ran nothing (unsent-calls.ts). */
+  /** How the tries of each create ended: a call none of whose tries connected, or each rate limited, ran nothing (unsent-calls.ts). */
   private readonly unsent = new UnsentCalls();
 
   constructor(options: StripeGatewayOptions) {
@@ -80,8 +80,8 @@ export class StripePaymentGateway implements PaymentGateway {
       return outcomeOf(current, replayed);
     } catch (error) {
       const outcome = classifyStripeError(error);
-      // No try connected: the provider ran nothing, so there is no outcome to be unsure of.
-      return outcome.kind === 'unknown' && tries.neverSent() ? { ...outcome, notSent: true } : outcome;
+      // No try connected, or each was rate limited: the provider ran nothing, so there is no outcome to be unsure of.
+      return outcome.kind === 'unknown' && tries.ranNothing() ? { ...outcome, notSent: true } : outcome;
     } finally {
       tries.stop();
     }

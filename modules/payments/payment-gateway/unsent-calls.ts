@@ -9,17 +9,23 @@
 import Stripe from 'stripe';
 
 /**
- * Refused (nothing listens at the provider's address: its process is gone) or the name did not resolve:
- * the request's bytes cannot have left. Not resets, timeouts or unreachable hosts, which can also end a
- * request that was sent.
+ * How a try can end with the provider having run nothing. Refused (nothing listens at the provider's
+ * address: its process is gone) or the name did not resolve: the request's bytes cannot have left. Not
+ * resets, timeouts or unreachable hosts, which can also end a request that was sent. And answered 429:
+ * Stripe's rate limiter refused it before endpoint execution began, the point from which Stripe runs a
+ * request and saves its result under the key (docs.stripe.com/rate-limits, docs.stripe.com/api/idempotent_requests).
  */
-const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+const RATE_LIMITED = 'rate_limited';
+const RAN_NOTHING = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', RATE_LIMITED]);
 
 type MakeRequest = ReturnType<typeof Stripe.createNodeHttpClient>['makeRequest'];
 
 export interface WatchedCall {
-  /** True when at least one try ended, and every try under the key ended without a connection. */
-  neverSent(): boolean;
+  /**
+   * True when at least one try ended, and every try under the key ended so that the provider ran nothing:
+   * without a connection, or rate limited (429). A try that was sent and lost makes it false.
+   */
+  ranNothing(): boolean;
   stop(): void;
 }
 
@@ -36,7 +42,7 @@ export class UnsentCalls {
       if (key === undefined) return sent;
       return sent.then(
         (response) => {
-          this.record(key, 'answered');
+          this.record(key, response.getStatusCode() === 429 ? RATE_LIMITED : 'answered');
           return response;
         },
         (error: unknown) => {
@@ -58,7 +64,7 @@ export class UnsentCalls {
     calls.add(ends);
     this.watching.set(key, calls);
     return {
-      neverSent: () => ends.length > 0 && ends.every((end) => NEVER_CONNECTED.has(end)),
+      ranNothing: () => ends.length > 0 && ends.every((end) => RAN_NOTHING.has(end)),
       stop: () => {
         calls.delete(ends);
         if (calls.size === 0) this.watching.delete(key);

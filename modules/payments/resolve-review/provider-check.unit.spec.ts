@@ -56,6 +56,11 @@ function providerHolding(
   return { gateway, listed };
 }
 
+/** What the check answers for `history` at `at`, the provider holding no payment. */
+const checkedWithNothingHeld = (history: RecordedEvent[], at: number) =>
+  checkProviderForOrder(providerHolding({}).gateway, storeOf(history), 'o1', new Date(at));
+const NOTHING_HELD = { succeeded: [], pending: [], unanswered: [] };
+
 describe('checkProviderForOrder', () => {
   it("lists each customer's payments since before the first attempt, keeps the order's own, and never sends a create", async () => {
     const history = [request(1, t0), attempt(1, t0), request(2, t0 + 30 * HOUR, 'cus_2'), attempt(2, t0 + 30 * HOUR)];
@@ -131,14 +136,9 @@ describe('checkProviderForOrder', () => {
       );
 
     it('answers that nothing happened under it at once: no request under the key can still be executing', async () => {
-      const { gateway } = providerHolding({});
       const history = [request(1, t0), attempt(1, t0), rejected(t0 + 1000)];
 
-      expect(await checkProviderForOrder(gateway, storeOf(history), 'o1', new Date(t0 + 2000))).toEqual({
-        succeeded: [],
-        pending: [],
-        unanswered: [],
-      });
+      expect(await checkedWithNothingHeld(history, t0 + 2000)).toEqual(NOTHING_HELD);
     });
 
     it('still waits for an earlier attempt under the key that got no answer (it may still be executing)', async () => {
@@ -160,6 +160,26 @@ describe('checkProviderForOrder', () => {
       const history = [request(1, t0), attempt(1, t0), older];
 
       expect((await checkProviderForOrder(gateway, storeOf(history), 'o1', new Date(t0 + 2000))).unanswered).toEqual(['k1']);
+    });
+  });
+
+  describe('when the provider ran none of the last attempt under a key (not sent: unreachable, or rate limited)', () => {
+    const notSent = (at: number, error: string) => event('ChargeOutcomeUnknown', { orderId: 'o1', attempt: 1, error, notSent: true }, at);
+
+    it.each([
+      ['refused', 'StripeConnectionError: connect ECONNREFUSED (ECONNREFUSED)'],
+      ['rate limited', 'StripeRateLimitError: Too many requests'],
+    ])('answers that nothing happened under it at once (%s): no request under the key can be executing', async (_how, error) => {
+      const history = [request(1, t0), attempt(1, t0), notSent(t0 + 1000, error)];
+
+      expect(await checkedWithNothingHeld(history, t0 + 2000)).toEqual(NOTHING_HELD);
+    });
+
+    it('still waits for an earlier attempt under the key that was sent and got no answer', async () => {
+      const timedOut = event('ChargeOutcomeUnknown', { orderId: 'o1', attempt: 1, error: 'timeout' }, t0 + 10_000);
+      const history = [request(1, t0), attempt(1, t0), timedOut, attempt(1, t0 + 60_000), notSent(t0 + 61_000, 'ECONNREFUSED')];
+
+      expect((await checkedWithNothingHeld(history, t0 + 120_000)).unanswered).toEqual(['k1']);
     });
   });
 

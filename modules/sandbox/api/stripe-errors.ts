@@ -4,7 +4,7 @@
  */
 export interface StripeErrorBody {
   error: {
-    type: 'invalid_request_error' | 'idempotency_error' | 'api_error' | 'card_error';
+    type: 'invalid_request_error' | 'idempotency_error' | 'api_error' | 'card_error' | 'rate_limit_error';
     message: string;
     code?: string;
     param?: string;
@@ -78,4 +78,17 @@ export function idempotencyMismatch(key: string, reason: 'parameters' | 'endpoin
 
 export function apiError(message: string): StripeErrorResponse {
   return { status: 500, body: { error: { type: 'api_error', message } } };
+}
+
+/**
+ * Stripe's rate limiter: "If you send many requests in quick succession, you might see error responses with
+ * status code 429" (docs.stripe.com/rate-limits), of type `rate_limit_error` (spec3.json `api_errors.type`;
+ * stripe-node raises StripeRateLimitError for any 429). The limiter answers in front of the idempotency layer:
+ * Stripe saves a key's result "only after the execution of an endpoint begins"
+ * (docs.stripe.com/api/idempotent_requests), so nothing runs and nothing is stored under the key. The
+ * message is the sandbox's: Stripe's docs print none.
+ */
+export function rateLimited(): StripeErrorResponse {
+  const message = 'Too many requests hit the API too quickly (sandbox fault rate_limit). Retry with an exponential backoff.';
+  return { status: 429, body: { error: { type: 'rate_limit_error', message } } };
 }

@@ -10,6 +10,26 @@ describe('faults that strike before execution (latency, error_500, timeout)', ()
 
   const loggedFor = (requestId: string) => nextSignal(t.sandbox, 'request-logged', (entry) => entry.requestId === requestId);
 
+  describe('rate_limit', () => {
+    it("answers 429 rate_limit_error in front of the idempotency layer: nothing is created or stored, and the key's next request runs", async () => {
+      await injectFault(t.sandbox, { kind: 'rate_limit' });
+
+      const error = await failureOf(t.stripe.paymentIntents.create(chargeParams('rl'), { idempotencyKey: 'k-rl' }));
+
+      expect(error).toBeInstanceOf(Stripe.errors.StripeRateLimitError);
+      expect({ status: error.statusCode, type: error.type }).toEqual({ status: 429, type: 'StripeRateLimitError' });
+      expect(error.raw).toMatchObject({ type: 'rate_limit_error' });
+      expect(t.sandbox.charges({ orderId: 'rl' })).toEqual([]);
+      const retry = await t.stripe.paymentIntents.create(chargeParams('rl'), { idempotencyKey: 'k-rl' });
+      expect(retry.status).toBe('succeeded');
+      expect(retry.lastResponse.headers['idempotent-replayed']).toBeUndefined();
+      expect(t.sandbox.requests().map(({ fault, status }) => ({ fault, status }))).toEqual([
+        { fault: 'rate_limit', status: 429 },
+        { fault: null, status: 200 },
+      ]);
+    });
+  });
+
   describe('latency', () => {
     it('waits the given time and then answers normally', async () => {
       await injectFault(t.sandbox, { kind: 'latency', ms: 300 });

@@ -99,5 +99,18 @@ describe('arming and targeting faults', () => {
 
       expect(status).toBe(400);
     });
+
+    // A misspelt setting was dropped: `orderID` armed the fault for every order, `probabilty` made it strike once.
+    it.each([
+      [{ kind: 'error_500', orderID: 'one-order' }, 'orderID'],
+      [{ kind: 'drop_after_commit', probabilty: 0.3 }, 'probabilty'],
+      [{ kind: 'latency', msec: 5000 }, 'msec'],
+    ])('refuses the fault %j, naming the setting it does not know, and arms nothing', async (spec, unknown) => {
+      const { status, body } = await control<{ error: string }>(t.sandbox, 'POST', '/_sandbox/faults', spec);
+
+      expect({ status, error: body.error }).toEqual({ status: 400, error: expect.stringContaining(`unknown setting ${unknown}`) });
+      expect((await control<{ data: Fault[] }>(t.sandbox, 'GET', '/_sandbox/faults')).body.data).toEqual([]);
+      expect((await t.stripe.paymentIntents.create(chargeParams('12'))).status).toBe('succeeded');
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_LATENCY_MS, DEFAULT_TIMEOUT_MS, type Fault, type FaultSpec } from './fault';
+import { DEFAULT_LATENCY_MS, DEFAULT_TIMEOUT_MS, type Fault, type FaultKind, type FaultSpec } from './fault';
 import { seededRandom } from './seeded-random';
 
 const DEFAULT_SEED = 1;
@@ -34,10 +34,15 @@ export class FaultPlan {
     this.faults = [];
   }
 
-  /** The fault that strikes this create request, if any; a counted fault uses up one of its hits. */
-  strike(orderId: string | undefined): Fault | undefined {
+  /**
+   * The fault that strikes this create request, if any; a counted fault uses up one of its hits. `where`
+   * names the faults of the point the request has reached (the rate limiter in front of the idempotency
+   * layer, or execution after it).
+   */
+  strike(orderId: string | undefined, where: (kind: FaultKind) => boolean = () => true): Fault | undefined {
     for (const entry of this.faults) {
       const { fault } = entry;
+      if (!where(fault.kind)) continue;
       if (fault.orderId !== undefined && fault.orderId !== orderId) continue;
       // Every matching request draws, so the sequence of hits depends only on the seed and the order of requests.
       if (entry.random && !(entry.random() < (fault.probability ?? 0))) continue;

@@ -3,9 +3,19 @@
  * - before execution: `latency` (wait, then proceed), `error_500` (answer 500, create nothing),
  *   `timeout` (hold, create nothing, then destroy the socket);
  * - after commit (the intent exists and its answer is stored under the key): `drop_after_commit`
- *   (destroy the socket), `reset_after_commit` (TCP RST), `hold_after_commit` (answer only on release).
+ *   (destroy the socket), `reset_after_commit` (TCP RST), `hold_after_commit` (answer only on release);
+ * - in front of the idempotency layer: `rate_limit` (429 `rate_limit_error`, nothing run or stored;
+ *   see rateLimited in api/stripe-errors.ts).
  */
-export const FAULT_KINDS = ['latency', 'error_500', 'timeout', 'drop_after_commit', 'reset_after_commit', 'hold_after_commit'] as const;
+export const FAULT_KINDS = [
+  'latency',
+  'error_500',
+  'timeout',
+  'drop_after_commit',
+  'reset_after_commit',
+  'hold_after_commit',
+  'rate_limit',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSpec {
@@ -42,9 +52,16 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 
 export type ParsedFault = { ok: true; spec: FaultSpec } | { ok: false; message: string };
 
+/** Every setting a fault takes (FaultSpec). */
+const FAULT_SETTINGS: ReadonlySet<string> = new Set(['kind', 'times', 'orderId', 'ms', 'probability', 'seed', 'stored']);
+
 export function parseFaultSpec(input: unknown): ParsedFault {
-  if (typeof input !== 'object' || input === null) return invalid('body must be a JSON object');
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return invalid('body must be a JSON object');
   const spec = input as Record<string, unknown>;
+  // A misspelt setting is refused, not dropped: `orderID` would arm the fault for every order, and
+  // `probabilty` make it strike once — another fault than the one asked for, with nothing to say so.
+  const unknown = Object.keys(spec).filter((setting) => !FAULT_SETTINGS.has(setting));
+  if (unknown.length) return invalid(`unknown setting ${unknown.join(', ')}: a fault takes ${[...FAULT_SETTINGS].join(', ')}`);
   if (!FAULT_KINDS.includes(spec.kind as FaultKind)) return invalid(`kind must be one of ${FAULT_KINDS.join(', ')}`);
   if (spec.times !== undefined && !(Number.isInteger(spec.times) && (spec.times as number) >= 1)) {
     return invalid('times must be an integer >= 1');

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { abandon, answer, exchangeOf } from '../api/exchange';
 import type { FormObject } from '../api/form-encoding';
-import { apiError, idempotencyKeyInUse, idempotencyMismatch, invalidRequest } from '../api/stripe-errors';
-import type { Fault } from '../faults/fault';
+import { apiError, idempotencyKeyInUse, idempotencyMismatch, invalidRequest, rateLimited } from '../api/stripe-errors';
+import type { Fault, FaultKind } from '../faults/fault';
 import { pause } from '../faults/pause';
 import { fingerprintOf } from '../idempotency/fingerprint';
 import { MAX_IDEMPOTENCY_KEY_LENGTH, type ClaimTicket, type StoredResponse } from '../idempotency/idempotency.store';
@@ -22,13 +22,15 @@ const PATH = '/v1/payment_intents';
  * at Stripe: parameters (a 400 here is not stored), then the key (409 in flight, 400 other
  * parameters, replay of a stored answer), then execution, whose answer is stored under the key.
  * Injected faults strike after the key checks, on fresh and replayed requests alike: the network
- * does not know whether the answer it loses was a replay.
+ * does not know whether the answer it loses was a replay. A `rate_limit` fault strikes first, as Stripe's
+ * rate limiter answers before anything else is looked at (rateLimited).
  */
 export function registerCreatePaymentIntent(app: FastifyInstance, state: SandboxState): void {
   app.post(PATH, async (request, reply) => {
     const exchange = exchangeOf(request, state);
     const form = (request.body ?? {}) as FormObject;
     exchange.orderId = orderIdIn(form);
+    if (strikeFault(state, request, isRateLimit)) return answer(state, request, reply, 429, rateLimited().body);
     const parsed = parseCreateParams(form);
     if (!parsed.ok) return answer(state, request, reply, parsed.error.status, parsed.error.body);
     // Checked with the parameters: an unknown customer or method, or a refused method, is a validation
@@ -75,7 +77,7 @@ async function execute(
   replay: StoredResponse | undefined,
 ): Promise<FastifyReply> {
   const exchange = exchangeOf(request, state);
-  const fault = strikeFault(state, request);
+  const fault = strikeFault(state, request, (kind) => !isRateLimit(kind));
 
   if (fault?.kind === 'latency' && (await pause(fault.ms ?? 0, state.shutdown)) === 'shutdown') {
     return abandon(state, request, reply, 'drop');
@@ -156,9 +158,11 @@ function answerInjected500(
   });
 }
 
-function strikeFault(state: SandboxState, request: FastifyRequest): Fault | undefined {
+const isRateLimit = (kind: FaultKind) => kind === 'rate_limit';
+
+function strikeFault(state: SandboxState, request: FastifyRequest, where: (kind: FaultKind) => boolean): Fault | undefined {
   const exchange = exchangeOf(request, state);
-  const fault = state.faults.strike(exchange.orderId ?? undefined);
+  const fault = state.faults.strike(exchange.orderId ?? undefined, where);
   if (!fault) return undefined;
   exchange.fault = fault.kind;
   state.signals.emit('fault-struck', { fault, requestId: exchange.requestId, orderId: exchange.orderId });

@@ -110,6 +110,7 @@ describeInBrowser('the admin screen, in chromium', () => {
   let inReview: string;
   let hostileReview: string;
   let unansweredReview: string;
+  let lostAnswerReview: string;
   let runInReview: string;
   // More jobs than the search's first page (50): the screen must say it shows 50 of them and load the rest.
   const busyCustomer = `cus-${randomUUID()}`;
@@ -123,13 +124,14 @@ describeInBrowser('the admin screen, in chromium', () => {
     inReview = await orderInReview(cases, { customerId: `cus-${randomUUID()}` });
     hostileReview = await orderInReview(cases, { customerId: `cus-${randomUUID()}` });
     unansweredReview = await orderInReviewNothingCharged(cases, { customerId: `cus-${randomUUID()}` });
+    lostAnswerReview = await orderInReview(cases, { customerId: `cus-${randomUUID()}` });
     runInReview = await importRunInReview();
     for (let n = 0; n < 55; n++) busyOrders.push(await requestCharge(cases.harness, { customerId: busyCustomer }));
     // The screen reads support_jobs: wait until the cases are there before a person would look.
     await waitUntil(
       async () => (await cases.harness.app.inject({ url: '/v1/support/reviews', headers: auth('support') })).json().results,
       (jobs: Array<{ orderId?: string; jobId: string }>) =>
-        [inReview, hostileReview, unansweredReview].every((orderId) => jobs.some((job) => job.orderId === orderId)) &&
+        [inReview, hostileReview, unansweredReview, lostAnswerReview].every((orderId) => jobs.some((job) => job.orderId === orderId)) &&
         jobs.some((job) => job.jobId.endsWith(runInReview)),
       15_000,
     );
@@ -385,6 +387,84 @@ describeInBrowser('the admin screen, in chromium', () => {
       await page.locator('#review-list tbody tr', { hasText: inReview }).locator('button', { hasText: 'Resolve' }).waitFor();
     });
 
+    describe('when support clicks twice while the first request is still on its way', () => {
+      // A page of its own, so that the faked answers below leave the case open for the tests after them.
+      let page: Page;
+      beforeAll(async () => {
+        page = await openScreen();
+        await logIn(page, 'dev-support', '#workspace');
+      });
+      afterAll(() => page.context().close());
+
+      /**
+       * Holds every request to `path` until `release()`; then answers the first with `first` and any later
+       * one with `later`, as the service answers a second action on a case the first one already settled.
+       */
+      async function holdRequests(path: string, first: object, later: { status: number; body: object }) {
+        const route = (url: URL) => url.pathname === path;
+        const sent: unknown[] = [];
+        let release!: () => void;
+        const released = new Promise<void>((resolve) => (release = resolve));
+        await page.route(route, async (request) => {
+          sent.push(request.request().postDataJSON());
+          const nth = sent.length;
+          await released;
+          if (nth === 1) return request.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(first) });
+          const contentType = later.status === 200 ? 'application/json' : 'application/problem+json';
+          return request.fulfill({ status: later.status, contentType, body: JSON.stringify(later.body) });
+        });
+        return { sent, release, done: () => page.unroute(route) };
+      }
+
+      /**
+       * A request the page sends after the clicks, answered: the browser intercepts a page's requests in the
+       * order it sends them, so a second action's request, had the clicks sent one, has been routed by then.
+       */
+      const afterTheClicks = () => page.evaluate(() => fetch('/health/live').then((answer) => answer.status));
+
+      it('sends one resolution for a second click on Resolve, and says the case was resolved', async () => {
+        const review = page.locator('#review-list tbody tr', { hasText: inReview });
+        const notInReview = {
+          status: 422,
+          body: { title: `Order ${inReview} is paid, not waiting for review`, code: 'ORDER.NOT_IN_REVIEW' },
+        };
+        const held = await holdRequests(`/v1/support/orders/${inReview}/resolve`, { orderId: inReview, status: 'paid' }, notInReview);
+        try {
+          await review.locator('input').fill('charged once, checked in the dashboard');
+          await review.locator('select').selectOption('paid');
+          // Two clicks, each where the button is then ("Working…" above the list moves it down a line).
+          const resolve = review.locator('button', { hasText: 'Resolve' });
+          await resolve.click();
+          await resolve.click({ force: true });
+          expect(await afterTheClicks()).toBe(200);
+          expect(held.sent).toEqual([{ resolution: 'paid', note: 'charged once, checked in the dashboard' }]);
+          held.release();
+          await page.locator('#review-message', { hasText: `Order ${inReview} resolved as paid.` }).waitFor();
+        } finally {
+          await held.done();
+        }
+      });
+
+      it("sends one recovery for a double click on the detail's Reconcile", async () => {
+        await page.locator('#review-list tbody tr', { hasText: inReview }).locator('button.open-case').click();
+        await page.locator('#detail-title', { hasText: `Order ${inReview}` }).waitFor();
+        const answer = { orderId: inReview, oldStatus: 'unknown', newStatus: 'paid', reason: 'verified with the provider' };
+        const secondAnswer = { orderId: inReview, oldStatus: 'paid', newStatus: 'paid', reason: 'nothing to recover (paid)' };
+        const held = await holdRequests(`/v1/support/orders/${inReview}/reconcile`, answer, { status: 200, body: secondAnswer });
+        try {
+          await page.locator('#detail-reconcile').dblclick();
+          expect(await afterTheClicks()).toBe(200);
+          expect(held.sent).toHaveLength(1);
+          held.release();
+          await page
+            .locator('#detail-message', { hasText: `Order ${inReview} reconciled: unknown → paid (verified with the provider).` })
+            .waitFor();
+        } finally {
+          await held.done();
+        }
+      });
+    });
+
     it('resolves the case in review with a note, which the timeline then shows', async () => {
       const review = page.locator('#review-list tbody tr', { hasText: inReview });
       await review.waitFor();
@@ -433,6 +513,31 @@ describeInBrowser('the admin screen, in chromium', () => {
       expect(await resolved.locator('pre').textContent()).toContain(`"note": "${HOSTILE}"`);
       expect(await page.locator('img').count()).toBe(0);
       expect(await page.evaluate('window.__pwned')).toBeUndefined();
+    });
+
+    it('resolves a case whose first answer was lost when Resolve is clicked again, instead of calling it closed', async () => {
+      // A page of its own: the lost answer is a failed load the browser logs, not the screen's error.
+      const page = await (await browser.newContext()).newPage();
+      await page.goto(`${cases.url}/admin`);
+      await logIn(page, 'dev-support', '#workspace');
+      const resolveRoute = (url: URL) => url.pathname === `/v1/support/orders/${lostAnswerReview}/resolve`;
+      // The first resolution reaches the service and is recorded; its answer is lost on the way back.
+      await page.route(resolveRoute, async (route) => {
+        await route.fetch();
+        await route.abort('connectionreset');
+      });
+      const review = page.locator('#review-list tbody tr', { hasText: lostAnswerReview });
+      await review.locator('input').fill('one payment at the provider; the duplicate was refunded');
+      await review.locator('select').selectOption('paid');
+      await review.locator('button', { hasText: 'Resolve' }).click();
+      await page.locator('#review-message', { hasText: `Order ${lostAnswerReview}: The service could not be reached` }).waitFor();
+      await page.unroute(resolveRoute);
+
+      await review.locator('button', { hasText: 'Resolve' }).click();
+      await page.locator('#review-message', { hasText: `Order ${lostAnswerReview} resolved as paid.` }).waitFor();
+      const events = await cases.harness.app.inject({ url: `/v1/orders/${lostAnswerReview}/events`, headers: auth('support') });
+      expect(events.json().events.filter((event: { type: string }) => event.type === 'ChargeReviewResolved')).toHaveLength(1);
+      await page.context().close();
     });
 
     it('says in a sentence what went wrong: a refusal, an answer that is no problem+json, no answer at all', async () => {
@@ -502,6 +607,29 @@ describeInBrowser('the admin screen, in chromium', () => {
     });
 
     const audit = async (url: string) => (await cases.harness.app.inject({ url, headers: auth('auditor') })).json();
+
+    /**
+     * Holds the page's requests that `matches` until `letThrough()`, which lets them through and returns once
+     * the page has read their answers in full (a request the page sends after them is answered by then).
+     */
+    async function holdAnswers(matches: (url: URL) => boolean) {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await page.route(matches, async (route) => {
+        await released;
+        await route.continue();
+      });
+      return {
+        async letThrough() {
+          const late = page.waitForResponse((response) => matches(new URL(response.url())));
+          release();
+          await (await late).finished();
+          expect(await page.evaluate(() => fetch('/health/live').then((answer) => answer.status))).toBe(200);
+        },
+        done: () => page.unroute(matches),
+      };
+    }
+
     const cells = (stream: string) => page.locator('#history-list tbody tr', { hasText: stream }).locator('td').allInnerTexts();
 
     it('logs an auditor in to the audit screen, without the support screen or its actions', async () => {
@@ -527,6 +655,25 @@ describeInBrowser('the admin screen, in chromium', () => {
       await page.click('#verify-form button');
       await page.locator('#verify-message', { hasText: `OK — stream order-${described}` }).waitFor();
       expect((await page.locator('#verify-report dd').allInnerTexts())[0]).toBe('3');
+    });
+
+    it('shows the verification last asked for when an earlier one answers after it', async () => {
+      // The whole history is slow to verify: an auditor who meanwhile asks for one stream gets it, and the
+      // whole history's late answer does not take its place.
+      const wholeHistory = (url: URL) => url.pathname === '/v1/audit/verify' && !url.searchParams.has('stream');
+      const held = await holdAnswers(wholeHistory);
+      try {
+        await page.fill('#verify-stream', '');
+        await page.click('#verify-form button');
+        await page.fill('#verify-stream', `order-${described}`);
+        await page.click('#verify-form button');
+        await page.locator('#verify-message', { hasText: `OK — stream order-${described}` }).waitFor();
+        await held.letThrough();
+        expect(await page.locator('#verify-message').innerText()).toBe(`OK — stream order-${described}`);
+        expect((await page.locator('#verify-report dd').allInnerTexts())[0]).toBe('3');
+      } finally {
+        await held.done();
+      }
     });
 
     it('pages through the global history to the paid order, each event with its hash link and chain hash', async () => {
@@ -616,6 +763,26 @@ describeInBrowser('the admin screen, in chromium', () => {
       expect(await page.locator('#history-message').innerText()).toBe(`No events after ${shown[0]}: the end of history for now.`);
       expect(await page.locator('#history-list tbody tr td:first-child').allInnerTexts()).toEqual(shown);
       expect(await page.locator('#history-next').isDisabled()).toBe(true);
+    });
+
+    it('shows the first page when From the start is asked while the next page is still loading', async () => {
+      await page.fill('#history-limit', '2');
+      await page.click('#history-form button[type=submit]');
+      await page.locator('#history-list tbody tr').nth(1).waitFor();
+      const firstPage = await page.locator('#history-list tbody tr td:first-child').allInnerTexts();
+      const nextPage = (url: URL) => url.pathname === '/v1/audit/events' && url.searchParams.get('after') === firstPage[1];
+      const held = await holdAnswers(nextPage);
+      try {
+        await page.click('#history-next');
+        await page.locator('#history-message', { hasText: 'Loading…' }).waitFor();
+        await page.click('#history-form button[type=submit]');
+        await page.locator('#history-message', { hasText: `Positions ${firstPage[0]} to ${firstPage[1]}.` }).waitFor();
+        await held.letThrough();
+        expect(await page.locator('#history-list tbody tr td:first-child').allInnerTexts()).toEqual(firstPage);
+        expect(await page.locator('#history-message').innerText()).toBe(`Positions ${firstPage[0]} to ${firstPage[1]}.`);
+      } finally {
+        await held.done();
+      }
     });
 
     it('logs out to the login form, clearing the verification and the history', async () => {

@@ -47,10 +47,11 @@ let sessionsEnded = 0;
 /** A promise that never settles: what waited for it belongs to a session that is over, and shows nothing. */
 const dropped = () => new Promise(() => {});
 
-/** Calls the API with the session's token, or with `token` (a login being tried). */
-async function api(path, { method = 'GET', body, token } = {}) {
+/** Calls the API with the session's token, or with `token` (a login being tried), and `requestId` as its X-Request-Id. */
+async function api(path, { method = 'GET', body, token, requestId } = {}) {
   const session = sessionsEnded;
   const headers = { authorization: `Bearer ${token ?? sessionStorage.getItem(TOKEN_KEY)}` };
+  if (requestId) headers['x-request-id'] = requestId;
   if (body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).catch(() => {
     throw new Error(NO_ANSWER);
@@ -368,11 +369,29 @@ async function reconcileShown() {
   if (!job?.orderId) return;
   $('#detail-message').textContent = 'Asking the provider…';
   try {
-    const answer = await api(`/v1/support/orders/${encodeURIComponent(job.orderId)}/reconcile`, { method: 'POST' });
+    const path = `/v1/support/orders/${encodeURIComponent(job.orderId)}/reconcile`;
+    const answer = await whileInFlight([$('#detail-reconcile')], () => api(path, { method: 'POST' }));
     if (job !== detailJob) return;
     await showDetail(job, { message: `Order ${job.orderId} ${reconciled(answer)}.`, minRevision: answer.order?.revision });
   } catch (error) {
     if (job === detailJob) $('#detail-message').textContent = `Order ${job.orderId}: ${error.message}`;
+  }
+}
+
+/**
+ * Runs an action with the controls that start it disabled until its answer is in. A second click (a
+ * double click, an impatient one on a slow connection) sent the action again, and its answer replaced the
+ * first one's: a resolution that went through read "not waiting for review". Focus goes back to the
+ * control that had it, so a keyboard user goes on from where they were.
+ */
+async function whileInFlight(controls, action) {
+  const focused = controls.find((control) => control === document.activeElement);
+  for (const control of controls) control.disabled = true;
+  try {
+    return await action();
+  } finally {
+    for (const control of controls) control.disabled = false;
+    if (focused?.isConnected && !focused.hidden && document.activeElement === document.body) focused.focus();
   }
 }
 
@@ -430,17 +449,14 @@ function reviewRow(job) {
   resolution.append(choose, new Option('paid', 'paid'), new Option('failed', 'failed'));
   const resolve = element('button', 'Resolve');
   resolve.type = 'button';
+  const decisions = new DecisionRequests();
   resolve.addEventListener('click', () => {
     if (!resolution.value) {
       $('#review-message').textContent = `Order ${job.orderId}: choose paid or failed first.`;
       return;
     }
-    void act(
-      `/v1/support/orders/${encodeURIComponent(job.orderId)}/resolve`,
-      { resolution: resolution.value, note: note.value.trim() },
-      job,
-      actions,
-    );
+    const body = { resolution: resolution.value, note: note.value.trim() };
+    void act(`/v1/support/orders/${encodeURIComponent(job.orderId)}/resolve`, body, job, actions, decisions);
   });
   actions.append(reconcile, ' ', note, ' ', resolution, ' ', resolve);
   // The order opens in the detail above, with its provider references and timeline, to decide on.
@@ -454,19 +470,40 @@ function reviewRow(job) {
 }
 
 /**
+ * The X-Request-Id of a case's resolution: one per decision (resolution, note and any amount accepted),
+ * kept while it stays the same. The service answers a resolution resent with the request id, resolution and note that closed
+ * the case with what it did (200), and any other one with 422 ORDER.NOT_IN_REVIEW: so a Resolve clicked
+ * again after "could not be reached", when the first one was recorded and only its answer lost, says
+ * "resolved" instead of calling the case closed by someone.
+ */
+class DecisionRequests {
+  idFor({ resolution, note, acceptedAmount }) {
+    const decision = JSON.stringify([resolution, note, acceptedAmount]);
+    if (decision !== this.decision) [this.decision, this.requestId] = [decision, randomRequestId()];
+    return this.requestId;
+  }
+}
+
+/** 32 random hex digits: crypto.randomUUID exists only in secure contexts, and the screen may be served over plain http. */
+const randomRequestId = () =>
+  `admin-${Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+
+/**
  * Runs one action and shows its outcome in the case's row. The list is not reloaded at once: it is a
  * read model, a moment behind the event just recorded, and would still show the case as open.
  */
-async function act(path, body, job, actions) {
+async function act(path, body, job, actions, decisions) {
   $('#review-message').textContent = 'Working…';
   try {
-    const answer = await api(path, { method: 'POST', body });
+    const controls = [...actions.querySelectorAll('button, input, select')];
+    const requestId = body && decisions?.idFor(body);
+    const answer = await whileInFlight(controls, () => api(path, { method: 'POST', body, requestId }));
     const outcome = body ? `resolved as ${answer.status}` : reconciled(answer);
     $('#review-message').textContent = `Order ${job.orderId} ${outcome}.`;
     if (body || answer.newStatus !== 'needs_review') actions.replaceChildren(element('span', outcome));
   } catch (error) {
     $('#review-message').textContent = `Order ${job.orderId}: ${error.message}`;
-    const accept = body && acceptOtherAmount(error.problem, path, body, job, actions);
+    const accept = body && acceptOtherAmount(error.problem, path, body, job, actions, decisions);
     if (accept) actions.append(' ', accept);
   }
   await loadOverview();
@@ -478,14 +515,14 @@ async function act(path, body, job, actions) {
  * offers exactly that, naming the amount (in minor units, as the problem does); another currency cannot
  * be accepted (it is refunded), so nothing is offered then.
  */
-function acceptOtherAmount(problem, path, body, job, actions) {
+function acceptOtherAmount(problem, path, body, job, actions, decisions) {
   const paid = problem && problem.code === 'ORDER.PAYMENT_AMOUNT_MISMATCH' ? problem.paid : undefined;
   if (!paid || !problem.ordered || paid.currency !== problem.ordered.currency || !Number.isInteger(paid.amount)) return undefined;
   const existing = actions.querySelector('.accept-amount');
   if (existing) existing.remove();
   const button = element('button', `Accept ${paid.amount} ${paid.currency} as paid`, 'accept-amount');
   button.type = 'button';
-  button.addEventListener('click', () => void act(path, { ...body, acceptedAmount: paid.amount }, job, actions));
+  button.addEventListener('click', () => void act(path, { ...body, acceptedAmount: paid.amount }, job, actions, decisions));
   return button;
 }
 
@@ -498,13 +535,21 @@ const reconciled = ({ oldStatus, newStatus, reason }) =>
 
 // ---- audit: verify the hash chain, page through the global history -------------------------------------
 
+/**
+ * Counts the verifications asked for: the whole history takes long to verify, and its answer, arriving
+ * after a stream asked for meanwhile, took the stream's place on the screen.
+ */
+let verificationsAsked = 0;
+
 async function verify(event) {
   event.preventDefault();
+  const asked = ++verificationsAsked;
   const stream = $('#verify-stream').value.trim();
   $('#verify-report').replaceChildren();
   $('#verify-message').textContent = 'Verifying…';
   try {
     const report = await api(`/v1/audit/verify${stream ? `?stream=${encodeURIComponent(stream)}` : ''}`);
+    if (asked !== verificationsAsked) return;
     const scope = stream ? `stream ${stream}` : 'the whole history and its seals';
     $('#verify-message').replaceChildren(
       report.ok ? element('strong', 'OK', 'verified') : element('strong', `Broken: ${report.firstBreak.kind}`, 'broken'),
@@ -512,7 +557,7 @@ async function verify(event) {
     );
     showFields($('#verify-report'), [...verifyCounts(report), ...breakFields(report.firstBreak)]);
   } catch (error) {
-    $('#verify-message').textContent = error.message;
+    if (asked === verificationsAsked) $('#verify-message').textContent = error.message;
   }
 }
 
@@ -540,13 +585,18 @@ const breakFields = (first) =>
 /** The `after` of the next page; null at the end of history (for now: more may be appended). */
 let historyNext = null;
 
+/** Counts the pages asked for: From the start while the next page loads shows the first page, not the late one. */
+let historyPagesAsked = 0;
+
 async function loadHistory(after) {
+  const asked = ++historyPagesAsked;
   const limit = $('#history-limit').value;
   $('#history-next').disabled = true;
   $('#history-message').textContent = 'Loading…';
   try {
     const query = `limit=${encodeURIComponent(limit)}${after ? `&after=${encodeURIComponent(after)}` : ''}`;
     const { events, next } = await api(`/v1/audit/events?${query}`);
+    if (asked !== historyPagesAsked) return;
     historyNext = next;
     $('#history-next').disabled = !next;
     // Nothing after a full page (the history holds a multiple of the limit): the page shown stays.
@@ -560,7 +610,7 @@ async function loadHistory(after) {
     $('#history-list tbody').replaceChildren(...events.map(historyRow));
     $('#history-list').hidden = events.length === 0;
   } catch (error) {
-    $('#history-message').textContent = error.message;
+    if (asked === historyPagesAsked) $('#history-message').textContent = error.message;
   }
 }
 
