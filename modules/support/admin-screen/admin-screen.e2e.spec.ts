@@ -330,12 +330,23 @@ describeInBrowser('the admin screen, in chromium', () => {
 
     it('opens a case in review from the list, by keyboard too: the order, its job and the timeline to decide on', async () => {
       await page.locator('#detail').evaluate('(node) => { node.hidden = true; }');
-      await page.locator('#review-list tbody tr', { hasText: inReview }).getByRole('button', { name: inReview }).focus();
+      await page.locator('#review-list tbody tr', { hasText: inReview }).getByRole('button', { name: inReview, exact: true }).focus();
       await page.keyboard.press('Enter');
       await page.locator('#timeline li', { hasText: 'ChargeNeedsReview' }).waitFor();
       expect(await text('#detail-title')).toBe(`Order ${inReview}`);
       await page.locator('#detail-fields dt', { hasText: 'Order status' }).waitFor();
       expect(await detailFields()).toMatchObject({ Status: 'needs_review', 'Order status': 'needs_review' });
+    });
+
+    it("names the order in each of a case's actions, for a screen reader that reads a button alone", async () => {
+      const review = page.locator('#review-list tbody tr', { hasText: inReview });
+      for (const name of [
+        `Reconcile order ${inReview}`,
+        `Note for order ${inReview}`,
+        `Resolution for order ${inReview}`,
+        `Resolve order ${inReview}`,
+      ])
+        expect(await review.getByLabel(name, { exact: true }).count()).toBe(1);
     });
 
     it('says why reconciling a case in review changed nothing, and leaves its actions there', async () => {

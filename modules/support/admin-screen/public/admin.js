@@ -435,6 +435,8 @@ function reviewRow(job) {
   const actions = element('div');
   const reconcile = element('button', 'Reconcile');
   reconcile.type = 'button';
+  // A screen reader reads a row's buttons alone: each names its order, as the note and the select do.
+  reconcile.setAttribute('aria-label', `Reconcile order ${job.orderId}`);
   reconcile.addEventListener('click', () =>
     act(`/v1/support/orders/${encodeURIComponent(job.orderId)}/reconcile`, undefined, job, actions),
   );
@@ -449,6 +451,7 @@ function reviewRow(job) {
   resolution.append(choose, new Option('paid', 'paid'), new Option('failed', 'failed'));
   const resolve = element('button', 'Resolve');
   resolve.type = 'button';
+  resolve.setAttribute('aria-label', `Resolve order ${job.orderId}`);
   const decisions = new DecisionRequests();
   resolve.addEventListener('click', () => {
     if (!resolution.value) {
