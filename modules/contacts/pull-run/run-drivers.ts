@@ -94,6 +94,12 @@ export class RunDrivers {
 const RETRY_DELAY_MS = { initial: 500, max: 30_000 };
 
 /**
+ * How long a driver waits before driving its run again after `failures` failures in a row (counted
+ * from 0, and from 0 again once it has recorded a page since: a stall's grown delay must not idle the run later).
+ */
+export const retryDelay = (failures: number, { initial, max } = RETRY_DELAY_MS): number => Math.min(initial * 2 ** failures, max);
+
+/**
  * A run driven without anyone awaiting it: its end is logged, never thrown away. A run whose source
  * this process cannot reach as configured is left alone (sourceRefusal), saying why once; a run
  * another live process drives (its lock is held: run-lock.ts) is left to that driver, quietly. A driver that fails
@@ -106,7 +112,6 @@ const RETRY_DELAY_MS = { initial: 500, max: 30_000 };
  * same error, and no one was asked to look.
  */
 function driveInBackground(deps: RunDriverDeps & Pick<BackgroundDriverDeps, 'retryDelayMs'>, runId: string): Promise<void> {
-  const { initial, max } = deps.retryDelayMs ?? RETRY_DELAY_MS;
   return (async () => {
     // The run's revision when the current attempt began: a failure after this driver recorded pages
     // follows progress, and starts the backoff over (a stall's doubled delay must not idle the run later).
@@ -130,7 +135,7 @@ function driveInBackground(deps: RunDriverDeps & Pick<BackgroundDriverDeps, 'ret
         }
         if (isPermanent(error) && (await stopForReview(deps, runId, message))) return;
         if ((knownRun(deps.store, runId)?.revision ?? -1) > startedAt) failures = 0;
-        const delay = Math.min(initial * 2 ** failures, max);
+        const delay = retryDelay(failures, deps.retryDelayMs);
         logger.error(`import run ${runId} stopped on an error; driving it again in ${delay} ms: ${message}`);
         await sleep(delay, undefined, { signal: deps.signal }).catch(() => undefined);
         if (deps.signal?.aborted) return;

@@ -132,6 +132,35 @@ describe('idem sync run', () => {
   });
 });
 
+describe('idem sync run when the store fails for a moment (PostgreSQL restarting, a dropped connection)', () => {
+  it('drives the run again after a backoff, from its last recorded page, saying so, and completes with exit code 0', async () => {
+    // The first page's record fails as the pg client fails a query whose connection the server dropped.
+    let failures = 0;
+    const flaky = new Proxy(store, {
+      get(target, property) {
+        if (property !== 'append') {
+          const value: unknown = Reflect.get(target, property);
+          return typeof value === 'function' ? value.bind(target) : value;
+        }
+        return (stream: string, events: EventToAppend[], expected: ExpectedRevision) =>
+          events[0]?.type === 'ImportRecordProcessed' && failures++ === 0
+            ? Promise.reject(new Error('Connection terminated unexpectedly'))
+            : target.append(stream, events, expected);
+      },
+    });
+    const { code, out, lines } = await cliThrough(flaky, pool, sandbox.url, 'sync', 'run', '--source', 'crm');
+
+    // It exited 2 here ("idem: Connection terminated unexpectedly"), the run left running.
+    expect({ code, lines }).toMatchObject({ code: 0 });
+    const view = JSON.parse(out.at(-1)!) as { runId: string };
+    expect(lines).toContain(
+      `${view.runId} stopped on an error; driving it again in 500 ms (Ctrl+C leaves it running for a worker): Connection terminated unexpectedly`,
+    );
+    expect(view).toMatchObject({ status: 'completed', processed: 30 });
+    expect(await loadRun(store, view.runId)).toMatchObject({ status: 'completed', processed: 30, pages: 1 });
+  });
+});
+
 describe('idem sync run against a CRM answering a next cursor no run can record', () => {
   let crm: Server;
   let crmUrl: string;
