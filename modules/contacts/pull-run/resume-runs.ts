@@ -54,18 +54,20 @@ export async function resumeUnfinishedRuns(
 ): Promise<ResumedRuns> {
   const drivers = new RunDrivers(deps);
   const running = await unfinishedRuns(deps.store, 'pull', await sweep.knownAtStart?.());
-  const runIds = await orphanedRuns(deps.locks, () => Promise.resolve(running));
+  const { orphans: runIds, drivenElsewhere } = await runsToTakeOver(deps.locks, () => Promise.resolve(running));
   runIds.forEach((runId) => drivers.drive(runId, deps.metadata));
   if (runIds.length) logger.log(`resuming ${runIds.length} import run(s) no live process drives: ${runIds.join(', ')}`);
+  drivenElsewhere.forEach((runId) => drivers.driveWhenFreed(runId, deps.metadata));
 
   let stopping = false;
   let sweeping: Promise<void> | undefined;
   const timer = setInterval(() => {
-    sweeping ??= orphanedRuns(deps.locks, sweep.candidates ?? (() => unfinishedRuns(deps.store)))
-      .then((orphans) => {
+    sweeping ??= runsToTakeOver(deps.locks, sweep.candidates ?? (() => unfinishedRuns(deps.store)))
+      .then(({ orphans, drivenElsewhere }) => {
         if (stopping) return;
         if (orphans.length) logger.warn(`taking over ${orphans.length} import run(s) whose driver is gone: ${orphans.join(', ')}`);
         orphans.forEach((runId) => drivers.drive(runId, deps.metadata));
+        drivenElsewhere.forEach((runId) => drivers.driveWhenFreed(runId, deps.metadata));
       })
       .catch((error: unknown) => logger.error(`looking for orphaned import runs failed; trying again: ${(error as Error).message}`))
       .finally(() => (sweeping = undefined));
@@ -88,7 +90,19 @@ export async function resumeUnfinishedRuns(
  * another worker's sweep: the loser is refused the lock and leaves it (drive-run.ts).
  */
 export async function orphanedRuns(locks: Pick<RunLocks, 'holder'>, running: () => Promise<string[]>): Promise<string[]> {
+  return (await runsToTakeOver(locks, running)).orphans;
+}
+
+/**
+ * The running runs this process may take over, driven by no one here and not left alone here: the
+ * orphans (no live driver holds their lock), to drive now, and those another live process drives, to
+ * drive once it lets them go (RunDrivers.driveWhenFreed: at once, not at the next sweep).
+ */
+export async function runsToTakeOver(
+  locks: Pick<RunLocks, 'holder'>,
+  running: () => Promise<string[]>,
+): Promise<{ orphans: string[]; drivenElsewhere: string[] }> {
   const candidates = (await running()).filter((runId) => !isDrivenHere(runId) && !isDrivenInBackground(runId) && !isLeftAlone(runId));
   const held = await Promise.all(candidates.map(async (runId) => (await locks.holder(runId)) !== undefined));
-  return candidates.filter((_, i) => !held[i]);
+  return { orphans: candidates.filter((_, i) => !held[i]), drivenElsewhere: candidates.filter((_, i) => held[i]) };
 }
