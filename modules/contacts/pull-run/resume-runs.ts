@@ -4,13 +4,15 @@
  * - when a worker starts, every run still `running` that no live process drives;
  * - while it runs, every run still `running` whose driver is gone since: it died (its run's lock
  *   was freed at once) or froze (freed once its session was silent for the lock's limit), e.g. an api
- *   (which drives the runs started over HTTP) that crashed beside running workers.
+ *   (which drives the runs started over HTTP) that crashed beside running workers. A run the worker
+ *   found driven elsewhere (at its start or at a sweep) is taken over the moment its lock frees, a
+ *   graceful stop's included (RunDrivers.driveWhenFreed); one it has not seen yet, at its next sweep.
  *
  * Which process drives a run is decided by the run's lock (run-lock.ts), not by guessing from how
  * long the run has been silent: a starting worker used to drive every running run at once, including
  * one a live process was driving, and imported a page of its contacts before its page record lost.
- * A run driven elsewhere is left to its driver; one whose source this worker cannot reach as the run
- * started with is left alone (run-drivers.ts: sourceRefusal).
+ * A run driven elsewhere is left to its driver until then; one whose source this worker cannot reach
+ * as the run started with is left alone (run-drivers.ts: sourceRefusal).
  */
 import { Logger } from '@nestjs/common';
 import { isDrivenHere, type RunDriverDeps } from './drive-run';
@@ -28,8 +30,9 @@ export interface ResumedRuns {
 
 export interface OrphanSweep {
   /**
-   * How often a running worker looks for orphaned runs: a dead driver's run is taken over within this
-   * (a frozen one's within this plus the lock's silence limit, run-lock.ts).
+   * How often a running worker looks for orphaned runs, and for runs driven elsewhere to wait for: a
+   * dead driver's run is taken over within this (a frozen one's within this plus the lock's silence
+   * limit, run-lock.ts), at once when the worker was already waiting for it.
    */
   everyMs: number;
   /**
