@@ -131,26 +131,34 @@ async function drive(context: CliContext, runId: string, label: string, held?: H
   try {
     // An error that may pass (PostgreSQL or the event store stalled, restarted, dropped connections) is
     // waited out as background drivers wait it out (run-drivers.ts), from the last recorded page: the
-    // command used to exit 2 with the run left `running` until a worker's sweep took it over.
+    // command used to exit 2 with the run left `running` until a worker's sweep took it over. So is the
+    // end of the run's lock session (the driver stops, the run still running, and no one else holds it):
+    // the command ended there with exit code 1. Taken by another process meanwhile, the run is left to it.
     for (let failures = 0; run === undefined; failures++) {
       const before = knownRun(store, runId)?.revision ?? -1;
+      let stopped: { why: string; error?: string };
       try {
-        run = await attempt();
+        const driven = await attempt();
+        // Ended, interrupted, or no pull run to drive (its stream gone): nothing to drive again.
+        if (driven.status !== 'running' || !driven.exists || driven.kind !== 'pull' || context.interrupted?.aborted) {
+          run = driven;
+          break;
+        }
+        stopped = { why: 'stopped: this command no longer holds the run (its lock session ended)' };
       } catch (error) {
         if (error instanceof RunDrivenElsewhere) {
           bar.stop();
           return reportDrivenElsewhere(context, await loadRun(store, runId), error.holder);
         }
         if (isPermanent(error) || context.interrupted?.aborted) throw error;
-        if ((knownRun(store, runId)?.revision ?? -1) > before) failures = 0;
-        const delay = retryDelay(failures);
-        println(
-          context.stderr,
-          `${runId} stopped on an error; driving it again in ${delay} ms (Ctrl+C leaves it running for a worker): ${(error as Error).message}`,
-        );
-        await sleep(delay, undefined, { signal: context.interrupted }).catch(() => undefined);
-        if (context.interrupted?.aborted) run = await loadRun(store, runId);
+        stopped = { why: 'stopped on an error', error: (error as Error).message };
       }
+      if ((knownRun(store, runId)?.revision ?? -1) > before) failures = 0;
+      const delay = retryDelay(failures);
+      const error = stopped.error === undefined ? '' : `: ${stopped.error}`;
+      println(context.stderr, `${runId} ${stopped.why}; driving it again in ${delay} ms (Ctrl+C leaves it running for a worker)${error}`);
+      await sleep(delay, undefined, { signal: context.interrupted }).catch(() => undefined);
+      if (context.interrupted?.aborted) run = await loadRun(store, runId);
     }
   } finally {
     bar.stop();
