@@ -142,7 +142,9 @@ export async function* csvRecords(input: Readable, maxRecordBytes = MAX_RECORD_C
 /**
  * A header naming a column twice would keep only one of its cells per row (silently: which one is the
  * parser's choice), and `__proto__` names no field an object can hold: either way records would lose
- * data without a trace, so the file is refused before its first record, for a human to fix.
+ * data without a trace, so the file is refused before its first record, for a human to fix. So is a
+ * header without a `sourceId` column (an export calling it `id`, or `sourceId ` with a space): every
+ * record would be rejected on its own, the whole file read for that, and the run end `completed`.
  */
 function headerProblem(header: string[]): string | undefined {
   const seen = new Set<string>();
@@ -151,8 +153,17 @@ function headerProblem(header: string[]): string | undefined {
     if (seen.has(name)) return `the header names the column "${name}" twice`;
     seen.add(name);
   }
+  if (!seen.has('sourceId')) return `the header names no sourceId column, which every record needs (its columns: ${namesOf(header)})`;
   return undefined;
 }
+
+/** Columns as a reason names them: quoted (a space shows), the first ten. */
+const SHOWN_COLUMNS = 10;
+const namesOf = (header: string[]) =>
+  [
+    ...header.slice(0, SHOWN_COLUMNS).map((name) => JSON.stringify(name)),
+    ...(header.length > SHOWN_COLUMNS ? [`… ${header.length - SHOWN_COLUMNS} more`] : []),
+  ].join(', ');
 
 /**
  * The header row alone (as a read from the start hands it to the splitter, without a byte-order mark),

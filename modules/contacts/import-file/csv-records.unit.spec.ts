@@ -36,6 +36,22 @@ describe('csvRecords', () => {
     });
   });
 
+  describe.each([
+    ['an export that calls it id', 'id,version,name\nc1,1,Ada\nc2,1,Bob\n', '"id", "version", "name"'],
+    ['one spelled with a space', 'sourceId ,name\nc1,Ada\n', '"sourceId ", "name"'],
+    [
+      'many other columns',
+      `${Array.from({ length: 12 }, (_, i) => `c${i}`).join(',')}\nx\n`,
+      '"c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", … 2 more',
+    ],
+  ])('with a header that names no sourceId column (%s)', (_, file, columns) => {
+    it('refuses the file at its header, naming its columns: every record of it would only be rejected', async () => {
+      expect(await read(file)).toEqual([
+        { line: 1, fromLine: 1, unreadable: `the header names no sourceId column, which every record needs (its columns: ${columns})` },
+      ]);
+    });
+  });
+
   describe('with a UTF-8 byte-order mark before the header (a spreadsheet export)', () => {
     it('reads the first column as sourceId, not as a field named after the mark', async () => {
       expect(await read('\uFEFFsourceId,name\nc1,Ada\n')).toEqual([{ line: 2, raw: { sourceId: 'c1', fields: { name: 'Ada' } } }]);

@@ -19,9 +19,8 @@ import { waitFor } from '../../../test/projections/projection-harness';
 import { createSandbox, type Sandbox } from '../../sandbox';
 import { importStream } from '../contact.events';
 import { contactSourcesAt } from '../contact-source/configured-sources';
-import { driveRun, loadRun, type RunDriverDeps } from './drive-run';
+import { driveRun, isDrivenHere, loadRun, type RunDriverDeps } from './drive-run';
 import { resumeUnfinishedRuns } from './resume-runs';
-import { isDrivenInBackground } from './run-drivers';
 import { RunDrivenElsewhere, runLocksOn, type RunLocks } from './run-lock';
 import { startRun } from './start-run';
 
@@ -154,8 +153,10 @@ describe.each(['postgres', 'esdb'] as const)('a pull run on %s', (kind) => {
 
       const worker = await resumeUnfinishedRuns({ ...deps(), locks }, { everyMs: 100 });
       try {
-        // A starting worker decides which runs it drives before it answers: this one is not among them.
-        expect(isDrivenInBackground(runId)).toBe(false);
+        // A starting worker decides which runs it drives before it answers: not this one, which it only
+        // waits for (driveWhenFreed), the run's lock still the first process's.
+        expect(isDrivenHere(runId)).toBe(false);
+        expect((await locks.holder(runId))?.by).toMatch(new RegExp(` pid ${first.child.pid}$`));
         first.child.kill('SIGKILL');
         await first.exited;
         await waitFor(

@@ -343,6 +343,79 @@ describe('a pull run', () => {
   });
 });
 
+describe('a pull run another live process drives', () => {
+  /** Sessions waiting for the run's lock (run-lock.ts keys it by two hashtexts, hence objsubid 2). */
+  const waitingForLock = async (runId: string) =>
+    Number(
+      (
+        await pool.query(
+          `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objsubid = 2
+              AND classid = hashtext('idem.pull-run')::oid AND objid = hashtext($1)::oid`,
+          [runId],
+        )
+      ).rows[0].n,
+    );
+
+  /**
+   * A run held by its driver in another process (an api driving a run started over HTTP, `idem sync run`),
+   * and a worker that started beside it (and so has seen it held) and whose next orphan sweep comes long
+   * after the test: only the lock's release can hand the run over within it.
+   */
+  async function heldElsewhereBesideAWorker() {
+    const runId = await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, deps.metadata);
+    const locks = runLocksOn(pool);
+    const elsewhere = (await locks.take(runId))!;
+    const { sources, pageSize, backoffMs, metadata } = deps;
+    const worker = await resumeUnfinishedRuns(
+      { store, sources, pageSize, backoffMs, metadata, locks },
+      { everyMs: 3_600_000, knownAtStart: () => Promise.resolve({ checkpoint: undefined, runningPullRuns: [runId] }) },
+    );
+    return { runId, locks, elsewhere, worker };
+  }
+
+  it('is taken over by a running worker as soon as that process lets it go, not at the next sweep', async () => {
+    const { runId, elsewhere, worker } = await heldElsewhereBesideAWorker();
+    try {
+      expect(await loadRun(store, runId)).toMatchObject({ status: 'running', processed: 0 });
+
+      await elsewhere.release();
+      await waitFor('the worker to drive the run to its end', async () => (await loadRun(store, runId)).status === 'completed', 60_000);
+      expect(await loadRun(store, runId)).toMatchObject({ processed: SIZE, pages: SIZE / 200 });
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('is no longer waited for once the worker stops, and nothing is driven', async () => {
+    const { runId, locks, elsewhere, worker } = await heldElsewhereBesideAWorker();
+    try {
+      await waitFor('the worker to wait for the run', async () => (await waitingForLock(runId)) === 1).catch(async (error: unknown) => {
+        await worker.stop();
+        throw error;
+      });
+      await worker.stop();
+      // Its wait is cancelled on the server too: a server process blocked on the lock would take it once freed.
+      await waitFor('no session to wait for the run', async () => (await waitingForLock(runId)) === 0, 5_000);
+      await elsewhere.release();
+      expect(await locks.holder(runId)).toBeUndefined();
+      expect(await loadRun(store, runId)).toMatchObject({ status: 'running', processed: 0 });
+    } finally {
+      await elsewhere.release();
+    }
+  });
+
+  it('lets the worker stop at once when it stops while it begins to wait (its lock connection still connecting)', async () => {
+    const { runId, elsewhere, worker } = await heldElsewhereBesideAWorker();
+    try {
+      // It hung here: a connection ended while it connects never settles its connect.
+      await worker.stop();
+      await waitFor('no session to wait for the run', async () => (await waitingForLock(runId)) === 0, 5_000);
+    } finally {
+      await elsewhere.release();
+    }
+  });
+});
+
 describe('the runs a starting worker resumes (unfinishedRuns)', () => {
   const pull = () => startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, deps.metadata);
   const fail = async (runId: string) => {

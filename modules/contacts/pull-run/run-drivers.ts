@@ -13,18 +13,18 @@ import { fencedStore } from './fenced-store';
 import { appendRunEvents, driveRun, loadRun, type RunDriverDeps } from './drive-run';
 import { decideDriverGaveUp, sourceMovedReason } from './record-page.decision';
 import { knownRun } from './run-folds';
-import { RunDrivenElsewhere, type RunLocks } from './run-lock';
+import { RunDrivenElsewhere, type HeldRun, type RunLocks } from './run-lock';
 
 const logger = new Logger('ContactSync');
 
 /**
  * Runs with a background driver in this process, whichever RunDrivers holds it (the api's and a worker's
- * share a process under `npm start`), retries included: a run is never driven twice by one process,
- * and the orphan sweep leaves a run alone while its driver waits to try again.
+ * share a process under `npm start`), retries and waits for a run's lock included: a run is never driven
+ * twice by one process, and the orphan sweep leaves a run alone while its driver waits.
  */
 const drivenInBackground = new Set<string>();
 
-/** Whether a background driver of this process holds the run (driving it, or waiting to try again). */
+/** Whether a background driver of this process holds the run (driving it, waiting to try again, or waiting for its lock). */
 export const isDrivenInBackground = (runId: string): boolean => drivenInBackground.has(runId);
 
 /**
@@ -68,9 +68,23 @@ export class RunDrivers {
 
   /** `metadata`: who drives it, for the events the driver appends. A run this process drives already is left to its driver. */
   drive(runId: string, metadata: RunDriverDeps['metadata']): void {
+    this.start(runId, metadata, (deps) => driveInBackground(deps, runId));
+  }
+
+  /**
+   * Drives a run another live process drives as soon as that process lets it go (it stopped, died or
+   * froze past the lock's silence limit), instead of at the next orphan sweep: the run's lock is
+   * waited for on a connection of its own, at most MAX_WAITING runs at once per process.
+   */
+  driveWhenFreed(runId: string, metadata: RunDriverDeps['metadata']): void {
+    if (waitingFor.size >= MAX_WAITING) return;
+    this.start(runId, metadata, (deps) => takeOverWhenFreed(deps, runId));
+  }
+
+  private start(runId: string, metadata: RunDriverDeps['metadata'], run: (deps: BackgroundDeps) => Promise<void>): void {
     if (this.shutdown.signal.aborted || drivenInBackground.has(runId)) return;
     drivenInBackground.add(runId);
-    const driver = driveInBackground({ ...this.deps, metadata, signal: this.shutdown.signal }, runId);
+    const driver = run({ ...this.deps, metadata, signal: this.shutdown.signal });
     this.drivers.add(driver);
     void driver.finally(() => {
       this.drivers.delete(driver);
@@ -90,8 +104,52 @@ export class RunDrivers {
   }
 }
 
+/** A background driver's deps while it runs. */
+type BackgroundDeps = RunDriverDeps & Pick<BackgroundDriverDeps, 'retryDelayMs' | 'locks'> & { signal: AbortSignal };
+
+/** Runs this process waits to take over (driveWhenFreed): each wait holds a connection. */
+const waitingFor = new Set<string>();
+const MAX_WAITING = 4;
+
+/**
+ * Waits for the run's lock, then drives the run with it (its first attempt; a retry takes the lock again
+ * as any driver does). A run that ended meanwhile, as it usually has when its driver lets it go, is left quietly.
+ */
+async function takeOverWhenFreed(deps: BackgroundDeps, runId: string): Promise<void> {
+  waitingFor.add(runId);
+  let held: HeldRun | undefined;
+  try {
+    held = await deps.locks.waitFor(runId, deps.signal);
+  } catch (error) {
+    // The next orphan sweep looks again.
+    logger.error(`waiting to take over import run ${runId} failed: ${(error as Error).message}`);
+  } finally {
+    waitingFor.delete(runId);
+  }
+  if (!held) return;
+  let handed = false;
+  try {
+    if ((await loadRun(deps.store, runId)).status !== 'running') return;
+    logger.warn(`taking over import run ${runId}: the process that drove it let it go`);
+    const first = held;
+    const take = (id: string) => (id === runId && !handed ? ((handed = true), Promise.resolve(first)) : deps.locks.take(id));
+    await driveInBackground({ ...deps, locks: { ...deps.locks, take } }, runId);
+  } catch (error) {
+    // Only the run's load can fail here (driveInBackground never rejects): the next orphan sweep looks again.
+    logger.error(`taking over import run ${runId} failed: ${(error as Error).message}`);
+  } finally {
+    if (!handed) await held.release();
+  }
+}
+
 /** A background driver that failed drives its run again after this (doubling), as projections retry. */
 const RETRY_DELAY_MS = { initial: 500, max: 30_000 };
+
+/**
+ * How long a driver waits before driving its run again after `failures` failures in a row (counted
+ * from 0, and from 0 again once it has recorded a page since: a stall's grown delay must not idle the run later).
+ */
+export const retryDelay = (failures: number, { initial, max } = RETRY_DELAY_MS): number => Math.min(initial * 2 ** failures, max);
 
 /**
  * A run driven without anyone awaiting it: its end is logged, never thrown away. A run whose source
@@ -106,7 +164,6 @@ const RETRY_DELAY_MS = { initial: 500, max: 30_000 };
  * same error, and no one was asked to look.
  */
 function driveInBackground(deps: RunDriverDeps & Pick<BackgroundDriverDeps, 'retryDelayMs'>, runId: string): Promise<void> {
-  const { initial, max } = deps.retryDelayMs ?? RETRY_DELAY_MS;
   return (async () => {
     // The run's revision when the current attempt began: a failure after this driver recorded pages
     // follows progress, and starts the backoff over (a stall's doubled delay must not idle the run later).
@@ -130,7 +187,7 @@ function driveInBackground(deps: RunDriverDeps & Pick<BackgroundDriverDeps, 'ret
         }
         if (isPermanent(error) && (await stopForReview(deps, runId, message))) return;
         if ((knownRun(deps.store, runId)?.revision ?? -1) > startedAt) failures = 0;
-        const delay = Math.min(initial * 2 ** failures, max);
+        const delay = retryDelay(failures, deps.retryDelayMs);
         logger.error(`import run ${runId} stopped on an error; driving it again in ${delay} ms: ${message}`);
         await sleep(delay, undefined, { signal: deps.signal }).catch(() => undefined);
         if (deps.signal?.aborted) return;

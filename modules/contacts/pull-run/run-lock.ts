@@ -68,6 +68,11 @@ export interface RunLocks {
   take(runId: string): Promise<HeldRun | undefined>;
   /** Who holds the run now, if anyone does. */
   holder(runId: string): Promise<RunHolder | undefined>;
+  /**
+   * Takes the run for this driver as soon as the session holding it lets it go (its driver stopped,
+   * died or froze past the silence limit): undefined once `signal` aborts first. One connection waits.
+   */
+  waitFor(runId: string, signal: AbortSignal): Promise<HeldRun | undefined>;
 }
 
 /** This process, as a lock session names it (application_name keeps 63 bytes). */
@@ -78,6 +83,8 @@ export function runLocksOn(pool: Pick<Pool, 'options' | 'query'>, options: { sil
   const silentForMs = options.silentForMs ?? DEFAULT_RUN_SILENCE_MS;
   return {
     take: (runId) => takeRun(pool.options, runId, silentForMs),
+    waitFor: (runId, signal) =>
+      takeRun(pool.options, runId, silentForMs, { signal, cancel: (pid) => pool.query('SELECT pg_cancel_backend($1)', [pid]) }),
     holder: async (runId) => {
       const { rows } = await pool.query<{ by: string; since: Date }>(
         `SELECT a.application_name AS by, a.backend_start AS since
@@ -92,7 +99,19 @@ export function runLocksOn(pool: Pick<Pool, 'options' | 'query'>, options: { sil
   };
 }
 
-async function takeRun(connection: SessionConnection, runId: string, silentForMs: number): Promise<HeldRun | undefined> {
+/**
+ * A wait for a run's lock, until `signal` aborts it. `cancel` ends the waiting statement from another
+ * connection: a server process blocked on a lock does not notice its client leave, and would take the
+ * lock when it frees (holding it for a moment, a blocked connection until then).
+ */
+interface LockWait {
+  signal: AbortSignal;
+  cancel: (pid: number) => Promise<unknown>;
+}
+
+/** `wait`: wait for the lock (until it aborts) instead of giving up when it is held. */
+async function takeRun(connection: SessionConnection, runId: string, silentForMs: number, wait?: LockWait): Promise<HeldRun | undefined> {
+  const waitUntil = wait?.signal;
   const client = sessionClient(connection, thisProcess());
   let released = false;
   const lost = new Promise<Error>((resolve) => {
@@ -102,20 +121,35 @@ async function takeRun(connection: SessionConnection, runId: string, silentForMs
   let touchEvery: number | undefined;
   /** When the last query that the session answered was sent (monotonic ms). */
   let answeredSentAt = performance.now();
+  // The waiting statement cancelled, the session ended: the lock is not taken (or freed, if just granted).
+  // Listened to once connected: ended while it connects, pg's client never settles its connect.
+  let pid: number | undefined;
+  const abort = () =>
+    void (pid === undefined ? Promise.resolve() : wait!.cancel(pid).catch(() => undefined)).then(() => client.end().catch(() => undefined));
   try {
     await client.connect();
+    waitUntil?.addEventListener('abort', abort);
+    if (waitUntil?.aborted) {
+      await client.end();
+      return undefined;
+    }
+    // Counts only while the session is idle: a wait for the lock below is a running query, never cut.
     touchEvery = await limitSilence(client, silentForMs);
-    const { rows } = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS ok`, [
-      NAMESPACE,
-      runId,
-    ]);
-    if (!rows[0].ok) {
+    const keys = [NAMESPACE, runId];
+    if (waitUntil) pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+    const taken = waitUntil
+      ? await client.query(`SELECT pg_advisory_lock(hashtext($1), hashtext($2))`, keys).then(() => true)
+      : (await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS ok`, keys)).rows[0].ok;
+    if (!taken || waitUntil?.aborted) {
       await client.end();
       return undefined;
     }
   } catch (error) {
     await client.end().catch(() => undefined);
+    if (waitUntil?.aborted) return undefined;
     throw error;
+  } finally {
+    waitUntil?.removeEventListener('abort', abort);
   }
   let gone: Error | undefined;
   void lost.then((error) => (gone = error));

@@ -7,7 +7,7 @@
  */
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
@@ -21,7 +21,7 @@ import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.e
 import { readModelProjection } from '../../../src/subscriptions/read-models/read-model.projection';
 import { startProjections } from '../../../src/subscriptions/start-projections';
 import { createTestDatabase } from '../../../test/harness/test-database';
-import { waitUntilCaughtUp } from '../../../test/projections/projection-harness';
+import { waitFor, waitUntilCaughtUp } from '../../../test/projections/projection-harness';
 import { syncRunsReadModel } from '../../../projections/sync-runs/sync-runs.projector';
 import { createSandbox, type Sandbox } from '../../sandbox';
 import { importStream } from '../contact.events';
@@ -87,6 +87,22 @@ async function idem(...args: string[]) {
 
 const metadata = { correlationId: 'test', causationId: 'test', actor: { role: 'sync', tokenId: 'test' } };
 
+/** The store, each append going through `before` first (which may act meanwhile, or fail the append). */
+function appendingThrough(before: (events: EventToAppend[]) => Promise<void>): EventStore {
+  return new Proxy(store, {
+    get(target, property) {
+      if (property !== 'append') {
+        const value: unknown = Reflect.get(target, property);
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return async (stream: string, events: EventToAppend[], expected: ExpectedRevision) => {
+        await before(events);
+        return target.append(stream, events, expected);
+      };
+    },
+  });
+}
+
 describe('idem sync run', () => {
   it('shows a bar named for the pull, and closes with the counts', async () => {
     const { code, view, lines } = await idem('sync', 'run', '--source', 'crm');
@@ -102,21 +118,12 @@ describe('idem sync run', () => {
   it("holds the new run's lock before the run exists, so a worker's sweep at its start cannot take it", async () => {
     // A rival (a worker's sweep) tries the lock at the moment the run's ImportRunStarted is appended.
     const rivals: Array<'took it' | 'found it held'> = [];
-    const watched = new Proxy(store, {
-      get(target, property) {
-        if (property !== 'append') {
-          const value: unknown = Reflect.get(target, property);
-          return typeof value === 'function' ? value.bind(target) : value;
-        }
-        return async (stream: string, events: EventToAppend[], expected: ExpectedRevision) => {
-          if (events[0]?.type === 'ImportRunStarted') {
-            const rival = await runLocksOn(pool).take((events[0].data as { runId: string }).runId);
-            rivals.push(rival ? 'took it' : 'found it held');
-            await rival?.release();
-          }
-          return target.append(stream, events, expected);
-        };
-      },
+    const watched = appendingThrough(async (events) => {
+      if (events[0]?.type === 'ImportRunStarted') {
+        const rival = await runLocksOn(pool).take((events[0].data as { runId: string }).runId);
+        rivals.push(rival ? 'took it' : 'found it held');
+        await rival?.release();
+      }
     });
     const { code, out } = await cliThrough(watched, pool, sandbox.url, 'sync', 'run', '--source', 'crm');
     expect(code).toBe(0);
@@ -129,6 +136,57 @@ describe('idem sync run', () => {
     expect(code).toBe(0);
     expect(view.status).toBe('completed');
     expect(lines.at(-1)).toBe(`${view.runId}: completed: 0 records`);
+  });
+});
+
+describe('idem sync run when the store fails for a moment (PostgreSQL restarting, a dropped connection)', () => {
+  it('drives the run again after a backoff, from its last recorded page, saying so, and completes with exit code 0', async () => {
+    // The first page's record fails as the pg client fails a query whose connection the server dropped.
+    let failures = 0;
+    const flaky = appendingThrough((events) =>
+      events[0]?.type === 'ImportRecordProcessed' && failures++ === 0
+        ? Promise.reject(new Error('Connection terminated unexpectedly'))
+        : Promise.resolve(),
+    );
+    const { code, out, lines } = await cliThrough(flaky, pool, sandbox.url, 'sync', 'run', '--source', 'crm');
+
+    // It exited 2 here ("idem: Connection terminated unexpectedly"), the run left running.
+    expect({ code, lines }).toMatchObject({ code: 0 });
+    const view = JSON.parse(out.at(-1)!) as { runId: string };
+    expect(lines).toContain(
+      `${view.runId} stopped on an error; driving it again in 500 ms (Ctrl+C leaves it running for a worker): Connection terminated unexpectedly`,
+    );
+    expect(view).toMatchObject({ status: 'completed', processed: 30 });
+    expect(await loadRun(store, view.runId)).toMatchObject({ status: 'completed', processed: 30, pages: 1 });
+  });
+});
+
+describe('idem sync run when its lock session ends under it (PostgreSQL ended the session, or restarted)', () => {
+  it('takes the run again and drives it to its end, saying so, instead of ending with the run left running', async () => {
+    // The command holds the new run's lock before it starts the run: its session is ended right then.
+    const lockSession = `${hostname().slice(0, 32)} pid ${process.pid}`;
+    const sessionsOf = async (name: string) =>
+      Number(
+        (
+          await pool.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()`, [
+            name,
+          ])
+        ).rows[0].n,
+      );
+    const ended = appendingThrough(async (events) => {
+      if (events[0]?.type !== 'ImportRunStarted') return;
+      await pool.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`, [lockSession]);
+      await waitFor('the lock session to be gone', async () => (await sessionsOf(lockSession)) === 0);
+    });
+    const { code, out, lines } = await cliThrough(ended, pool, sandbox.url, 'sync', 'run', '--source', 'crm');
+
+    // It ended here with exit code 1 and the run left running, no record pulled ("running: no records yet").
+    expect({ code, lines }).toMatchObject({ code: 0 });
+    const view = JSON.parse(out.at(-1)!) as { runId: string };
+    expect(lines).toContain(
+      `${view.runId} stopped: this command no longer holds the run (its lock session ended); driving it again in 500 ms (Ctrl+C leaves it running for a worker)`,
+    );
+    expect(view).toMatchObject({ status: 'completed', processed: 30 });
   });
 });
 

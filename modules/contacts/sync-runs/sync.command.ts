@@ -12,6 +12,7 @@
  *   EXIT_DRIVEN_ELSEWHERE). Both show the CRM a pull run is tied to (RunView.sourceIdentity).
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Pool } from 'pg';
 import { listRuns, runKeyOf, type RunKey } from '../../../projections/sync-runs/sync-runs.queries';
@@ -22,7 +23,8 @@ import { assertKnownSource, assertPullableSource } from '../contact-sources';
 import { importFile } from '../import-file/import-file';
 import type { ImportRunState } from '../import-run.state';
 import { driveRun, loadRun } from '../pull-run/drive-run';
-import { summarizedRun } from '../pull-run/run-folds';
+import { knownRun, summarizedRun } from '../pull-run/run-folds';
+import { isPermanent, retryDelay } from '../pull-run/run-drivers';
 import { RunDrivenElsewhere, runLocksOn, type HeldRun, type RunHolder } from '../pull-run/run-lock';
 import { resumeRun, startPullRun } from '../pull-run/start-run';
 import { sourceMovedReason } from '../pull-run/record-page.decision';
@@ -108,23 +110,56 @@ async function drive(context: CliContext, runId: string, label: string, held?: H
   const bar = new RunProgressBar(context.stderr, label, 'pages');
   const sources = configuredContactSources(context.config());
   const locks = runLocksOn(pool);
-  let run: ImportRunState;
-  try {
-    run = await driveRun(
+  // The lock taken before the run was started goes to the first attempt (which releases it when it ends).
+  let first = held;
+  const attempt = () => {
+    const handed = first;
+    first = undefined;
+    return driveRun(
       {
         store,
         sources,
-        locks: held ? { ...locks, take: async (id) => (id === runId ? held : locks.take(id)) } : locks,
+        locks: handed ? { ...locks, take: async (id) => (id === runId ? handed : locks.take(id)) } : locks,
         metadata: cliMetadata(),
         signal: context.interrupted,
         onPage: (r) => bar.update(r.processed, r.processed, r),
       },
       runId,
     );
-  } catch (error) {
-    if (!(error instanceof RunDrivenElsewhere)) throw error;
-    bar.stop();
-    return reportDrivenElsewhere(context, await loadRun(store, runId), error.holder);
+  };
+  let run: ImportRunState | undefined;
+  try {
+    // An error that may pass (PostgreSQL or the event store stalled, restarted, dropped connections) is
+    // waited out as background drivers wait it out (run-drivers.ts), from the last recorded page: the
+    // command used to exit 2 with the run left `running` until a worker's sweep took it over. So is the
+    // end of the run's lock session (the driver stops, the run still running, and no one else holds it):
+    // the command ended there with exit code 1. Taken by another process meanwhile, the run is left to it.
+    for (let failures = 0; run === undefined; failures++) {
+      const before = knownRun(store, runId)?.revision ?? -1;
+      let stopped: { why: string; error?: string };
+      try {
+        const driven = await attempt();
+        // Ended, interrupted, or no pull run to drive (its stream gone): nothing to drive again.
+        if (driven.status !== 'running' || !driven.exists || driven.kind !== 'pull' || context.interrupted?.aborted) {
+          run = driven;
+          break;
+        }
+        stopped = { why: 'stopped: this command no longer holds the run (its lock session ended)' };
+      } catch (error) {
+        if (error instanceof RunDrivenElsewhere) {
+          bar.stop();
+          return reportDrivenElsewhere(context, await loadRun(store, runId), error.holder);
+        }
+        if (isPermanent(error) || context.interrupted?.aborted) throw error;
+        stopped = { why: 'stopped on an error', error: (error as Error).message };
+      }
+      if ((knownRun(store, runId)?.revision ?? -1) > before) failures = 0;
+      const delay = retryDelay(failures);
+      const error = stopped.error === undefined ? '' : `: ${stopped.error}`;
+      println(context.stderr, `${runId} ${stopped.why}; driving it again in ${delay} ms (Ctrl+C leaves it running for a worker)${error}`);
+      await sleep(delay, undefined, { signal: context.interrupted }).catch(() => undefined);
+      if (context.interrupted?.aborted) run = await loadRun(store, runId);
+    }
   } finally {
     bar.stop();
   }
