@@ -85,7 +85,7 @@ export class SyncRunsController {
     const keyedRunId = idempotencyKey === undefined ? undefined : keyedPullRunId(metadata.actor.tokenId, idempotencyKey);
     const replay = async (runId: string) => {
       const earlier = await loadRun(this.store, runId);
-      if (earlier.started?.source !== source || earlier.started?.since !== since) throw keyReused();
+      if (earlier.started?.source !== source || !sameInstant(earlier.started?.since, since)) throw keyReused();
       void reply.header('idempotent-replayed', 'true');
       return toRunView(earlier);
     };
@@ -158,6 +158,10 @@ function parseListQuery(query: Record<string, unknown>): { status?: ListedStatus
   if (errors.length) throw invalidQuery(errors);
   return { status: status as ListedStatus | undefined, limit: limit === undefined ? DEFAULT_LISTED : Number(limit), after };
 }
+
+/** `since` as asked the first time and now: the same instant however spelled (`…Z`, `….000Z`, `+01:00`), or neither given. */
+const sameInstant = (first: string | undefined, again: string | undefined) =>
+  first === again || (first !== undefined && again !== undefined && Date.parse(first) === Date.parse(again));
 
 function parseStart(body: unknown): { source: string; since?: string } {
   assertJsonObjectBody(body, '{source, since?}');

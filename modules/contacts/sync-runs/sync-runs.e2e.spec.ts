@@ -90,6 +90,13 @@ describe('POST /v1/sync/runs', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json()).toMatchObject({ runId, source: 'crm', kind: 'pull' });
 
+    // The same instant spelled otherwise is the same request.
+    const respelled = await keyed({ source: 'crm', since: '2099-01-01T01:00:00.000+01:00' });
+    expect(respelled.statusCode).toBe(202);
+    expect(respelled.json()).toMatchObject({ runId });
+
+    const later = await keyed({ source: 'crm', since: '2099-01-01T00:00:01Z' });
+    expect(later.statusCode).toBe(422);
     const other = await keyed({ source: 'crm' });
     expect(other.statusCode).toBe(422);
     expect(other.json()).toMatchObject({ code: 'IDEMPOTENCY_KEY.REUSED' });
