@@ -83,6 +83,13 @@ describe('RunProgressBar', () => {
     );
   });
 
+  it('shows an empty file as read whole: 0 of 0 bytes, full', () => {
+    const file = run({ kind: 'file' });
+    expect(barText(importLabel('empty.csv'), 'bytes', 0, 0, file)).toMatch(
+      /^import empty\.csv \[=+\] 100% \| 0\/0 bytes \| 0 records: none yet$/,
+    );
+  });
+
   it('says "none yet" while a run has processed nothing', () => {
     expect(barText(pullLabel(run({})), 'pages', 0, 0, run({}))).toBe('pull run.1 from crm | 0 pages | 0 records: none yet');
   });
