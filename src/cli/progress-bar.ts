@@ -12,6 +12,9 @@ export class ProgressBar {
   private readonly bar: SingleBar;
   private readonly lines?: LinesOnce;
   private running = false;
+  /** The work as it is: a format shows them as `{done}/{of}`. */
+  private done = 0;
+  private of = 0;
 
   constructor(stream: NodeJS.WritableStream, format: string, options: Pick<Options, 'etaBuffer'> = {}) {
     this.lines = (stream as NodeJS.WriteStream).isTTY ? undefined : new LinesOnce(stream);
@@ -26,7 +29,8 @@ export class ProgressBar {
   }
 
   start(total: number, value: number, payload?: Payload): void {
-    this.bar.start(Math.max(total, 1), value, payload);
+    [this.of, this.done] = [total, value];
+    this.bar.start(this.barTotal(), this.barValue(), { ...payload, ...this.counts() });
     this.running = true;
   }
 
@@ -38,11 +42,15 @@ export class ProgressBar {
   }
 
   setTotal(total: number): void {
-    if (this.running) this.bar.setTotal(Math.max(total, 1));
+    this.of = total;
+    if (!this.running) return;
+    this.bar.setTotal(this.barTotal());
+    this.bar.update(this.barValue(), this.counts());
   }
 
   update(value: number, payload?: Payload): void {
-    if (this.running) this.bar.update(value, payload);
+    this.done = value;
+    if (this.running) this.bar.update(this.barValue(), { ...payload, ...this.counts() });
   }
 
   /** Ends the bar's line; stopping a bar never started (or stopped already) does nothing. */
@@ -53,4 +61,12 @@ export class ProgressBar {
     }
     this.running = false;
   }
+
+  /**
+   * cli-progress needs a total of one at least: work of nothing (an empty file, an empty history) is that
+   * one step, done — it showed "0% | 0/1" — and `{done}/{of}` still says 0/0.
+   */
+  private barTotal = () => Math.max(this.of, 1);
+  private barValue = () => (this.of === 0 ? 1 : this.done);
+  private counts = () => ({ done: this.done, of: this.of });
 }

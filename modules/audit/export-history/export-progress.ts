@@ -5,7 +5,7 @@ export class ExportProgressBar {
   private readonly bar: ProgressBar;
 
   constructor(stream: NodeJS.WritableStream) {
-    this.bar = new ProgressBar(stream, 'export [{bar}] {percentage}% | {value}/{total} events');
+    this.bar = new ProgressBar(stream, 'export [{bar}] {percentage}% | {done}/{of} events');
   }
 
   update(written: number, total: number): void {

@@ -13,7 +13,7 @@ import type { RunView } from '../import-run.view';
  * over the records seen so far stood at 100 % all along.
  */
 const FORMATS = {
-  bytes: '{label} [{bar}] {percentage}% | {bytesRead}/{bytesTotal} bytes | {records}: {counts}',
+  bytes: '{label} [{bar}] {percentage}% | {done}/{of} bytes | {records}: {counts}',
   pages: '{label} | {pages} | {records}: {counts}',
 } as const;
 
@@ -31,12 +31,8 @@ export class RunProgressBar {
 
   /** `value` and `total` are bytes of a file import; a pull passes its records for both. */
   update(value: number, total: number, run: ImportRunState): void {
-    // The label goes in as a value, not into the format: a file name may hold `{…}`. The bar counts one
-    // step at least: an empty file is that step, done (it showed "0% | 0/1 bytes").
-    const empty = total === 0;
-    this.bar.show(empty ? 1 : value, empty ? 1 : total, {
-      bytesRead: value,
-      bytesTotal: total,
+    // The label goes in as a value, not into the format: a file name may hold `{…}`.
+    this.bar.show(value, total, {
       label: this.label,
       pages: counted(run.pages, 'page'),
       records: counted(run.processed, 'record'),

@@ -16,22 +16,20 @@ export class RebuildProgressBar {
   constructor(stream: NodeJS.WritableStream) {
     this.bar = new ProgressBar(
       stream,
-      'rebuild [{bar}] {percentage}% | {applied}/{expected} {events} applied | {rate} events/s read | ETA {timeLeft}',
+      'rebuild [{bar}] {percentage}% | {done}/{of} {events} applied | {rate} events/s read | ETA {timeLeft}',
       { etaBuffer: 50 },
     );
   }
 
   start(estimatedTotal: number): void {
     this.expected = estimatedTotal;
-    // The bar needs a total of one at least: an empty history is that one step, done (it showed "0/1 event"
-    // and an ETA of "NF" seconds, cli-progress' rendering of no estimate).
-    this.bar.start(Math.max(1, this.expected), this.expected === 0 ? 1 : 0, this.payload());
+    this.bar.start(this.expected, 0, this.payload());
   }
 
   /** The live versions keep growing while the rebuild runs; the estimate follows them. */
   setEstimatedTotal(total: number): void {
     this.expected = Math.max(this.expected, total);
-    this.bar.setTotal(Math.max(1, this.expected));
+    this.bar.setTotal(this.expected);
   }
 
   update(progress: RebuildProgress): void {
@@ -39,14 +37,17 @@ export class RebuildProgressBar {
     if (this.applied > this.expected) this.setEstimatedTotal(this.applied);
     const seconds = Math.max(0.001, (Date.now() - this.started) / 1000);
     this.rate = Math.round(progress.eventsRead / seconds);
-    this.bar.update(this.expected === 0 ? 1 : this.applied, this.payload());
+    this.bar.update(this.applied, this.payload());
   }
 
-  /** "0/0 events applied", "1/1 event applied", "3/600 events applied": the noun follows the total it is read with. */
+  /**
+   * "0/0 events applied", "1/1 event applied", "3/600 events applied": the noun follows the total it is read with.
+   * The time left is the rebuild's own: cli-progress shows no estimate as "NF" or "NULL" seconds.
+   */
   private payload() {
     const left = this.expected - this.applied;
     const timeLeft = left <= 0 ? '0s' : this.rate > 0 ? `${Math.ceil(left / this.rate)}s` : 'unknown';
-    return { applied: this.applied, expected: this.expected, events: this.expected === 1 ? 'event' : 'events', rate: this.rate, timeLeft };
+    return { events: this.expected === 1 ? 'event' : 'events', rate: this.rate, timeLeft };
   }
 
   stop(): void {
