@@ -4,15 +4,13 @@
  * list` prints the same, and a rebuild from the whole history (what `idem projections rebuild
  * sync_runs` runs) gives exactly the rows the live runner kept.
  */
-import { PassThrough } from 'node:stream';
 import { contactSourcesAt, driveRun, loadRun, startRun, toRunView, unfinishedRuns, type RunDriverDeps } from '../../modules/contacts';
 import { createSandbox, type Sandbox } from '../../modules/sandbox';
-import { runCli } from '../../src/cli';
-import { loadConfig } from '../../src/config/config';
 import { readModelProjection } from '../../src/subscriptions/read-models/read-model.projection';
 import { rebuildReadModels } from '../../src/subscriptions/read-models/rebuild';
 import { verifyReadModel } from '../../src/subscriptions/read-models/verify';
 import { startProjections, type RunningProjections } from '../../src/subscriptions/start-projections';
+import { cliOn } from '../../test/harness/cli-on-database';
 import { READ_MODELS, REACTORS } from '../../test/harness/projection-catalogue';
 import { createProjectionDatabase, waitFor, waitUntilCaughtUp, type ProjectionDatabase } from '../../test/projections/projection-harness';
 import { syncRunsReadModel } from './sync-runs.projector';
@@ -76,18 +74,7 @@ describe('sync_runs', () => {
   });
 
   it('prints the same runs with `idem sync list`', async () => {
-    const stdout = new PassThrough();
-    let out = '';
-    stdout.on('data', (chunk) => (out += chunk));
-    const code = await runCli(['sync', 'list', '--status', 'needs_review'], {
-      readModels: READ_MODELS,
-      reactors: REACTORS,
-      config: () => loadConfig({ DATABASE_URL: db.url }),
-      runtime: async () => ({ pool: db.pool, store: db.store, databaseUrl: db.url }),
-      stdout,
-      stderr: new PassThrough(),
-      exitCode: 0,
-    });
+    const { code, out } = await cliOn(db, ['sync', 'list', '--status', 'needs_review'], { readModels: READ_MODELS, reactors: REACTORS });
 
     expect(code).toBe(0);
     expect(out.trim().split('\n')).toEqual([

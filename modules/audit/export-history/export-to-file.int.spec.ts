@@ -7,10 +7,8 @@
 import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { runCli } from '../../../src/cli';
-import { loadConfig } from '../../../src/config/config';
 import { appendEvents, linkChain } from '../../../test/harness/audit-history';
+import { cliOn } from '../../../test/harness/cli-on-database';
 import { createProjectionDatabase, type ProjectionDatabase } from '../../../test/projections/projection-harness';
 import { migrateAuditChain } from '../../../projections/audit-chain/audit-chain.schema';
 
@@ -18,20 +16,7 @@ import { migrateAuditChain } from '../../../projections/audit-chain/audit-chain.
 const EVENTS = 2_500;
 
 async function idemExport(db: ProjectionDatabase, file: string, interrupted?: AbortSignal): Promise<{ code: number; err: string }> {
-  const stderr = new PassThrough();
-  const err: Buffer[] = [];
-  stderr.on('data', (chunk: Buffer) => err.push(chunk));
-  const code = await runCli(['audit', 'export', file], {
-    readModels: [],
-    reactors: [],
-    config: () => loadConfig({ DATABASE_URL: db.url }),
-    runtime: async () => ({ pool: db.pool, store: db.store, databaseUrl: db.url }),
-    stdout: new PassThrough(),
-    stderr,
-    exitCode: 0,
-    interrupted,
-  });
-  return { code, err: Buffer.concat(err).toString() };
+  return cliOn(db, ['audit', 'export', file], { interrupted });
 }
 
 describe('idem audit export', () => {

@@ -4,13 +4,11 @@
  * rebuild's. It used to count only this run's events against the live version's total and stopped at
  * the share left over (a rebuild interrupted at 30 % ended its resumed run at 70 %).
  */
-import { PassThrough } from 'node:stream';
 import { ordersReadModel } from '../../../projections/orders/orders.projector';
+import { cliOn } from '../../../test/harness/cli-on-database';
 import { READ_MODELS, REACTORS } from '../../../test/harness/projection-catalogue';
 import { LiveWriter } from '../../../test/projections/live-writer';
 import { createProjectionDatabase, waitUntilCaughtUp, type ProjectionDatabase } from '../../../test/projections/projection-harness';
-import { runCli } from '../../cli';
-import { loadConfig } from '../../config/config';
 import { readVersions } from '../../subscriptions/checkpoint-store';
 import { readModelProjection } from '../../subscriptions/read-models/read-model.projection';
 import { rebuildReadModels } from '../../subscriptions/read-models/rebuild';
@@ -51,20 +49,11 @@ describe('idem projections rebuild, run again after an interruption', () => {
     expect(appliedBefore).toBeGreaterThan(0);
     expect(appliedBefore).toBeLessThan(liveEvents);
 
-    const stderr = new PassThrough();
-    const err: Buffer[] = [];
-    stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    const code = await runCli(['projections', 'rebuild', 'orders', '--batch-size', '50'], {
+    const { code, err: output } = await cliOn(db, ['projections', 'rebuild', 'orders', '--batch-size', '50'], {
       readModels: READ_MODELS,
       reactors: REACTORS,
-      config: () => loadConfig({ DATABASE_URL: db.url }),
-      runtime: async () => ({ pool: db.pool, store: db.store, databaseUrl: db.url }),
-      stdout: new PassThrough(),
-      stderr,
-      exitCode: 0,
     });
 
-    const output = Buffer.concat(err).toString();
     expect(code).toBe(0);
     expect(output).toContain('orders: resuming version 2 beside the live one');
     const [, applied, total] = [...output.matchAll(/(\d+)\/(\d+) events applied/g)].at(-1)!;

@@ -2,13 +2,11 @@
  * `idem projections status --json`, what scripts read: one object a projection version with the table's
  * columns and the lag's figures, each said once and the kind spelled as in the table.
  */
-import { PassThrough } from 'node:stream';
 import { ordersReadModel } from '../../../projections/orders/orders.projector';
+import { cliOn } from '../../../test/harness/cli-on-database';
 import { READ_MODELS, REACTORS } from '../../../test/harness/projection-catalogue';
 import { LiveWriter } from '../../../test/projections/live-writer';
 import { createProjectionDatabase, waitUntilCaughtUp, type ProjectionDatabase } from '../../../test/projections/projection-harness';
-import { runCli } from '../../cli';
-import { loadConfig } from '../../config/config';
 import { readModelProjection } from '../../subscriptions/read-models/read-model.projection';
 import { startProjections } from '../../subscriptions/start-projections';
 
@@ -28,20 +26,9 @@ describe('idem projections status --json', () => {
   afterAll(() => db.close());
 
   it('prints each version once, with its lag figures beside the columns of the table', async () => {
-    const stdout = new PassThrough();
-    const out: Buffer[] = [];
-    stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    const code = await runCli(['projections', 'status', '--json'], {
-      readModels: READ_MODELS,
-      reactors: REACTORS,
-      config: () => loadConfig({ DATABASE_URL: db.url }),
-      runtime: async () => ({ pool: db.pool, store: db.store, databaseUrl: db.url }),
-      stdout,
-      stderr: new PassThrough(),
-      exitCode: 0,
-    });
+    const { code, out } = await cliOn(db, ['projections', 'status', '--json'], { readModels: READ_MODELS, reactors: REACTORS });
     expect(code).toBe(0);
-    const lines = JSON.parse(Buffer.concat(out).toString()) as Array<Record<string, unknown>>;
+    const lines = JSON.parse(out) as Array<Record<string, unknown>>;
     const orders = lines.find((line) => line.name === 'orders');
     expect(orders).toEqual({
       name: 'orders',
