@@ -151,37 +151,14 @@ describe('the answers of GET /docs/openapi.json', () => {
 
   it('describe the charge routes: accepted, settled, refused, and an order with its events', async () => {
     cases.harness.sandbox.createCustomer({ id: 'c1' });
-    const pending = `o-${randomUUID()}`;
-    await answered(
-      {
-        method: 'POST',
-        url: `/v1/orders/${pending}/charge`,
-        headers: json('storefront'),
-        payload: { amount: 4200, currency: 'EUR', customerId: 'c1' },
-      },
-      202,
-    );
+    const charge = (orderId: string, payload: object, status: number) =>
+      answered({ method: 'POST', url: `/v1/orders/${orderId}/charge`, headers: json('storefront'), payload }, status);
+    const asked = { amount: 4200, currency: 'EUR', customerId: 'c1' };
+    await charge(`o-${randomUUID()}`, asked, 202);
     const paid = await paidOrder(cases);
-    const again = await answered(
-      {
-        method: 'POST',
-        url: `/v1/orders/${paid}/charge`,
-        headers: json('storefront'),
-        payload: { amount: 4200, currency: 'EUR', customerId: 'c1' },
-      },
-      200,
-    );
-    expect(again.json()).toMatchObject({ status: 'paid', providerChargeId: expect.any(String) });
-    await answered(
-      {
-        method: 'POST',
-        url: `/v1/orders/${paid}/charge`,
-        headers: json('storefront'),
-        payload: { amount: 4300, currency: 'EUR', customerId: 'c1' },
-      },
-      422,
-    );
-    await answered({ method: 'POST', url: `/v1/orders/${paid}/charge`, headers: json('storefront'), payload: { amount: 'lots' } }, 400);
+    expect((await charge(paid, asked, 200)).json()).toMatchObject({ status: 'paid', providerChargeId: expect.any(String) });
+    await charge(paid, { ...asked, amount: 4300 }, 422);
+    await charge(paid, { amount: 'lots' }, 400);
     await answered({ method: 'GET', url: `/v1/orders/${paid}`, headers: auth('storefront') }, 200);
     const inReview = await orderInReview(cases);
     const { revision } = await loadOrder(cases.deps.store, inReview);
