@@ -13,7 +13,7 @@ import { SandboxCrmContactSource } from '../contact-source/sandbox-crm.contact-s
 import type { ContactSource } from '../contact-source/contact-source.port';
 import { driveRun, loadRun, type RunDriverDeps } from './drive-run';
 import { orphanedRuns, resumeUnfinishedRuns } from './resume-runs';
-import { runLocksOn } from './run-lock';
+import { runLockRows, runLocksOn } from './run-lock';
 import { resumeRun, startRun, unfinishedRuns } from './start-run';
 import { waitFor } from '../../../test/projections/projection-harness';
 import { importStream } from '../contact.events';
@@ -344,17 +344,11 @@ describe('a pull run', () => {
 });
 
 describe('a pull run another live process drives', () => {
-  /** Sessions waiting for the run's lock (run-lock.ts keys it by two hashtexts, hence objsubid 2). */
-  const waitingForLock = async (runId: string) =>
-    Number(
-      (
-        await pool.query(
-          `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objsubid = 2
-              AND classid = hashtext('idem.pull-run')::oid AND objid = hashtext($1)::oid`,
-          [runId],
-        )
-      ).rows[0].n,
-    );
+  /** Sessions waiting for the run's lock (run-lock.ts: runLockRows). */
+  const waitingForLock = async (runId: string) => {
+    const lock = runLockRows(runId);
+    return Number((await pool.query(`SELECT count(*) AS n FROM pg_locks l WHERE NOT l.granted AND ${lock.sql}`, lock.params)).rows[0].n);
+  };
 
   /**
    * A run held by its driver in another process (an api driving a run started over HTTP, `idem sync run`),

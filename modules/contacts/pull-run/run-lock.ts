@@ -18,7 +18,12 @@
  * after the takeover), or one made in the moment between the server ending the session for another
  * reason (a restart, pg_terminate_backend) and this process hearing of it: the run stream's expected
  * revision and the freshness rule keep those harmless.
+ *
+ * The lock's key is 64 bits of the run id's sha256 (runLockKey): it was `hashtext(namespace),
+ * hashtext(runId)`, 32 bits of the run id, and two runs whose hashtexts collided shared one lock — the
+ * second run's driver was refused (or waited) for as long as the first one's was driven.
  */
+import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Pool } from 'pg';
@@ -27,8 +32,40 @@ import { sessionClient, type SessionConnection } from '../../../src/database/ses
 
 /** How long a driver may go without touching its lock session before PostgreSQL ends it (and frees the run). */
 export const DEFAULT_RUN_SILENCE_MS = 20_000;
-/** The lock's namespace, the first of its two keys; the run id's hash is the second (see runLockHolder). */
+/** Hashed with the run id into its lock's key, so that no other advisory lock of Idem's shares the key. */
 const NAMESPACE = 'idem.pull-run';
+
+/**
+ * A run's lock key: the first 8 bytes of sha256(namespace, NUL, run id), as PostgreSQL's bigint (decimal,
+ * as pg sends an int8), and as pg_locks shows that key: its high half in `classid`, its low half in
+ * `objid`, with `objsubid` 1 (PostgreSQL's documentation of pg_locks, "advisory" locks).
+ */
+export function runLockKey(runId: string): { key: string; classid: number; objid: number } {
+  const digest = createHash('sha256').update(`${NAMESPACE}\0${runId}`).digest();
+  return { key: digest.readBigInt64BE(0).toString(), classid: digest.readUInt32BE(0), objid: digest.readUInt32BE(4) };
+}
+
+/**
+ * The rows of pg_locks (aliased `l`) that are the run's lock, granted or awaited, with `params` as $1
+ * and $2. Every look at pg_locks for a run goes through it, so none falls out of step with the key.
+ */
+export function runLockRows(runId: string): { sql: string; params: number[] } {
+  const { classid, objid } = runLockKey(runId);
+  return {
+    sql: `l.locktype = 'advisory' AND l.objsubid = 1 AND l.classid = $1::bigint::oid AND l.objid = $2::bigint::oid
+            AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    params: [classid, objid],
+  };
+}
+
+/**
+ * The key of the version before (two int4 keys: hashtext(namespace), hashtext(run id)), taken SHARED
+ * beside the new one, for a rolling upgrade: a process of the old version takes it exclusively, so it
+ * and a driver of this version still exclude each other on a run, while two drivers of this version
+ * never wait for each other on it (shared locks are compatible), whatever their hashtexts. Remove it
+ * once no process of the old version can run against the database (the release after this one).
+ */
+const OLD_KEY = 'hashtext($2), hashtext($3)';
 
 /** Who holds a run, as its lock session tells: the driver's process and when it took the run. */
 export interface RunHolder {
@@ -86,13 +123,12 @@ export function runLocksOn(pool: Pick<Pool, 'options' | 'query'>, options: { sil
     waitFor: (runId, signal) =>
       takeRun(pool.options, runId, silentForMs, { signal, cancel: (pid) => pool.query('SELECT pg_cancel_backend($1)', [pid]) }),
     holder: async (runId) => {
+      const lock = runLockRows(runId);
       const { rows } = await pool.query<{ by: string; since: Date }>(
         `SELECT a.application_name AS by, a.backend_start AS since
            FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-          WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
-            AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-            AND l.classid = hashtext($1)::oid AND l.objid = hashtext($2)::oid`,
-        [NAMESPACE, runId],
+          WHERE l.granted AND ${lock.sql}`,
+        lock.params,
       );
       return rows[0];
     },
@@ -135,11 +171,18 @@ async function takeRun(connection: SessionConnection, runId: string, silentForMs
     }
     // Counts only while the session is idle: a wait for the lock below is a running query, never cut.
     touchEvery = await limitSilence(client, silentForMs);
-    const keys = [NAMESPACE, runId];
+    const keys = [runLockKey(runId).key, NAMESPACE, runId];
     if (waitUntil) pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+    // One statement, so that cancelling it (abort) never falls between two. The old version's key comes
+    // first, always: drivers waiting for both keys in one order cannot deadlock on them.
     const taken = waitUntil
-      ? await client.query(`SELECT pg_advisory_lock(hashtext($1), hashtext($2))`, keys).then(() => true)
-      : (await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS ok`, keys)).rows[0].ok;
+      ? await client.query(`SELECT pg_advisory_lock_shared(${OLD_KEY}), pg_advisory_lock($1::bigint)`, keys).then(() => true)
+      : await client
+          .query<{ old: boolean; ok: boolean }>(
+            `SELECT pg_try_advisory_lock_shared(${OLD_KEY}) AS old, pg_try_advisory_lock($1::bigint) AS ok`,
+            keys,
+          )
+          .then(({ rows }) => rows[0].old && rows[0].ok);
     if (!taken || waitUntil?.aborted) {
       await client.end();
       return undefined;
