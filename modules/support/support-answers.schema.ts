@@ -11,7 +11,7 @@ const nullableText = (description: string): SchemaObject => ({ type: 'string', n
 /** One job as support sees it (search-jobs/support-job.view.ts). */
 const SUPPORT_JOB_SCHEMA: SchemaObject = {
   type: 'object',
-  required: ['kind', 'jobId', 'requestId', 'externalReference', 'status', 'attempts', 'lastError', 'lastRetryAt', 'updatedAt'],
+  required: ['kind', 'jobId', 'requestId', 'externalReference', 'status', 'attempts', 'lastError', 'lastRetryAt', 'updatedAt', 'revision'],
   properties: {
     kind: { type: 'string', enum: Object.keys(KINDS) },
     orderId: { type: 'string', description: 'A charge job only.' },
@@ -24,6 +24,13 @@ const SUPPORT_JOB_SCHEMA: SchemaObject = {
     lastError: nullableText('The error that stands now, if any.'),
     lastRetryAt: { type: 'string', format: 'date-time', nullable: true, description: 'Start of the latest attempt after the first.' },
     updatedAt: { type: 'string', format: 'date-time' },
+    revision: {
+      type: 'integer',
+      minimum: 0,
+      description:
+        "The revision of the job's stream (order-<orderId>, import-<runId>) this row shows. The list is a read model a moment " +
+        'behind the stream: after an action answered with the order at revision r, the row shows that action once its revision is ≥ r.',
+    },
   },
 };
 

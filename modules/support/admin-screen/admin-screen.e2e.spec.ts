@@ -163,6 +163,28 @@ describeInBrowser('the admin screen, in chromium', () => {
     return page;
   }
 
+  /**
+   * Holds the page's requests that `matches` until `letThrough()`, which lets them through and returns once
+   * the page has read their answers in full (a request the page sends after them is answered by then).
+   */
+  async function holdAnswers(page: Page, matches: (url: URL) => boolean) {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(matches, async (route) => {
+      await released;
+      await route.continue();
+    });
+    return {
+      async letThrough() {
+        const late = page.waitForResponse((response) => matches(new URL(response.url())));
+        release();
+        await (await late).finished();
+        expect(await page.evaluate(() => fetch('/health/live').then((answer) => answer.status))).toBe(200);
+      },
+      done: () => page.unroute(matches),
+    };
+  }
+
   async function logIn(page: Page, token: string, screen: '#workspace' | '#audit') {
     await page.fill('#token', token);
     await page.click('#login-form button');
@@ -281,7 +303,9 @@ describeInBrowser('the admin screen, in chromium', () => {
         await cases.harness.app.inject({ url: `/v1/orders/${unknown}?minRevision=${revision}`, headers: auth('support') })
       ).json();
       expect(recovered).toMatchObject({ status: 'paid', paymentIntentId: expect.stringMatching(/^pi_/) });
-      expect(await detailFields()).toMatchObject({ 'Order status': 'paid', 'Payment intent': recovered.paymentIntentId });
+      // The job's own fields too, once the support list has caught up: not the pending job of before.
+      await page.locator('#detail-fields dd', { hasText: recovered.paymentIntentId }).waitFor();
+      expect(await detailFields()).toMatchObject({ Status: 'done', 'Order status': 'paid', 'Payment intent': recovered.paymentIntentId });
     });
 
     it('shows how many jobs a search found of how many, and loads the next page with More', async () => {
@@ -488,7 +512,8 @@ describeInBrowser('the admin screen, in chromium', () => {
       await review.locator('select').selectOption('paid');
       await review.locator('button', { hasText: 'Resolve' }).click();
       await page.locator('#review-message', { hasText: `Order ${inReview} resolved as paid.` }).waitFor();
-      expect(await review.innerText()).toContain('resolved as paid');
+      // Once the list has caught up with the resolution, the case leaves it.
+      await review.waitFor({ state: 'detached' });
 
       await page.fill('#q', inReview);
       await page.click('#search-form button');
@@ -524,6 +549,42 @@ describeInBrowser('the admin screen, in chromium', () => {
       expect(await resolved.locator('pre').textContent()).toContain(`"note": "${HOSTILE}"`);
       expect(await page.locator('img').count()).toBe(0);
       expect(await page.evaluate('window.__pwned')).toBeUndefined();
+    });
+
+    it('counts one case fewer after a resolution and shows its new state in the open detail, once the list has caught up', async () => {
+      const resolvedHere = await orderInReview(cases, { customerId: `cus-${randomUUID()}` });
+      const { total } = await waitUntil(
+        async () => (await cases.harness.app.inject({ url: '/v1/support/reviews', headers: auth('support') })).json(),
+        (page: { total: number; results: Array<{ orderId?: string }> }) => page.results.some((job) => job.orderId === resolvedHere),
+        15_000,
+      );
+      await page.click('#refresh-reviews');
+      await page.locator('#review-count', { hasText: new RegExp(`^${total} cases in review$`) }).waitFor();
+      const review = page.locator('#review-list tbody tr', { hasText: resolvedHere });
+      await review.locator('button.open-case').click();
+      await page.locator('#timeline li', { hasText: 'ChargeNeedsReview' }).waitFor();
+      await page.locator('#detail-fields dt', { hasText: 'Order status' }).waitFor();
+      expect(await detailFields()).toMatchObject({ Status: 'needs_review', 'Order status': 'needs_review' });
+
+      // The screen's read of the case's job in the support list is held: the list has not caught up yet.
+      const jobRead = (url: URL) => url.pathname === '/v1/support/search' && url.searchParams.get('q') === `charge-order:${resolvedHere}`;
+      const held = await holdAnswers(page, jobRead);
+      try {
+        await review.locator('input').fill('one payment at the provider; the other refunded');
+        await review.locator('select').selectOption('paid');
+        await review.locator('button', { hasText: 'Resolve' }).click();
+        await page.locator('#review-message', { hasText: `Order ${resolvedHere} resolved as paid.` }).waitFor();
+        // Meanwhile the count says it is catching up, instead of passing the old count off as current.
+        await page.locator('#review-count', { hasText: `catching up with order ${resolvedHere}` }).waitFor();
+        await held.letThrough();
+        await page.locator('#review-count', { hasText: new RegExp(`^${total - 1} cases in review$`) }).waitFor();
+      } finally {
+        await held.done();
+      }
+      expect(await page.locator('#review-list tbody tr', { hasText: resolvedHere }).count()).toBe(0);
+      await page.locator('#timeline li', { hasText: 'ChargeReviewResolved' }).waitFor();
+      await page.locator('#detail-fields dd', { hasText: 'done' }).waitFor();
+      expect(await detailFields()).toMatchObject({ Status: 'done', 'Order status': 'paid', 'Last error': '—' });
     });
 
     it('resolves a case whose first answer was lost when Resolve is clicked again, instead of calling it closed', async () => {
@@ -619,28 +680,6 @@ describeInBrowser('the admin screen, in chromium', () => {
 
     const audit = async (url: string) => (await cases.harness.app.inject({ url, headers: auth('auditor') })).json();
 
-    /**
-     * Holds the page's requests that `matches` until `letThrough()`, which lets them through and returns once
-     * the page has read their answers in full (a request the page sends after them is answered by then).
-     */
-    async function holdAnswers(matches: (url: URL) => boolean) {
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      await page.route(matches, async (route) => {
-        await released;
-        await route.continue();
-      });
-      return {
-        async letThrough() {
-          const late = page.waitForResponse((response) => matches(new URL(response.url())));
-          release();
-          await (await late).finished();
-          expect(await page.evaluate(() => fetch('/health/live').then((answer) => answer.status))).toBe(200);
-        },
-        done: () => page.unroute(matches),
-      };
-    }
-
     const cells = (stream: string) => page.locator('#history-list tbody tr', { hasText: stream }).locator('td').allInnerTexts();
 
     it('logs an auditor in to the audit screen, without the support screen or its actions', async () => {
@@ -672,7 +711,7 @@ describeInBrowser('the admin screen, in chromium', () => {
       // The whole history is slow to verify: an auditor who meanwhile asks for one stream gets it, and the
       // whole history's late answer does not take its place.
       const wholeHistory = (url: URL) => url.pathname === '/v1/audit/verify' && !url.searchParams.has('stream');
-      const held = await holdAnswers(wholeHistory);
+      const held = await holdAnswers(page, wholeHistory);
       try {
         await page.fill('#verify-stream', '');
         await page.click('#verify-form button');
@@ -782,7 +821,7 @@ describeInBrowser('the admin screen, in chromium', () => {
       await page.locator('#history-list tbody tr').nth(1).waitFor();
       const firstPage = await page.locator('#history-list tbody tr td:first-child').allInnerTexts();
       const nextPage = (url: URL) => url.pathname === '/v1/audit/events' && url.searchParams.get('after') === firstPage[1];
-      const held = await holdAnswers(nextPage);
+      const held = await holdAnswers(page, nextPage);
       try {
         await page.click('#history-next');
         await page.locator('#history-message', { hasText: 'Loading…' }).waitFor();

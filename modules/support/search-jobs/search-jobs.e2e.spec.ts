@@ -35,7 +35,7 @@ describe('GET /v1/support/search', () => {
       // The orders read model follows the charge's last event a moment later: read once it shows it.
       const order = await waitUntil(
         async () => (await cases.harness.app.inject({ url: `/v1/orders/${orderId}`, headers: auth('support') })).json(),
-        (view: { status: string; providerChargeId: string; paymentIntentId: string }) => view.status === 'paid',
+        (view: { status: string; providerChargeId: string; paymentIntentId: string; revision: number }) => view.status === 'paid',
         15_000,
       );
       expect(order).toMatchObject({ providerChargeId: expect.any(String), paymentIntentId: expect.any(String) });
@@ -51,6 +51,7 @@ describe('GET /v1/support/search', () => {
         lastError: null,
         lastRetryAt: null,
         updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        revision: order.revision,
       };
       for (const q of [orderId, customerId, order.providerChargeId, order.paymentIntentId, requestId, `charge-order:${orderId}`]) {
         const answer = await search(q);

@@ -14,6 +14,7 @@ export function toSupportJobView(row: SupportJobRow) {
     lastError: row.lastError,
     lastRetryAt: row.lastRetryAt?.toISOString() ?? null,
     updatedAt: row.updatedAt.toISOString(),
+    revision: row.revision,
   };
 }
 

@@ -261,13 +261,7 @@ async function loadSearchPage(q, cursor) {
   try {
     const page = await api(pageOf(`/v1/support/search?q=${encodeURIComponent(q)}`, cursor));
     if (searching !== searchesStarted) return;
-    for (const job of page.results) {
-      const tr = row([job.kind, job.orderId || job.jobId, job.customerId, status(job.status), job.attempts, time(job.updatedAt)]);
-      tr.tabIndex = 0;
-      tr.addEventListener('click', () => showDetail(job));
-      tr.addEventListener('keydown', (e) => e.key === 'Enter' && showDetail(job));
-      body.append(tr);
-    }
+    body.append(...page.results.map(resultRow));
     const shown = body.rows.length;
     $('#search-message').textContent = shown ? `${shownOf(shown, page.total, 'job')} for “${q}”` : `No job found for “${q}”.`;
     $('#results').hidden = shown === 0;
@@ -276,6 +270,15 @@ async function loadSearchPage(q, cursor) {
   } catch (error) {
     if (searching === searchesStarted) $('#search-message').textContent = error.message;
   }
+}
+
+function resultRow(job) {
+  const tr = row([job.kind, job.orderId || job.jobId, job.customerId, status(job.status), job.attempts, time(job.updatedAt)]);
+  tr.tabIndex = 0;
+  tr.dataset.jobId = job.jobId;
+  tr.addEventListener('click', () => showDetail(job));
+  tr.addEventListener('keydown', (e) => e.key === 'Enter' && showDetail(job));
+  return tr;
 }
 
 /** Counts the details opened, so a late answer for an earlier one does not fill in the one shown. */
@@ -288,7 +291,7 @@ let detailJob = null;
  * Opens a job's detail. After an action on its order, `minRevision` (the revision the action answered)
  * makes the order's read wait for nothing and show what the action recorded (read-your-writes).
  */
-async function showDetail(job, { message = '', minRevision } = {}) {
+async function showDetail(job, { message = '', minRevision, scroll = true } = {}) {
   detailsShown += 1;
   detailJob = job;
   $('#detail').hidden = false;
@@ -308,7 +311,7 @@ async function showDetail(job, { message = '', minRevision } = {}) {
   ];
   showFields($('#detail-fields'), fields);
   await Promise.all([showOrder(job, fields, minRevision), showTimeline(job)]);
-  $('#detail').scrollIntoView({ block: 'nearest' });
+  if (scroll) $('#detail').scrollIntoView({ block: 'nearest' });
 }
 
 /**
@@ -372,7 +375,8 @@ async function reconcileShown() {
     const path = `/v1/support/orders/${encodeURIComponent(job.orderId)}/reconcile`;
     const answer = await whileInFlight([$('#detail-reconcile')], () => api(path, { method: 'POST' }));
     if (job !== detailJob) return;
-    await showDetail(job, { message: `Order ${job.orderId} ${reconciled(answer)}.`, minRevision: answer.order?.revision });
+    $('#detail-message').textContent = `Order ${job.orderId} ${reconciled(answer)}.`;
+    await showWhatTheActionDid(job.orderId, answer.order?.revision);
   } catch (error) {
     if (job === detailJob) $('#detail-message').textContent = `Order ${job.orderId}: ${error.message}`;
   }
@@ -492,8 +496,8 @@ const randomRequestId = () =>
   `admin-${Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 
 /**
- * Runs one action and shows its outcome in the case's row. The list is not reloaded at once: it is a
- * read model, a moment behind the event just recorded, and would still show the case as open.
+ * Runs one action and shows its outcome in the case's row, then the list, the count and the detail as
+ * the action left them (showWhatTheActionDid).
  */
 async function act(path, body, job, actions, decisions) {
   $('#review-message').textContent = 'Working…';
@@ -504,12 +508,57 @@ async function act(path, body, job, actions, decisions) {
     const outcome = body ? `resolved as ${answer.status}` : reconciled(answer);
     $('#review-message').textContent = `Order ${job.orderId} ${outcome}.`;
     if (body || answer.newStatus !== 'needs_review') actions.replaceChildren(element('span', outcome));
+    await showWhatTheActionDid(job.orderId, body ? answer.revision : answer.order?.revision);
   } catch (error) {
     $('#review-message').textContent = `Order ${job.orderId}: ${error.message}`;
     const accept = body && acceptOtherAmount(error.problem, path, body, job, actions, decisions);
     if (accept) actions.append(' ', accept);
+    await loadOverview();
   }
-  await loadOverview();
+}
+
+/** How long the screen waits for the support list to show an action before saying it has not yet. */
+const CATCH_UP_MS = 15_000;
+
+/**
+ * The review list, its count, the header, a search row and an open detail of `orderId`, as an action that
+ * answered with the order at `revision` left them. They are read from the support list, a read model a
+ * moment behind the event the action recorded: read at once, they would still count a resolved case as
+ * open and show its old status as current. So until the order's row there reaches that revision the count
+ * says it is catching up, and all is read again once it has (or, when it does not in CATCH_UP_MS, the
+ * count says so and Refresh reads it later).
+ */
+async function showWhatTheActionDid(orderId, revision) {
+  const count = $('#review-count');
+  const catchingUp = `updating: the list is catching up with order ${orderId}…`;
+  count.textContent = count.textContent ? `${count.textContent} — ${catchingUp}` : catchingUp;
+  let job;
+  let behind = '';
+  try {
+    job = Number.isInteger(revision) ? await jobAtRevision(orderId, revision) : undefined;
+    if (Number.isInteger(revision) && !job) behind = `the list does not show what was done to order ${orderId} yet: Refresh in a moment.`;
+  } catch (error) {
+    behind = `the list could not be read again after order ${orderId}: ${error.message}`;
+  }
+  await Promise.all([loadReviews(), loadOverview()]);
+  if (behind) $('#review-count').textContent += ` — ${behind}`;
+  if (job) $(`#results tbody tr[data-job-id="${CSS.escape(job.jobId)}"]`)?.replaceWith(resultRow(job));
+  if (detailJob?.orderId !== orderId) return;
+  // The order and its timeline are read from the stream (minRevision): current, whatever the list shows.
+  const message = `${$('#detail-message').textContent}${job || !behind ? '' : ` The job's fields are from before it: ${behind}`}`;
+  await showDetail(job ?? detailJob, { message, minRevision: revision, scroll: false });
+}
+
+/** The charge job of `orderId` once the support list shows it at `revision` or later; undefined if not in time. */
+async function jobAtRevision(orderId, revision) {
+  const deadline = Date.now() + CATCH_UP_MS;
+  for (let pause = 25; ; pause = Math.min(pause * 2, 500)) {
+    const { results } = await api(`/v1/support/search?q=${encodeURIComponent(`charge-order:${orderId}`)}`);
+    const job = results.find((found) => found.orderId === orderId);
+    if (job && job.revision >= revision) return job;
+    if (Date.now() + pause > deadline) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
 }
 
 /**
