@@ -11,6 +11,8 @@ export const ANY = -2n;
 export const STREAM_EXISTS = -4n;
 /** `long.MaxValue`: the revision of a tombstone and the `$tb` of a soft-deleted stream. */
 export const LONG_MAX = 9223372036854775807n;
+/** `SystemEventTypes.StreamDeleted`: the type of a tombstone. */
+export const STREAM_DELETED = '$streamDeleted';
 
 export interface ProposedEvent {
   id: string;
@@ -159,7 +161,7 @@ export class EventLog {
   tombstone(stream: string): StoredEvent {
     const event = this.record(stream, LONG_MAX, {
       id: randomUUID(),
-      type: '$streamDeleted',
+      type: STREAM_DELETED,
       contentType: 'application/octet-stream',
       data: new Uint8Array(),
       metadata: new Uint8Array(),
