@@ -22,7 +22,7 @@
  */
 import { checkCommit } from './check-commit';
 import type { EmulatorContext } from './context';
-import type { ProposedEvent } from './event-log';
+import type { ProposedEvent, StoredEvent } from './event-log';
 import { contentTypeOf } from './proposed-events';
 
 export interface AppendRequest {
@@ -89,17 +89,13 @@ function write(ctx: EmulatorContext, stream: string, expected: bigint, events: P
       return Promise.resolve({ kind: 'success', revision: decision.revision, position: decision.position });
     case 'ok': {
       const current = ctx.preIndex.lastRevision(stream) ?? ctx.log.lastRevision(stream);
+      // `SoftUndeleteStream`: writing to a soft-deleted stream re-creates it, pre-committed at once; with no events too.
+      const recreates = (ctx.preIndex.softDeleted(stream) ?? ctx.log.isSoftDeleted(stream)) && { stream, softDeleted: false };
       if (events.length === 0)
-        return ctx.preIndex.schedule(ctx.delayMs, () => ({
-          kind: 'success',
-          revision: current,
-          position: ctx.log.writeEmptyTransaction(stream),
-        }));
+        return ctx.preIndex.schedule(ctx.delayMs, () => indexEmpty(ctx, stream, current), undefined, recreates || undefined);
       // `IndexWriter.PreCommit`: the ids are in the cache from now on, at the numbers they are written at.
       events.forEach((event, i) => ctx.cache.put(event.id, { stream, revision: current + 1n + BigInt(i) }));
       const last = current + BigInt(events.length);
-      // `SoftUndeleteStream`: writing to a soft-deleted stream re-creates it, pre-committed at once.
-      const recreates = (ctx.preIndex.softDeleted(stream) ?? ctx.log.isSoftDeleted(stream)) && { stream, softDeleted: false };
       return ctx.preIndex.schedule(ctx.delayMs, () => index(ctx, stream, events), { stream, last }, recreates || undefined);
     }
   }
@@ -108,10 +104,21 @@ function write(ctx: EmulatorContext, stream: string, expected: bigint, events: P
 /** The index takes the write in: readers and subscriptions see it, and the client gets its answer. */
 function index(ctx: EmulatorContext, stream: string, events: ProposedEvent[]): AppendOutcome {
   const written = ctx.log.append(stream, events);
-  // A soft-deleted stream's re-creation writes `$metadata` after the events (event-log.ts).
-  for (const event of written.slice(events.length)) ctx.cache.put(event.id, { stream: event.stream, revision: event.revision });
+  cacheMetadata(ctx, written.slice(events.length));
   const last = written[events.length - 1];
   return { kind: 'success', revision: last.revision, position: last.position };
+}
+
+/** Zero events: the stream's current revision and the empty prepare's position (`StorageChaser` acks it as such). */
+function indexEmpty(ctx: EmulatorContext, stream: string, current: bigint): AppendOutcome {
+  const { position, undeleted } = ctx.log.writeEmptyTransaction(stream);
+  cacheMetadata(ctx, undeleted);
+  return { kind: 'success', revision: current, position };
+}
+
+/** A soft-deleted stream's re-creation writes `$metadata` after the write (event-log.ts), pre-committed as any event. */
+function cacheMetadata(ctx: EmulatorContext, metadata: StoredEvent[]): void {
+  for (const event of metadata) ctx.cache.put(event.id, { stream: event.stream, revision: event.revision });
 }
 
 /** The request manager's answer: the outcome, or `timeout` once `ms` have passed since the call. */

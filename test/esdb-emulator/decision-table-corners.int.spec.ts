@@ -27,6 +27,26 @@ describe.each(APPEND_PATHS)('EventStoreDB decision-table corners over $path', ({
         actualVersion: 0n,
       });
     });
+
+    // `CheckCommit` answers Ok with `IsSoftDeleted` on both zero-event paths that hold, so `SoftUndeleteStream` runs.
+    it.each([
+      ['any', 'any' as const],
+      ['its last revision', 1n],
+    ])('re-creates a soft-deleted stream appended with %s, empty and numbering on', async (_what, expectedRevision) => {
+      await esdb.client.appendToStream(stream, [event(), event()], { expectedRevision: 'no_stream' });
+      await esdb.client.deleteStream(stream);
+      expect(await esdb.client.appendToStream(stream, [], { expectedRevision })).toMatchObject({ nextExpectedRevision: 1n });
+      expect(await readStream(esdb.client, stream)).toEqual([]);
+      expect((await esdb.client.getStreamMetadata(stream)).metadata).toEqual({ truncateBefore: 2 });
+    });
+
+    it('re-creates a soft-deleted stream when its metastream is appended nothing (`SoftUndeleteMetastream`)', async () => {
+      await esdb.client.appendToStream(stream, [event(), event()], { expectedRevision: 'no_stream' });
+      await esdb.client.deleteStream(stream);
+      await esdb.client.appendToStream(`$$${stream}`, [], { expectedRevision: 'any' });
+      expect(await readStream(esdb.client, stream)).toEqual([]);
+      expect((await esdb.client.getStreamMetadata(stream)).metadata).toEqual({ truncateBefore: 2 });
+    });
   });
 
   describe('when an id was written twice and is appended again with any', () => {

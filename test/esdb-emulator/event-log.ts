@@ -11,6 +11,8 @@ export const ANY = -2n;
 export const STREAM_EXISTS = -4n;
 /** `long.MaxValue`: the revision of a tombstone and the `$tb` of a soft-deleted stream. */
 export const LONG_MAX = 9223372036854775807n;
+/** `SystemEventTypes.StreamDeleted`: the type of a tombstone. */
+export const STREAM_DELETED = '$streamDeleted';
 
 export interface ProposedEvent {
   id: string;
@@ -127,23 +129,13 @@ export class EventLog {
   }
 
   /**
-   * Writes the events at `cur+1…`. `StorageWriterService.WritePrepares`: appending to a soft-deleted
-   * stream re-creates it from there (`SoftUndeleteStream`: the current metadata with `$tb = cur + 1`),
-   * and writing metadata for one does the same with the new metadata (`SoftUndeleteMetastream`:
-   * `$tb` = the stream's last event number + 1); metadata that is not JSON is left as it is.
+   * Writes the events at `cur+1…`, and re-creates the stream if it was soft-deleted (`undeleter`).
    */
   append(stream: string, events: ProposedEvent[]): StoredEvent[] {
-    const original = stream.startsWith('$$') ? stream.slice(2) : undefined;
-    const wasSoftDeleted = this.isSoftDeleted(stream);
-    const metastreamOfSoftDeleted = original !== undefined && this.isSoftDeleted(original);
+    const undelete = this.undeleter(stream);
     const first = this.lastRevision(stream) + 1n;
     const written = events.map((event, i) => this.write(stream, first + BigInt(i), event));
-    const undelete = (of: string, from: bigint) => {
-      const metadata = this.metadataOf(of);
-      if (metadata) written.push(this.writeMetadata(of, JSON.stringify({ ...metadata, $tb: Number(from) })));
-    };
-    if (wasSoftDeleted && written.length) undelete(stream, first);
-    if (metastreamOfSoftDeleted && written.length) undelete(original, this.lastRevision(original) + 1n);
+    written.push(...undelete(first));
     this.notify();
     return written;
   }
@@ -159,7 +151,7 @@ export class EventLog {
   tombstone(stream: string): StoredEvent {
     const event = this.record(stream, LONG_MAX, {
       id: randomUUID(),
-      type: '$streamDeleted',
+      type: STREAM_DELETED,
       contentType: 'application/octet-stream',
       data: new Uint8Array(),
       metadata: new Uint8Array(),
@@ -173,12 +165,41 @@ export class EventLog {
 
   /**
    * An append of zero events still writes a (hidden) prepare to its stream, with the empty event type and no data
-   * (`StorageWriterService.Handle(WritePrepares)`), and answers with its position.
+   * (`StorageWriterService.Handle(WritePrepares)`), and answers with its position. It re-creates a soft-deleted
+   * stream as any write that holds does: `IndexWriter.CheckCommit` sets `IsSoftDeleted` on its two Ok paths for zero
+   * events ("no data in transaction" under `any`, and expected == current), and `softUndeleteMetastream` does not
+   * look at the events at all (KurrentDB v24.10.5). Returns the `$metadata` that re-creation wrote.
    */
-  writeEmptyTransaction(stream: string): bigint {
+  writeEmptyTransaction(stream: string): { position: bigint; undeleted: StoredEvent[] } {
+    const undelete = this.undeleter(stream);
     const position = this.nextPosition;
     this.nextPosition += BigInt(prepareSizeOnDisk(stream, '', new Uint8Array(), new Uint8Array()));
-    return position;
+    const undeleted = undelete(this.lastRevision(stream) + 1n);
+    if (undeleted.length) this.notify();
+    return { position, undeleted };
+  }
+
+  /**
+   * Taken before a write that holds; called after it with the write's first event number, writes what re-creates a
+   * soft-deleted stream. `StorageWriterService.Handle(WritePrepares)` (v24.10.5): writing to a soft-deleted stream
+   * re-creates it from there (`SoftUndeleteStream`: the current metadata with `$tb = cur + 1`), and writing to the
+   * metastream of one does the same with the metastream's latest metadata (`SoftUndeleteMetastream`: `$tb` = the
+   * stream's last event number + 1); metadata that is not JSON is left as it is (`SoftUndeleteRawMeta`).
+   */
+  private undeleter(stream: string): (first: bigint) => StoredEvent[] {
+    const original = stream.startsWith('$$') ? stream.slice(2) : undefined;
+    const wasSoftDeleted = this.isSoftDeleted(stream);
+    const metastreamOfSoftDeleted = original !== undefined && this.isSoftDeleted(original);
+    return (first) => {
+      const written: StoredEvent[] = [];
+      const undelete = (of: string, from: bigint) => {
+        const metadata = this.metadataOf(of);
+        if (metadata) written.push(this.writeMetadata(of, JSON.stringify({ ...metadata, $tb: Number(from) })));
+      };
+      if (wasSoftDeleted) undelete(stream, first);
+      if (metastreamOfSoftDeleted) undelete(original, this.lastRevision(original) + 1n);
+      return written;
+    };
   }
 
   /** Index in `all` of the first event after `position` (exclusive start), by binary search. */

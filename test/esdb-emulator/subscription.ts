@@ -9,19 +9,22 @@
  * through catch-up too (`SubscriptionsService.ProcessEventCommited`, at the event's position). More than `MaxLiveEventBufferCount` (32) events behind, it falls behind: a
  * checkpoint, catch-up again, `caught_up` again (`fell_behind` itself is not sent:
  * `Grpc/Streams.Read.cs`, "currently not sent to clients"). Events and checkpoints never go backwards
- * (`MoveNextAsync`). Unfiltered `$all` and stream subscriptions send no checkpoints.
+ * (`MoveNextAsync`). Unfiltered `$all` and stream subscriptions send no checkpoints. A stream subscription
+ * (`Enumerator.StreamSubscription`) catches up by reading the stream (stream-catch-up.ts) and is refused, or ended, by
+ * the stream's tombstone.
  */
 import { randomUUID } from 'node:crypto';
 import type { ServerWritableStream } from '@grpc/grpc-js';
 import { CatchUpFailed, runCatchUp, WireCheckpoints } from './catch-up-checkpoints';
 import type { DropKind, EmulatorContext, SubscriptionState } from './context';
-import { LONG_MAX, type EventLog, type StoredEvent } from './event-log';
+import { LONG_MAX, STREAM_DELETED, type EventLog, type StoredEvent } from './event-log';
 import { filterOf, hiddenFromAll, type EventFilter } from './filters';
 import { streamsPb, type StreamsPb } from './proto';
-import { rpcErrors } from './rpc-errors';
+import { rpcErrors, type RpcError } from './rpc-errors';
 import { send } from './send';
 import { HEAD_OF_TF, compareTfPos, eventPos, hasEndCheckpointQuirk, type TfPos } from './tf-pos';
 import { readResponse } from './resolve-links';
+import { runStreamCatchUp } from './stream-catch-up';
 import { streamNameOf } from './wire';
 
 type Call = ServerWritableStream<StreamsPb.ReadReq, StreamsPb.ReadResp>;
@@ -43,6 +46,8 @@ interface Target {
   filter?: EventFilter;
   /** Set for stream subscriptions: a tombstone ends them with StreamDeleted. */
   stream?: string;
+  /** Stream subscriptions: the revision after which events are sent (`ConvertCheckpoint`; −1 from the start). */
+  after: bigint;
   /** `resolveLinkTos` (resolve-links.ts). */
   resolveLinks: boolean;
 }
@@ -57,6 +62,12 @@ export function startSubscription(ctx: EmulatorContext, call: Call, options: Str
   // `AllSubscriptionFiltered`'s constructor: `ArgumentOutOfRangeException.ThrowIfZero(checkpointIntervalMultiplier)`
   // (KurrentDB v24.10.5), thrown before the confirmation and escaping the handler: UNKNOWN.
   if (target.filter?.multiplier === 0) return void call.emit('error', rpcErrors.handlerException());
+  // `SubscriptionsService.Handle(ClientMessage.SubscribeToStream)`: a tombstoned stream (`GetStreamLastEventNumber` is
+  // `EventNumber.DeletedStream`) is answered `SubscriptionDropped(StreamDeleted)`, on which
+  // `Enumerator.StreamSubscription.SubscribeToLive` throws `ReadResponseException.StreamDeleted` before the
+  // confirmation (KurrentDB v24.10.5): the call ends with StreamDeleted and nothing else.
+  if (target.stream !== undefined && ctx.log.lastRevision(target.stream) === LONG_MAX)
+    return void call.emit('error', rpcErrors.streamDeleted(target.stream));
   const subscription = new Subscription(ctx.log, call, target, hasEndCheckpointQuirk(ctx.settings.serverVersion));
   ctx.subscriptions.add(subscription);
   ctx.stats.subscriptionsOpened++;
@@ -73,6 +84,8 @@ class Subscription implements SubscriptionState {
   private checkpoint: TfPos;
   /** Index in `log.all` of the next event to consider live. */
   private next = 0;
+  /** Stream subscriptions: the revision most recently sent on (`StreamSubscription`'s `checkpoint`). */
+  private after: bigint;
   /**
    * Events in `log.all` when the subscription registered for live events, before confirmation and
    * catch-up (`MainLoop` calls `SubscribeToLive` first). `SubscriptionsService.ProcessEventCommited`
@@ -90,6 +103,7 @@ class Subscription implements SubscriptionState {
     private readonly quirk: boolean,
   ) {
     this.checkpoint = target.start;
+    this.after = target.after;
     this.checkpoints = new WireCheckpoints(call, quirk);
   }
 
@@ -135,6 +149,13 @@ class Subscription implements SubscriptionState {
   /** Reads from the checkpoint until the log runs out; false once the call is gone. */
   private async catchUp(): Promise<boolean> {
     const sendEvent = (event: StoredEvent) => this.sendEvent(event);
+    if (this.target.stream !== undefined) {
+      const end = await runStreamCatchUp(this.log, this.target.stream, this.after, sendEvent);
+      if (end.kind === 'deleted') this.fail(rpcErrors.streamDeleted(this.target.stream));
+      if (end.kind !== 'caught-up') return false;
+      this.next = end.nextIndex;
+      return !this.closed;
+    }
     const ended = await runCatchUp(
       this.log,
       this.checkpoint,
@@ -153,10 +174,6 @@ class Subscription implements SubscriptionState {
   /** Live until the subscriber falls behind (true) or the call ends (false). */
   private async live(): Promise<boolean> {
     while (!this.closed) {
-      if (this.target.stream && this.log.lastRevision(this.target.stream) === LONG_MAX) {
-        this.call.emit('error', rpcErrors.streamDeleted(this.target.stream));
-        return false;
-      }
       if (this.log.all.length - this.next > MAX_LIVE_EVENT_BUFFER_COUNT) return true;
       if (this.next === this.log.all.length) {
         await new Promise<void>((resolve) => (this.wake = resolve));
@@ -185,7 +202,19 @@ class Subscription implements SubscriptionState {
     if (this.closed || !(await send(this.call, readResponse(this.log, event, this.target.resolveLinks), buffered))) return false;
     this.checkpoint = eventPos(event.position);
     this.sent++;
-    return true;
+    if (this.target.stream === undefined) return true;
+    this.after = event.revision;
+    // `StreamSubscription.SendEventToSubscription`: an event of type `$streamDeleted` (a tombstone, met live) is sent on,
+    // then ends the subscription with StreamDeleted.
+    if (event.type !== STREAM_DELETED) return true;
+    this.fail(rpcErrors.streamDeleted(this.target.stream));
+    return false;
+  }
+
+  private fail(error: RpcError): void {
+    if (this.closed) return;
+    this.stop();
+    this.call.emit('error', error);
   }
 }
 
@@ -196,11 +225,14 @@ function targetOf(log: EventLog, options: StreamsPb.ReadReq.Options): Target {
     const stream = streamNameOf(streamOptions.getStreamIdentifier());
     const Case = Options.StreamOptions.RevisionOptionCase;
     const revisionCase = streamOptions.getRevisionOptionCase();
-    const after = revisionCase === Case.REVISION ? BigInt(streamOptions.getRevision()) : -1n;
+    // `StreamSubscription.ConvertCheckpoint`: start → −1, `End` → the stream's last event number, N → N.
+    const after =
+      revisionCase === Case.REVISION ? BigInt(streamOptions.getRevision()) : revisionCase === Case.END ? log.lastRevision(stream) : -1n;
     return {
       stream,
+      after,
       resolveLinks: options.getResolveLinks(),
-      matches: (event) => event.stream === stream && event.revision > after && event.revision !== LONG_MAX,
+      matches: (event) => event.stream === stream && event.revision > after,
       start: revisionCase === Case.END ? lastIndexed() : HEAD_OF_TF,
     };
   }
@@ -217,6 +249,7 @@ function targetOf(log: EventLog, options: StreamsPb.ReadReq.Options): Target {
   return {
     filter,
     start,
+    after: -1n,
     resolveLinks: options.getResolveLinks(),
     matches: (event) => !hiddenFromAll(event) && (!filter || filter.matches(event)),
   };
