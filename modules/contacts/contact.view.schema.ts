@@ -38,12 +38,12 @@ export const CONTACT_EVENTS_SCHEMA: SchemaObject = {
 
 export const IMPORT_TRAIL_SCHEMA: SchemaObject = {
   type: 'object',
-  required: ['source', 'sourceId', 'imports'],
+  required: ['source', 'sourceId', 'imports', 'next'],
   properties: {
     ...key,
     imports: {
       type: 'array',
-      description: 'Every run that touched the record, oldest first; empty when none did.',
+      description: 'The runs that touched the record, oldest first, one page (`limit`, default 100); empty when none did.',
       items: {
         type: 'object',
         required: ['runId', 'seq', 'outcome', 'revision', 'recordedAt'],
@@ -58,6 +58,11 @@ export const IMPORT_TRAIL_SCHEMA: SchemaObject = {
           recordedAt: { type: 'string', format: 'date-time' },
         },
       },
+    },
+    next: {
+      type: 'string',
+      nullable: true,
+      description: 'The `cursor` of the page after this one; null on the last page.',
     },
   },
 };

@@ -2,13 +2,20 @@
  * One import run folded from `import-<runId>`: where it stands (the cursor after its last recorded
  * page), how many records it processed and with which outcomes, and whether it is still running.
  */
-import type { ImportEvent, ImportOutcome, ImportPageFetched, ImportRunStarted } from './contact.events';
+import type { ImportEvent, ImportOutcome, ImportPageFetched, ImportRecordProcessed, ImportRunStarted } from './contact.events';
 import { isLastPage } from './contact-source/contact-source.port';
 import type { FilePosition } from './import-file/file-records';
 
 /** Every status a run can have; the list routes and `idem sync list --status` accept only these. */
 export const RUN_STATUSES = ['running', 'completed', 'failed', 'needs_review'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** A rejected record as its ImportRecordProcessed recorded it. */
+export interface FirstRejection {
+  seq: number;
+  sourceId: string;
+  reason?: string;
+}
 
 export interface ImportRunState {
   exists: boolean;
@@ -37,6 +44,8 @@ export interface ImportRunState {
   counts: Partial<Record<ImportOutcome, number>>;
   /** Pages in a row, up to the last recorded one, on which the source contradicted itself. */
   conflictPagesInARow: number;
+  /** The run's first rejected record, which the stop rule for a run that reads nothing names (nothing-readable.decision.ts). */
+  firstRejection?: FirstRejection;
   /**
    * A file run: where the file goes on after the last slice that recorded it (ImportPageFetched.resumeAt),
    * so that a resumed import opens the file there instead of reading every line before it again. Runs
@@ -68,6 +77,7 @@ export const initialImportRunState = (): ImportRunState => ({
   recordedInPage: 0,
   counts: {},
   conflictPagesInARow: 0,
+  firstRejection: undefined,
   fileResumeAt: undefined,
   reason: undefined,
   revision: -1,
@@ -94,6 +104,7 @@ export function evolveImportRun(state: ImportRunState, event: ImportEvent & { me
       next.processed = state.processed + 1;
       next.recordedInPage = (state.recordedInPage ?? 0) + 1;
       next.counts = counts;
+      if (event.data.outcome === 'rejected' && state.firstRejection === undefined) next.firstRejection = rejectionOf(event.data);
       return next;
     }
     case 'ImportPageFetched':
@@ -152,6 +163,7 @@ function copyOf(state: ImportRunState): ImportRunState {
     recordedInPage: state.recordedInPage,
     counts: state.counts,
     conflictPagesInARow: state.conflictPagesInARow,
+    firstRejection: state.firstRejection,
     fileResumeAt: state.fileResumeAt,
     reason: state.reason,
     revision: state.revision,
@@ -159,6 +171,12 @@ function copyOf(state: ImportRunState): ImportRunState {
     updatedAt: state.updatedAt,
   };
 }
+
+const rejectionOf = ({ seq, sourceId, sentSourceId, reason }: ImportRecordProcessed['data']): FirstRejection => ({
+  seq,
+  sourceId: sentSourceId ?? sourceId,
+  ...(reason !== undefined ? { reason } : {}),
+});
 
 /** The counts as they were recorded (only the outcomes seen, in the order first seen: ImportRunCompleted records them so). */
 function copyOfCounts(counts: ImportRunState['counts']): ImportRunState['counts'] {
@@ -194,6 +212,7 @@ export interface RunTotals {
   processed: number;
   counts: Partial<Record<ImportOutcome, number>>;
   conflictPagesInARow: number;
+  firstRejection?: FirstRejection;
   /** The place the run goes on at (this page's, or an earlier page's when this one recorded none). */
   fileResumeAt?: FilePosition;
 }
@@ -207,6 +226,7 @@ export const totalsOf = (run: ImportRunState): RunTotals => ({
   processed: run.processed,
   counts: copyOfCounts(run.counts),
   conflictPagesInARow: run.conflictPagesInARow,
+  ...(run.firstRejection ? { firstRejection: run.firstRejection } : {}),
   ...(run.fileResumeAt ? { fileResumeAt: run.fileResumeAt } : {}),
 });
 
@@ -236,10 +256,18 @@ export function stateAtPage(
   state.recordedInPage = 0;
   state.counts = copyOfCounts(totals.counts);
   state.conflictPagesInARow = totals.conflictPagesInARow;
+  state.firstRejection = firstRejectionOf(totals.firstRejection);
   state.fileResumeAt = resumeAtOf({ data: { resumeAt: totals.fileResumeAt } });
   state.reason = totals.reason;
   state.revision = revision;
   state.startedAt = totals.startedAt;
   state.updatedAt = event.metadata?.recordedAt;
   return state;
+}
+
+/** Totals recorded before they carried the first rejection have none; anything but a well-formed one is none. */
+function firstRejectionOf(recorded: unknown): FirstRejection | undefined {
+  const at = recorded as Partial<FirstRejection> | undefined;
+  if (typeof at !== 'object' || at === null || !Number.isSafeInteger(at.seq) || typeof at.sourceId !== 'string') return undefined;
+  return { seq: at.seq!, sourceId: at.sourceId, ...(typeof at.reason === 'string' ? { reason: at.reason } : {}) };
 }

@@ -22,6 +22,7 @@ const everyFieldSet = (): ImportRunState => ({
   recordedInPage: 2,
   counts: { updated: 1, imported: 2 },
   conflictPagesInARow: 1,
+  firstRejection: { seq: 7, sourceId: '', reason: 'line 8 is not valid JSON' },
   fileResumeAt: { byte: 100, line: 501 },
   reason: 'why',
   revision: 1504,
@@ -48,11 +49,21 @@ describe('evolveImportRun', () => {
     const state = everyFieldSet();
     const next = [processed('imported', 0), processed('rejected', 1), processed('updated', 2)].reduce(evolveImportRun, state);
     expect(state).toEqual(everyFieldSet());
+    expect(next.firstRejection).toEqual(state.firstRejection);
     expect(Object.entries(next.counts)).toEqual([
       ['updated', 2],
       ['imported', 3],
       ['rejected', 1],
     ]);
+  });
+
+  it("keeps the run's first rejected record: what it was sent as, and why", () => {
+    const rejected: ImportEvent = {
+      type: 'ImportRecordProcessed',
+      data: { runId: 'r', seq: 4, source: 'crm', sourceId: '', sentSourceId: ' x', outcome: 'rejected', reason: 'bad key', revision: null },
+    };
+    const run = [processed('imported', 3), rejected, processed('rejected', 5)].reduce(evolveImportRun, initialImportRunState());
+    expect(run.firstRejection).toStrictEqual({ seq: 4, sourceId: ' x', reason: 'bad key' });
   });
 
   it('keeps the place a file run recorded when a later slice records none', () => {

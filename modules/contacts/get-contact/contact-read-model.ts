@@ -4,6 +4,7 @@
  */
 import type { Pool } from 'pg';
 import type { ContactView } from '../contact.view';
+import { encodeTrailCursor, type TrailKey } from './trail-cursor';
 
 export async function findContactRow(pool: Pool, source: string, sourceId: string): Promise<ContactView | undefined> {
   const { rows } = await pool.query(
@@ -36,14 +37,24 @@ export interface ImportTrail {
   recordedAt: string;
 }
 
-/** Every run that touched a source record, oldest first (the `import_events` read model). */
-export async function findImportTrail(pool: Pool, source: string, sourceId: string): Promise<ImportTrail[]> {
+/**
+ * The runs that touched a source record, oldest first, a page at a time: `limit` rows after the key
+ * `after` (the last row of the page before), read with one row more, which says whether a page follows.
+ */
+export async function findImportTrail(
+  pool: Pool,
+  source: string,
+  sourceId: string,
+  page: { limit: number; after?: TrailKey },
+): Promise<{ imports: ImportTrail[]; next: string | null }> {
+  const { after, limit } = page;
   const { rows } = await pool.query(
     `SELECT run_id, seq, outcome, reason, source_version, event_id, contact_revision, recorded_at FROM import_events
-      WHERE source = $1 AND source_id = $2 ORDER BY recorded_at, run_id, seq`,
-    [source, sourceId],
+      WHERE source = $1 AND source_id = $2 AND ($3::timestamptz IS NULL OR (recorded_at, run_id, seq) > ($3::timestamptz, $4, $5))
+      ORDER BY recorded_at, run_id, seq LIMIT $6`,
+    [source, sourceId, after?.recordedAt ?? null, after?.runId ?? null, after?.seq ?? null, limit + 1],
   );
-  return rows.map((row) => ({
+  const imports = rows.slice(0, limit).map((row): ImportTrail => ({
     runId: row.run_id,
     seq: row.seq,
     outcome: row.outcome,
@@ -53,4 +64,5 @@ export async function findImportTrail(pool: Pool, source: string, sourceId: stri
     revision: row.contact_revision === null ? null : Number(row.contact_revision),
     recordedAt: (row.recorded_at as Date).toISOString(),
   }));
+  return { imports, next: rows.length > limit ? encodeTrailCursor(imports.at(-1)!) : null };
 }

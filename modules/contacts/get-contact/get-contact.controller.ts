@@ -1,11 +1,12 @@
 /**
  * GET /v1/contacts/{source}/{sourceId}, …/events (the stream) and …/imports (every import that
- * touched the record, from the import_events read model). Served from the `contacts` read model; when it
+ * touched the record, from the import_events read model, paged as the run list is: `limit`, and
+ * `cursor` = the previous page's `next`; a record touched by thousands of runs answered all of them). Served from the `contacts` read model; when it
  * has no row or is behind `?minRevision=` (the revision an import answered with), the contact is
  * folded from its stream instead, so a caller always reads its own writes. A deleted contact is 404.
  */
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
-import { ApiResponse } from '@nestjs/swagger';
+import { ApiQuery, ApiResponse } from '@nestjs/swagger';
 import type { Pool } from 'pg';
 import { Roles } from '../../../src/auth/roles';
 import { DATABASE_POOL } from '../../../src/database/database-pool';
@@ -18,9 +19,15 @@ import { evolveContact, initialContactState } from '../contact.state';
 import { toContactView, type ContactView } from '../contact.view';
 import { isKnownSource } from '../contact-sources';
 import { findContactRow, findImportTrail, type ImportTrail } from './contact-read-model';
+import { decodeTrailCursor } from './trail-cursor';
+import { parsePageQuery } from '../page-query';
 import { toStreamEventView } from '../../../src/event-store/stream-event-view';
 import { MinRevisionQuery } from '../../../src/openapi/min-revision-query';
 import { CONTACT_EVENTS_SCHEMA, CONTACT_VIEW_SCHEMA, IMPORT_TRAIL_SCHEMA } from '../contact.view.schema';
+
+/** Rows of a record's import trail per page: as the run list's page (GET /v1/sync/runs). */
+const DEFAULT_TRAIL = 100;
+const MAX_TRAIL = 1000;
 
 @Controller('v1/contacts')
 export class GetContactController {
@@ -62,16 +69,26 @@ export class GetContactController {
     };
   }
 
-  /** Every import that touched the record — imported, skipped as stale, duplicate, … — and why (import_events). */
+  /** Every import that touched the record — imported, skipped as stale, duplicate, … — and why (import_events), a page at a time. */
   @Get(':source/:sourceId/imports')
-  @ApiResponse({ status: 200, description: 'Every import that touched the record, and why.', schema: IMPORT_TRAIL_SCHEMA })
+  @ApiResponse({ status: 200, description: 'Every import that touched the record, and why: one page.', schema: IMPORT_TRAIL_SCHEMA })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_TRAIL, default: DEFAULT_TRAIL } })
+  @ApiQuery({ name: 'cursor', required: false, schema: { type: 'string' }, description: 'The `next` of the previous page.' })
   @Roles('sync', 'support', 'auditor')
   async getImportTrail(
     @Param('source') source: string,
     @Param('sourceId') sourceId: string,
-  ): Promise<{ source: string; sourceId: string; imports: ImportTrail[] }> {
+    @Query() query: Record<string, unknown>,
+  ): Promise<{ source: string; sourceId: string; imports: ImportTrail[]; next: string | null }> {
     checkKey(source, sourceId);
-    return { source, sourceId, imports: await findImportTrail(this.pool, source, sourceId) };
+    const { limit, after, errors } = parsePageQuery(query, {
+      parameters: ['limit', 'cursor'],
+      defaultLimit: DEFAULT_TRAIL,
+      maxLimit: MAX_TRAIL,
+      decode: decodeTrailCursor,
+    });
+    if (errors.length) throw new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', { errors });
+    return { source, sourceId, ...(await findImportTrail(this.pool, source, sourceId, { limit, after })) };
   }
 }
 

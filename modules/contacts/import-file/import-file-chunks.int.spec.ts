@@ -20,13 +20,16 @@ const noise = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`unknown_
 
 const directories: string[] = [];
 
-/** 499 records rejected for their many unknown fields, then one valid record: 500 lines, one slice. */
+/**
+ * One valid record, then 499 rejected for their many unknown fields: 500 lines, one slice. The valid one
+ * comes first: a run whose first records are every one rejected stops as unreadable (nothing-readable.decision.ts).
+ */
 function file(tag: string): string {
   const directory = mkdtempSync(join(tmpdir(), 'idem-file-chunks-'));
   directories.push(directory);
   const path = join(directory, 'contacts.ndjson');
-  const lines = Array.from({ length: 499 }, (_, i) => JSON.stringify({ sourceId: `${tag}-bad-${i}`, fields: {}, ...noise }));
-  lines.push(JSON.stringify({ sourceId: `${tag}-ok`, version: 1, eventId: `${tag}-ok-1`, fields: { name: 'Ok' } }));
+  const lines = [JSON.stringify({ sourceId: `${tag}-ok`, version: 1, eventId: `${tag}-ok-1`, fields: { name: 'Ok' } })];
+  lines.push(...Array.from({ length: 499 }, (_, i) => JSON.stringify({ sourceId: `${tag}-bad-${i}`, fields: {}, ...noise })));
   writeFileSync(path, lines.join('\n') + '\n');
   return path;
 }

@@ -15,7 +15,9 @@
  *   records to its stream;
  * - a source whose next cursor the run cannot record (decideUnrecordableCursor): checked before the
  *   page's records are imported, so nothing of that page is written;
- * - an error that driving the run again cannot fix (a background driver's: run-drivers.ts).
+ * - an error that driving the run again cannot fix (a background driver's: run-drivers.ts);
+ * - a run whose first records are every one rejected (nothing-readable.decision.ts): the one stop after
+ *   which the page that hit it is recorded, its rejections counted.
  */
 import { unstorableText } from '../../../src/errors/storable-text';
 import type { ImportEvent } from '../contact.events';
@@ -23,6 +25,7 @@ import { isLastPage, type ContactPage, type ContactSource } from '../contact-sou
 import { boundedReason, countOutcomes, recordProcessed } from '../import-run.audit';
 import type { ImportRunState } from '../import-run.state';
 import type { RecordResult } from '../import-contacts/import-records';
+import { decideNothingReadable } from './nothing-readable.decision';
 
 export const MAX_FETCH_ATTEMPTS = 5;
 export const MAX_CONFLICT_PAGES_IN_A_ROW = 3;
@@ -63,7 +66,10 @@ export function decidePage(run: ImportRunState, page: ImportedPage): ImportEvent
     type: 'ImportPageFetched',
     data: { runId: run.runId, cursor: page.cursor, nextCursor: page.nextCursor, records, firstSeq, conflicts },
   });
-  if (page.nextCursor === null)
+  // The page is recorded either way: its rejections count and stay in the trail.
+  const nothingReadable = decideNothingReadable(run, page.results, page.nextCursor === null);
+  if (nothingReadable) events.push(nothingReadable);
+  else if (page.nextCursor === null)
     events.push({ type: 'ImportRunCompleted', data: { runId: run.runId, counts: countOutcomes(page.results, run.counts) } });
   return events;
 }

@@ -25,6 +25,7 @@ import { parseIdempotencyKey } from '../../../src/errors/idempotency-key';
 import { WrongExpectedVersion } from '../../../src/event-store/errors';
 import { assertJsonObjectBody } from '../../../src/errors/json-object-body';
 import type { EventStore } from '../../../src/event-store/event-store.port';
+import { parsePageQuery, type FieldError } from '../page-query';
 import { LISTED_STATUSES, unlistedStatusReason, type ListedStatus } from './listed-statuses';
 import { assertPullableSource, sourceNotAString } from '../contact-sources';
 import { CONTACT_SOURCES_PORT, type ContactSources } from '../contact-source/contact-source.port';
@@ -38,7 +39,7 @@ import { RUN_LIST_SCHEMA, RUN_VIEW_SCHEMA } from './run-view.schema';
 
 const DEFAULT_LISTED = 100;
 const MAX_LISTED = 1000;
-const LIST_PARAMETERS = new Set(['status', 'limit', 'cursor']);
+const LIST_PARAMETERS = ['status', 'limit', 'cursor'];
 
 @Controller('v1/sync/runs')
 export class SyncRunsController {
@@ -139,24 +140,20 @@ export class SyncRunsController {
   }
 }
 
-const cursorError = { field: 'cursor', message: 'cursor must be the next of an earlier page' };
-
-const invalidQuery = (errors: Array<{ field: string; message: string }>) =>
-  new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', { errors });
+const invalidQuery = (errors: FieldError[]) => new AppError('validation', 'REQUEST.INVALID', 'The request is invalid', { errors });
 
 function parseListQuery(query: Record<string, unknown>): { status?: ListedStatus; limit: number; after?: RunKey } {
-  const { status, limit, cursor } = query;
-  const errors = Object.keys(query)
-    .filter((name) => !LIST_PARAMETERS.has(name))
-    .map((field) => ({ field, message: `${field} is not a known query parameter (status, limit, cursor)` }));
+  const { limit, after, errors } = parsePageQuery(query, {
+    parameters: LIST_PARAMETERS,
+    defaultLimit: DEFAULT_LISTED,
+    maxLimit: MAX_LISTED,
+    decode: decodeRunCursor,
+  });
+  const { status } = query;
   const unlisted = status === undefined ? undefined : unlistedStatusReason(status);
   if (unlisted) errors.push({ field: 'status', message: unlisted });
-  if (limit !== undefined && !(typeof limit === 'string' && /^\d{1,4}$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_LISTED))
-    errors.push({ field: 'limit', message: `limit must be an integer from 1 to ${MAX_LISTED}` });
-  const after = typeof cursor === 'string' ? decodeRunCursor(cursor) : undefined;
-  if (cursor !== undefined && !after) errors.push(cursorError);
   if (errors.length) throw invalidQuery(errors);
-  return { status: status as ListedStatus | undefined, limit: limit === undefined ? DEFAULT_LISTED : Number(limit), after };
+  return { status: status as ListedStatus | undefined, limit, after };
 }
 
 /** `since` as asked the first time and now: the same instant however spelled (`…Z`, `….000Z`, `+01:00`), or neither given. */

@@ -238,6 +238,35 @@ describe('idem sync import', () => {
     }
   });
 
+  /** `idem sync import` of a file holding `text`, in a directory of its own. */
+  async function importText(name: string, text: string) {
+    const dir = mkdtempSync(join(tmpdir(), 'idem-sync-import-'));
+    try {
+      const file = join(dir, name);
+      writeFileSync(file, text);
+      const { code, out, lines } = await cli('sync', 'import', file, '--source', 'crm');
+      return { code, view: JSON.parse(out.at(-1)!) as { runId: string }, lines };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('stops a file none of whose records can be read (CSV named .ndjson) as needs_review, naming the first rejection, exit code 1', async () => {
+    const { code, view, lines } = await importText('export.ndjson', 'sourceId,version,name\nu1,1,Ann\nu2,1,Bob\n');
+    expect(code).toBe(EXIT_CHECK_FAILED);
+    expect(view).toMatchObject({ status: 'needs_review', processed: 3, counts: { rejected: 3, imported: 0 } });
+    expect(lines.at(-1)).toBe(
+      `${view.runId}: needs_review: 3 records (rejected 3) — nothing could be read: all 3 of its records were rejected (the first, record 1: line 1 is not valid JSON); is the file in the format its name says (.csv for CSV, any other name for NDJSON), with the header and delimiter expected? Fix it and import it again`,
+    );
+  });
+
+  it('completes a file with some rejected records among good ones, counting them, exit code 0', async () => {
+    const text = ['not json', '{"sourceId": ""}', JSON.stringify({ sourceId: 'part-1', fields: {} })].join('\n');
+    const { code, view } = await importText('partly.ndjson', text);
+    expect(code).toBe(0);
+    expect(view).toMatchObject({ status: 'completed', processed: 3, counts: { rejected: 2, imported: 1 } });
+  });
+
   it('names a file that does not exist in one line, exit code 2, and starts no run', async () => {
     const missing = join(tmpdir(), 'idem-sync-import-nonexistent', 'contacts.ndjson');
     const runsBefore = await pool.query(`SELECT count(*)::int AS n FROM idem_events WHERE stream_name LIKE 'import-file.%'`);
