@@ -272,6 +272,27 @@ describeInBrowser('the admin screen, in chromium', () => {
       });
     });
 
+    it("shows only the timeline of the order opened last, when an earlier one's events answer after it", async () => {
+      const eventsOf = (orderId: string) => (url: URL) => url.pathname === `/v1/orders/${orderId}/events`;
+      const held = await holdAnswers(page, eventsOf(paid));
+      try {
+        await page.fill('#q', paid);
+        await page.click('#search-form button');
+        await page.locator('#results tbody tr', { hasText: paid }).click();
+        await page.locator('#timeline-message', { hasText: 'Loading…' }).waitFor();
+        await page.locator('#review-list tbody tr', { hasText: inReview }).locator('button.open-case').click();
+        await page.locator('#timeline li', { hasText: 'ChargeNeedsReview' }).waitFor();
+        await held.letThrough();
+      } finally {
+        await held.done();
+      }
+      const { events } = (await cases.harness.app.inject({ url: `/v1/orders/${inReview}/events`, headers: auth('support') })).json();
+      expect(await text('#detail-title')).toBe(`Order ${inReview}`);
+      expect(await text('#timeline-message')).toBe(`${events.length} events`);
+      const shown = await page.locator('#timeline li strong').allInnerTexts();
+      expect(shown).toEqual(events.map((event: { type: string }) => event.type));
+    });
+
     it('tells an order whose charge outcome is unknown from one not yet charged, and reconciles it from its detail', async () => {
       const unknownCustomer = `cus-${randomUUID()}`;
       const unknown = await orderInUnknownState(cases, { customerId: unknownCustomer });

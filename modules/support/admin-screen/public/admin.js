@@ -340,7 +340,12 @@ async function showOrder(job, jobFields, minRevision) {
   showFields($('#detail-fields'), [jobFields[0], ...orderFields, ...jobFields.slice(1)]);
 }
 
+/**
+ * The order's events, as the stream holds them. An answer that comes after another detail was opened (or
+ * this one opened again) is dropped: added to the list, it put one order's events under another's title.
+ */
 async function showTimeline(job) {
+  const shown = detailsShown;
   const list = $('#timeline');
   list.replaceChildren();
   if (!job.orderId) {
@@ -350,17 +355,20 @@ async function showTimeline(job) {
   $('#timeline-message').textContent = 'Loading…';
   try {
     const { events } = await api(`/v1/orders/${encodeURIComponent(job.orderId)}/events`);
+    if (shown !== detailsShown) return;
     $('#timeline-message').textContent = plural(events.length, 'event');
-    for (const e of events) {
-      const li = element('li');
-      const actor = e.metadata.actor ? `${e.metadata.actor.role}:${e.metadata.actor.tokenId}` : 'system';
-      li.append(element('strong', e.type), element('span', ` · revision ${e.revision} · ${time(e.metadata.recordedAt)} · ${actor}`));
-      li.append(eventDetails(e));
-      list.append(li);
-    }
+    list.replaceChildren(...events.map(timelineItem));
   } catch (error) {
-    $('#timeline-message').textContent = error.message;
+    if (shown === detailsShown) $('#timeline-message').textContent = error.message;
   }
+}
+
+function timelineItem(e) {
+  const li = element('li');
+  const actor = e.metadata.actor ? `${e.metadata.actor.role}:${e.metadata.actor.tokenId}` : 'system';
+  li.append(element('strong', e.type), element('span', ` · revision ${e.revision} · ${time(e.metadata.recordedAt)} · ${actor}`));
+  li.append(eventDetails(e));
+  return li;
 }
 
 /**
