@@ -76,7 +76,7 @@ async function answer(
 function refusalError(ctx: EmulatorContext, refusal: ProposalRefusal) {
   switch (refusal.kind) {
     case 'missing-required-metadata':
-      return rpcErrors.missingRequiredMetadata();
+      return rpcErrors.missingRequiredMetadata(refusal.property);
     case 'maximum-append-event-size-exceeded':
       return rpcErrors.maximumAppendEventSizeExceeded(refusal.eventId, refusal.size, ctx.settings.maxAppendEventSize);
     case 'maximum-append-size-exceeded':

@@ -1,9 +1,11 @@
 /**
  * `IndexWriter.CheckCommit`, the server's single decision on every write — appends, and deletes and
  * tombstones with one fresh id (`StorageWriterService.WriteDelete`) — in the same evaluation order.
- * Server source: `src/EventStore.Core/Services/Storage/ReaderIndex/IndexWriter.cs`, `CheckCommit` and
- * `CheckCommitForNewStream` (v24.10.4 = v24.10.5 here). `expected` uses the server's codes: −1
- * no_stream, −2 any, −4 stream_exists, N ≥ 0 exact.
+ * Server source: `src/EventStore.Core/Services/Storage/ReaderIndex/IndexWriter.cs`, `CheckCommit`
+ * (v24.10.4 = v24.10.5 here). Its fast path for new streams, `CheckCommitForNewStream`, is never taken on
+ * the default log format: `StorageWriterService` passes `streamMightExist` from `_streamNameIndex.GetOrReserve`,
+ * which `LogV2StreamNameIndex` answers `true` for every name (`src/EventStore.Core/LogV2/LogV2StreamNameIndex.cs`).
+ * `expected` uses the server's codes: −1 no_stream, −2 any, −4 stream_exists, N ≥ 0 exact.
  */
 import type { CommittedEventIdCache } from './id-cache';
 import { ANY, LONG_MAX, NO_STREAM, STREAM_EXISTS, type EventLog } from './event-log';
@@ -46,15 +48,14 @@ export function checkCommit(
   ids: string[],
   preCommitted: PreCommitted = NOTHING_PRE_COMMITTED,
 ): CommitDecision {
-  // `IndexWriter.GetStreamLastEventNumber`: `_streamVersions` (pre-committed writes) before the index.
-  const pending = preCommitted.lastRevision(stream);
-  // `CheckCommitForNewStream`: a name the stream index has never seen; only `any` and `no_stream` hold.
-  if (!log.known(stream) && pending === undefined) return expected === ANY || expected === NO_STREAM ? OK : wrong(-1n);
-  const current = pending ?? log.lastRevision(stream);
+  // `IndexWriter.GetStreamLastEventNumber`: `_streamVersions` (pre-committed writes) before the index; −1 for none.
+  const lastOf = (name: string) => preCommitted.lastRevision(name) ?? log.lastRevision(name);
+  const current = lastOf(stream);
   if (current === LONG_MAX) return { kind: 'stream-deleted' };
   const softDeleted = preCommitted.softDeleted(stream) ?? log.isSoftDeleted(stream);
-  // stream_exists: a soft-deleted stream does not exist; a stream with only metadata does.
+  // stream_exists: a soft-deleted stream does not exist; one without events exists if its metastream has any.
   if (expected === STREAM_EXISTS && softDeleted) return { kind: 'stream-deleted' };
+  if (expected === STREAM_EXISTS && current < 0n && lastOf(`$$${stream}`) < 0n) return wrong(current);
   if (expected === ANY || expected === STREAM_EXISTS) return checkCachedIds(log, cache, stream, ids, current);
   if (expected < current) {
     const decision = checkWrittenIds(log, cache, stream, expected, ids, current);

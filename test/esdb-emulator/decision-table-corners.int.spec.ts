@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { STREAM_EXISTS, StreamDeletedError, UnknownError, WrongExpectedVersionError, jsonEvent } from '@eventstore/db-client';
 import { APPEND_PATHS, connectedEmulator, event, failureOf, readStream, streamName } from './fidelity-helpers';
-import { StreamsClient, emptyPb, grpc, sharedPb, streamsPb, type StreamsPb } from './proto';
+import { StreamsClient, emptyPb, grpc, sharedPb, streamsPb, type GrpcJs, type StreamsPb } from './proto';
 
 describe.each(APPEND_PATHS)('EventStoreDB decision-table corners over $path', ({ batchAppend }) => {
   const esdb = connectedEmulator({ batchAppend, maxAppendEventSize: 4_096 });
@@ -121,26 +121,45 @@ describe.each(APPEND_PATHS)('EventStoreDB decision-table corners over $path', ({
   });
 });
 
-describe('EventStoreDB content types', () => {
+/** One `Streams.Append` of one event carrying exactly the `metadata` properties given, as the client never sends it. */
+function rawAppend(client: InstanceType<typeof StreamsClient>, stream: string, metadata: Record<string, string>): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const call = client.append((error: Error | null) => (error ? reject(error) : resolve()));
+    const options = new streamsPb.AppendReq.Options()
+      .setStreamIdentifier(new sharedPb.StreamIdentifier().setStreamName(Buffer.from(stream)))
+      .setAny(new emptyPb.Empty());
+    const proposed = new streamsPb.AppendReq.ProposedMessage()
+      .setId(new sharedPb.UUID().setString(randomUUID()))
+      .setData(Buffer.from('hello'));
+    for (const [key, value] of Object.entries(metadata)) proposed.getMetadataMap().set(key, value);
+    call.write(new streamsPb.AppendReq().setOptions(options));
+    call.write(new streamsPb.AppendReq().setProposedMessage(proposed));
+    call.end();
+  });
+}
+
+describe('EventStoreDB type and content-type properties, on a raw Append', () => {
   const esdb = connectedEmulator();
+
+  // `Streams.Append.cs` checks `type`, then `content-type`, each with `RpcExceptions.RequiredMetadataPropertyMissing(name)`.
+  it.each([
+    ['type', { 'content-type': 'application/json' }],
+    ['content-type', { type: 'Noted' }],
+  ])('refuses an Append without %s, naming the missing property', async (missing, metadata) => {
+    const client = new StreamsClient(`127.0.0.1:${esdb.emulator.port}`, grpc.credentials.createInsecure());
+    const error = await failureOf(rawAppend(client, streamName(), metadata));
+    client.close();
+    expect(error).toMatchObject({ code: grpc.status.INVALID_ARGUMENT, details: `Required Metadata Property '${missing}' is missing` });
+    expect((error as Error & { metadata: GrpcJs.Metadata }).metadata.getMap()).toMatchObject({
+      exception: 'missing-required-metadata-property',
+      'required-metadata-properties': 'type,content-type',
+    });
+  });
 
   it('keeps only whether a content type is application/json: text/plain reads back as application/octet-stream', async () => {
     const stream = streamName();
     const client = new StreamsClient(`127.0.0.1:${esdb.emulator.port}`, grpc.credentials.createInsecure());
-    const answered = new Promise<void>((resolve, reject) => {
-      const call = client.append((error: Error | null) => (error ? reject(error) : resolve()));
-      const options = new streamsPb.AppendReq.Options()
-        .setStreamIdentifier(new sharedPb.StreamIdentifier().setStreamName(Buffer.from(stream)))
-        .setAny(new emptyPb.Empty());
-      const proposed = new streamsPb.AppendReq.ProposedMessage()
-        .setId(new sharedPb.UUID().setString(randomUUID()))
-        .setData(Buffer.from('hello'));
-      proposed.getMetadataMap().set('type', 'Noted').set('content-type', 'text/plain');
-      call.write(new streamsPb.AppendReq().setOptions(options));
-      call.write(new streamsPb.AppendReq().setProposedMessage(proposed));
-      call.end();
-    });
-    await answered;
+    await rawAppend(client, stream, { type: 'Noted', 'content-type': 'text/plain' });
     const readOptions = new streamsPb.ReadReq.Options()
       .setStream(
         new streamsPb.ReadReq.Options.StreamOptions()

@@ -29,6 +29,13 @@ describe.each(APPEND_PATHS)('EventStoreDB decision table over $path', ({ batchAp
     expect(result.nextExpectedRevision).toBe(0n);
   });
 
+  it('accepts stream_exists on a stream that has only metadata (its metastream has events)', async () => {
+    const stream = streamName();
+    await esdb.client.setStreamMetadata(stream, { maxCount: 10 });
+    const result = await esdb.client.appendToStream(stream, event(), { expectedRevision: 'stream_exists' });
+    expect(result.nextExpectedRevision).toBe(0n);
+  });
+
   it('refuses stream_exists on a stream never written, reporting no_stream', async () => {
     const stream = streamName();
     const error = await failureOf(esdb.client.appendToStream(stream, event(), { expectedRevision: 'stream_exists' }));

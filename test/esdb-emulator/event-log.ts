@@ -104,11 +104,6 @@ export class EventLog {
     return this.readableEvents(stream)?.find((e) => e.revision === revision);
   }
 
-  /** Seen by the stream-name index: it has events, metadata or a tombstone. */
-  known(stream: string): boolean {
-    return this.streams.has(stream) || this.streams.has(`$$${stream}`);
-  }
-
   metadataOf(stream: string): StreamMetadata | undefined {
     const last = this.eventsOf(`$$${stream}`).at(-1);
     if (!last) return undefined;

@@ -19,7 +19,7 @@ import type { AppendRequest } from './append-to-log';
 import type { EmulatorSettings } from './context';
 
 export type ProposalRefusal =
-  | { kind: 'missing-required-metadata' }
+  | { kind: 'missing-required-metadata'; property: 'type' | 'content-type' }
   | { kind: 'maximum-append-event-size-exceeded'; eventId: string; size: number }
   | { kind: 'maximum-append-size-exceeded' }
   /** An exception thrown while building the event: UNKNOWN on Append, in-band BadRequest on BatchAppend. */
@@ -56,7 +56,8 @@ function constructionError(e: Proposed): string | undefined {
 export function checkForAppend(events: Proposed[], settings: EmulatorSettings): ProposalRefusal | undefined {
   let total = 0;
   for (const e of events) {
-    if (e.type === undefined || e.contentType === undefined) return { kind: 'missing-required-metadata' };
+    if (e.type === undefined) return { kind: 'missing-required-metadata', property: 'type' };
+    if (e.contentType === undefined) return { kind: 'missing-required-metadata', property: 'content-type' };
     const size = sizeOnDisk(e);
     if (size > settings.maxAppendEventSize) return { kind: 'maximum-append-event-size-exceeded', eventId: e.id, size };
     if ((total += size) > settings.maxAppendSize) return { kind: 'maximum-append-size-exceeded' };

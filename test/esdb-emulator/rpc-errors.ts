@@ -52,8 +52,9 @@ export const rpcErrors = {
     }),
   /** An exception escaping a handler: ASP.NET Core gRPC answers UNKNOWN without details. */
   handlerException: () => rpcError(grpc.status.UNKNOWN, 'Exception was thrown by handler.'),
-  missingRequiredMetadata: () =>
-    rpcError(grpc.status.INVALID_ARGUMENT, 'Required Metadata Properties Missing', {
+  /** `RpcExceptions.RequiredMetadataPropertyMissing(name)`: the details name the property; the trailer lists both. */
+  missingRequiredMetadata: (property: string) =>
+    rpcError(grpc.status.INVALID_ARGUMENT, `Required Metadata Property '${property}' is missing`, {
       exception: 'missing-required-metadata-property',
       'required-metadata-properties': 'type,content-type',
     }),
