@@ -6,6 +6,7 @@
  * fraction, checksum, event id): the freshness rule needs every part of it for its order and its ties.
  */
 import type { ContactEvent, Freshness, ImportOutcome } from './contact.events';
+import { KeyedHistory } from './keyed-history';
 
 export interface ContactState {
   exists: boolean;
@@ -15,15 +16,15 @@ export interface ContactState {
   current?: Freshness;
   /** Revision of the last event (-1: no stream). */
   revision: number;
-  /** The freshness of every record applied under each source event id (more than one when a source reused the id). */
-  appliedByEventId: ReadonlyMap<string, readonly Freshness[]>;
+  /** The freshness of every record applied under each source event id (more than one when a source reused the id): `all(id)`. */
+  appliedByEventId: KeyedHistory<Freshness>;
   /**
    * What each import step (`runId#seq`) that appended here became, and the record it appended: a run
    * resumed after a crash between its contact appends and its recorded outcomes meets its own appends
    * again, and answers with what they were (`imported`…), not `duplicate`, so that its counts match an
-   * uninterrupted run — unless the source changed the record since (a pull page fetched again).
+   * uninterrupted run — unless the source changed the record since (a pull page fetched again). `last(step)`.
    */
-  appliedSteps: ReadonlyMap<string, AppliedStep>;
+  appliedSteps: KeyedHistory<AppliedStep>;
 }
 
 export type AppliedOutcome = Extract<ImportOutcome, 'imported' | 'updated' | 'unchanged' | 'deleted'>;
@@ -50,8 +51,8 @@ export const initialContactState = (): ContactState => ({
   deleted: false,
   fields: {},
   revision: -1,
-  appliedByEventId: new Map(),
-  appliedSteps: new Map(),
+  appliedByEventId: KeyedHistory.empty(),
+  appliedSteps: KeyedHistory.empty(),
 });
 
 export function evolveContact(state: ContactState, event: ContactEvent): ContactState {
@@ -60,19 +61,14 @@ export function evolveContact(state: ContactState, event: ContactEvent): Contact
   if (sourceVersion !== undefined) current.sourceVersion = sourceVersion;
   if (sourceUpdatedAt !== undefined) current.sourceUpdatedAt = sourceUpdatedAt;
   if (sourceEventId !== undefined) current.sourceEventId = sourceEventId;
-  const appliedByEventId =
-    sourceEventId === undefined
-      ? state.appliedByEventId
-      : new Map([...state.appliedByEventId, [sourceEventId, [...(state.appliedByEventId.get(sourceEventId) ?? []), current]]]);
+  // Each grows by one entry (keyed-history.ts): the fold of a contact's history is linear in its length.
+  const appliedByEventId = sourceEventId === undefined ? state.appliedByEventId : state.appliedByEventId.with(sourceEventId, current);
   const { runId, seq } = event.data;
   const deleted = event.type === 'ContactDeleted';
   const appliedSteps =
     runId === undefined || seq === undefined
       ? state.appliedSteps
-      : new Map<string, AppliedStep>([
-          ...state.appliedSteps,
-          [stepKey(runId, seq), { outcome: changeOutcome(state, event), freshness: current, deleted }],
-        ]);
+      : state.appliedSteps.with(stepKey(runId, seq), { outcome: changeOutcome(state, event), freshness: current, deleted });
   return {
     exists: true,
     deleted,

@@ -47,9 +47,9 @@ export function judgeContact(command: ImportContact, state: ContactState): Conta
   const { record } = command;
   const incoming = freshnessOf(record);
   if (!state.exists || !state.current) return { outcome: record.deleted ? 'deleted' : 'imported', event: eventFor(command, incoming) };
-  const own = state.appliedSteps.get(stepKey(command.runId, command.seq));
+  const own = state.appliedSteps.last(stepKey(command.runId, command.seq));
   if (own) return judgeOwnStepAgain(command, incoming, own, state, state.current);
-  const applied = record.eventId === undefined ? undefined : state.appliedByEventId.get(record.eventId);
+  const applied = record.eventId === undefined ? undefined : state.appliedByEventId.all(record.eventId);
   if (applied?.some((earlier) => sameDelivery(incoming, earlier))) {
     return { outcome: 'duplicate', reason: `source event ${record.eventId} is already applied` };
   }
