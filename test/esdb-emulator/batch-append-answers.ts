@@ -36,6 +36,11 @@ export function failure(
   }
 }
 
+/** `Status.AccessDenied`: `Receive` checks the caller's access to the stream on each request's options. */
+export function accessDenied() {
+  return inBandStatus(7, 'AccessDenied', 'AccessDenied', new sharedPb.AccessDenied());
+}
+
 /** `Status.Timeout`: the deadline passed before the request was complete, or the write timed out. */
 export function timeout() {
   return inBandStatus(4, 'Timeout', 'Timeout', new sharedPb.Timeout());

@@ -7,7 +7,8 @@
  */
 import type { ServerDuplexStream } from '@grpc/grpc-js';
 import { appendToLog, type AppendRequest } from './append-to-log';
-import { failure, refused, success, timeout } from './batch-append-answers';
+import { accessDenied, failure, refused, success, timeout } from './batch-append-answers';
+import { callerOf } from './credentials';
 import type { DropKind, EmulatorContext } from './context';
 import { expectedFromWire, proposedFromWire } from './expected-revision';
 import { checkBatchChunk } from './proposed-events';
@@ -52,17 +53,20 @@ export function batchAppendRpc(ctx: EmulatorContext) {
       call.emit('error', error);
     };
     const leaderOnly = requiresLeader(call.metadata);
+    // An anonymous caller of a secure node reaches the call (credentials.ts); each request is refused in-band.
+    const anonymous = callerOf(call.metadata, ctx.secure) === 'anonymous';
     const droppable = { drop: finish };
     ctx.batchCalls.add(droppable);
 
     const reply = (response: StreamsPb.BatchAppendResp) => void (finished || call.write(response));
-    // `Receive`: the options start a request (the deadline checked first, its timer running until
-    // `is_final`); each chunk is checked as it arrives; a refused request is forgotten, so its later
+    // `Receive`: the options start a request (the caller's access checked first, then the deadline, its timer
+    // running until `is_final`); each chunk is checked as it arrives; a refused request is forgotten, so its later
     // chunks and `is_final` are ignored.
     call.on('data', (request: StreamsPb.BatchAppendReq) => {
       const key = uuidOf(request.getCorrelationId()) ?? '';
       const correlationId = request.getCorrelationId()!;
       const options = request.getOptions();
+      if (options && anonymous) return reply(responseTo(correlationId, options).setError(accessDenied()));
       if (options && !accumulating.has(key)) {
         const timeoutMs = Math.min(deadlineOf(options) - Date.now(), ctx.settings.writeTimeoutMs);
         if (timeoutMs <= 0) return reply(responseTo(correlationId, options).setError(timeout()));

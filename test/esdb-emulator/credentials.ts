@@ -18,26 +18,43 @@ const DEFAULT_USERS: ReadonlyMap<string, string> = new Map([
   ['ops', 'changeit'],
 ]);
 
-export function refusedCaller(metadata: GrpcJs.Metadata, secure: boolean): RpcError | undefined {
-  if (!secure) return undefined;
+/**
+ * Who the caller is: a user (every caller of an insecure node), anonymous (no `Basic` credentials:
+ * `BasicHttpAuthenticationProvider.Authenticate` declines and `AnonymousHttpAuthenticationProvider` takes the call),
+ * or refused by the authentication middleware.
+ */
+export type Caller = 'user' | 'anonymous' | 'unauthenticated';
+
+export function callerOf(metadata: GrpcJs.Metadata, secure: boolean): Caller {
+  if (!secure) return 'user';
   const [header, ...more] = metadata.get('authorization').map(String);
-  if (header === undefined) return rpcErrors.accessDenied();
+  if (header === undefined) return 'anonymous';
   const basic = more.length === 0 ? /^Basic (.+)$/.exec(header) : null;
-  if (!basic) return rpcErrors.accessDenied();
+  if (!basic) return 'anonymous';
   const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon < 0) return rpcErrors.accessDenied();
+  if (colon < 0) return 'anonymous';
   const user = decoded.slice(0, colon);
-  return DEFAULT_USERS.get(user) === decoded.slice(colon + 1) ? undefined : rpcErrors.unauthenticated();
+  return DEFAULT_USERS.get(user) === decoded.slice(colon + 1) ? 'user' : 'unauthenticated';
 }
 
-/** Wraps a handler so a refused caller gets its status before the handler sees the call. */
+export function refusedCaller(metadata: GrpcJs.Metadata, secure: boolean): RpcError | undefined {
+  const caller = callerOf(metadata, secure);
+  if (caller === 'user') return undefined;
+  return caller === 'anonymous' ? rpcErrors.accessDenied() : rpcErrors.unauthenticated();
+}
+
+/**
+ * Wraps a handler so a refused caller gets its status before the handler sees the call. `anonymousInBand`: the
+ * handler itself answers an anonymous caller (BatchAppend checks access per request and answers in-band).
+ */
 export function guarded<
   Call extends { metadata: GrpcJs.Metadata; emit(event: 'error', error: unknown): boolean },
   Callback extends (error: RpcError) => void,
->(secure: () => boolean, handler: (call: Call, callback: Callback) => void): GrpcJs.UntypedHandleCall {
+>(secure: () => boolean, handler: (call: Call, callback: Callback) => void, anonymousInBand = false): GrpcJs.UntypedHandleCall {
   const guard = (call: Call, callback: Callback) => {
-    const refused = refusedCaller(call.metadata, secure());
+    const caller = callerOf(call.metadata, secure());
+    const refused = caller === 'anonymous' && anonymousInBand ? undefined : refusedCaller(call.metadata, secure());
     if (!refused) return handler(call, callback);
     // Unary and client-streaming handlers answer through the callback, streaming ones on the call.
     if (typeof callback === 'function') callback(refused);

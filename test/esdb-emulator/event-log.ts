@@ -86,10 +86,13 @@ export class EventLog {
     return this.streams.get(stream)?.events[Number(revision)];
   }
 
-  /** What a stream read may see once stream metadata is applied; undefined = not found (never written or soft-deleted). */
+  /**
+   * What a stream read may see once stream metadata is applied; undefined = nothing readable: never written,
+   * soft-deleted or tombstoned (`IndexReader.ReadEventInternal` / `ReadStreamEventsForwardInternal`: NoStream, StreamDeleted).
+   */
   readableEvents(stream: string): readonly StoredEvent[] | undefined {
     const events = this.eventsOf(stream);
-    if (events.length === 0 || this.isSoftDeleted(stream)) return undefined;
+    if (events.length === 0 || this.isSoftDeleted(stream) || this.lastRevision(stream) === LONG_MAX) return undefined;
     const metadata = this.metadataOf(stream) ?? {};
     let lowest = metadata.$tb ?? 0;
     if (metadata.$maxCount !== undefined) lowest = Math.max(lowest, events.length - metadata.$maxCount);

@@ -36,6 +36,32 @@ describe('link events ($>)', () => {
     expect(malformed.link).toBeUndefined();
   });
 
+  it('leaves only the link when the target stream is tombstoned', async () => {
+    const target = streamName();
+    const links = streamName('links');
+    await esdb.client.appendToStream(target, [event(), event()]);
+    await esdb.client.appendToStream(links, link(`1@${target}`));
+    await esdb.client.tombstoneStream(target);
+    const [resolved] = await readLinks(links, true);
+    expect(resolved.event).toBeUndefined();
+    expect(resolved.link).toMatchObject({ type: '$>', revision: 0n });
+  });
+
+  it("reads -1 as the target's last event; fails a number without a stream; leaves a number beyond a long unresolved", async () => {
+    const target = streamName();
+    const links = streamName('links');
+    const last = event();
+    await esdb.client.appendToStream(target, [event(), last]);
+    await esdb.client.appendToStream(links, [link(`-1@${target}`), link('1'), link(`9223372036854775808@${target}`)]);
+    const [lastOne, noStream, tooBig] = await readLinks(links, true);
+    expect(lastOne.event).toMatchObject({ id: last.id, revision: 1n });
+    expect(lastOne.link).toMatchObject({ revision: 0n });
+    expect(noStream.event).toBeUndefined();
+    expect(noStream.link).toMatchObject({ revision: 1n });
+    expect(tooBig.event).toMatchObject({ type: '$>', revision: 2n });
+    expect(tooBig.link).toBeUndefined();
+  });
+
   it('resolves links on a subscription too', async () => {
     const target = streamName();
     const links = streamName('links');
@@ -47,5 +73,20 @@ describe('link events ($>)', () => {
     await subscription.unsubscribe();
     expect(first.event).toMatchObject({ id: original.id });
     expect(first.link).toMatchObject({ type: '$>' });
+  });
+
+  it('fails a malformed link reaching a live subscription, which a read or a catch-up leaves unresolved', async () => {
+    const links = streamName('links');
+    await esdb.client.appendToStream(links, link('not-a-link'));
+    const subscription = esdb.client.subscribeToStream(links, { resolveLinkTos: true });
+    subscription.once('caughtUp', () => void esdb.client.appendToStream(links, link('not-a-link-either')));
+    const delivered = [];
+    for await (const resolved of subscription) if (delivered.push(resolved) === 2) break;
+    await subscription.unsubscribe();
+    const [caughtUp, live] = delivered;
+    expect(caughtUp.event).toMatchObject({ type: '$>', revision: 0n });
+    expect(caughtUp.link).toBeUndefined();
+    expect(live.event).toBeUndefined();
+    expect(live.link).toMatchObject({ type: '$>', revision: 1n });
   });
 });

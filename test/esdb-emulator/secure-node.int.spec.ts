@@ -41,6 +41,22 @@ describe('a secure emulator node', () => {
     expect(await failureOf(client.appendToStream(streamName(), event()))).toBeInstanceOf(AccessDeniedError);
   });
 
+  // `Streams.BatchAppend.cs` `Receive`: access is checked per request and refused in-band (`Status.AccessDenied`).
+  it('refuses each anonymous BatchAppend request in-band, on a call that stays open', async () => {
+    const anonymous = EventStoreDBClient.connectionString(emulator.connectionString);
+    const before = emulator.stats.batchAppendCalls;
+    try {
+      for (let i = 0; i < 2; i++) {
+        const error = await failureOf(anonymous.appendToStream(streamName(), event()));
+        expect(error).toBeInstanceOf(AccessDeniedError);
+        expect(error).toMatchObject({ message: '', code: undefined });
+      }
+      expect(emulator.stats.batchAppendCalls - before).toBe(1);
+    } finally {
+      await anonymous.dispose();
+    }
+  });
+
   it('starts with the users a new server creates in $all', async () => {
     const fresh = await startEsdbEmulator({ tls: true });
     const freshClient = EventStoreDBClient.connectionString(fresh.connectionString);

@@ -20,7 +20,7 @@ export function createServer(ctx: EmulatorContext): GrpcJs.Server {
   server.addService(StreamsService, {
     read: guarded(secure, readRpc(ctx)),
     append: guarded(secure, appendRpc(ctx)),
-    batchAppend: ctx.settings.batchAppend ? guarded(secure, batchAppendRpc(ctx)) : unimplemented,
+    batchAppend: ctx.settings.batchAppend ? guarded(secure, batchAppendRpc(ctx), true) : unimplemented,
     delete: guarded(secure, deleteRpc(ctx)),
     tombstone: guarded(secure, tombstoneRpc(ctx)),
   });

@@ -184,7 +184,7 @@ class Subscription implements SubscriptionState {
       const event = this.log.all[this.next++];
       const position = eventPos(event.position);
       if (compareTfPos(position, this.checkpoint) > 0 && this.target.matches(event)) {
-        if (!(await this.sendEvent(event))) return false;
+        if (!(await this.sendEvent(event, true))) return false;
       }
       const interval = this.target.filter?.checkpointInterval;
       if (interval !== undefined && (interval === 0 || counted % interval === 0)) {
@@ -197,9 +197,10 @@ class Subscription implements SubscriptionState {
     return false;
   }
 
-  private async sendEvent(event: StoredEvent): Promise<boolean> {
+  /** `live`: taken from the live channel (`GoLive`), not read in a catch-up. */
+  private async sendEvent(event: StoredEvent, live = false): Promise<boolean> {
     const buffered = this.caughtUp ? LIVE_TRANSPORT_BUFFER : 0;
-    if (this.closed || !(await send(this.call, readResponse(this.log, event, this.target.resolveLinks), buffered))) return false;
+    if (this.closed || !(await send(this.call, readResponse(this.log, event, this.target.resolveLinks, live), buffered))) return false;
     this.checkpoint = eventPos(event.position);
     this.sent++;
     if (this.target.stream === undefined) return true;
