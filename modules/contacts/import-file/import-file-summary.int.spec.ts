@@ -9,12 +9,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
-import type { EventStore, ReadStreamOptions } from '../../../src/event-store/event-store.port';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
 import { killedBeforeCompletion } from '../../../test/harness/killed-before-completion';
+import { freshProcess as freshProcessOn, wholeFold as wholeFoldOn } from '../../../test/harness/cold-run';
 import { createTestDatabase } from '../../../test/harness/test-database';
-import { importStream, type ImportEvent } from '../contact.events';
-import { evolveImportRun, initialImportRunState, type ImportRunState } from '../import-run.state';
+import { importStream } from '../contact.events';
 import { loadRun } from '../pull-run/drive-run';
 import { SUMMARY_LOOKBACK, summarizedRun } from '../pull-run/run-folds';
 import { importFile } from './import-file';
@@ -51,30 +50,8 @@ function file(tag: string): string {
 }
 const options = (path: string) => ({ store, source: 'crm', path, metadata, sliceSize: 100 });
 
-/** A process that never loaded the run, counting the events it reads. */
-function freshProcess() {
-  const reads: number[] = [];
-  const fresh = new PostgresEventStore(pool);
-  const counting: EventStore = Object.create(fresh, {
-    readStream: {
-      value: async (stream: string, opts?: ReadStreamOptions) => {
-        const events = await fresh.readStream(stream, opts);
-        reads.push(events.length);
-        return events;
-      },
-    },
-  }) as EventStore;
-  return { store: counting, reads };
-}
-
-/** The run as a fold of its whole stream, event by event: the oracle, with nothing kept or summarized. */
-async function wholeFold(runId: string): Promise<ImportRunState> {
-  const events = await new PostgresEventStore(pool).readStream(importStream(runId));
-  return events.reduce(
-    (run, e) => evolveImportRun(run, e as unknown as ImportEvent & { metadata: { recordedAt: string } }),
-    initialImportRunState(),
-  );
-}
+const freshProcess = () => freshProcessOn(pool);
+const wholeFold = (runId: string) => wholeFoldOn(pool, runId);
 
 async function expectSummaryIsTheFold(runId: string) {
   const summarizing = freshProcess();
@@ -83,7 +60,7 @@ async function expectSummaryIsTheFold(runId: string) {
   expect(await loadRun(freshProcess().store, runId)).toEqual(folded);
   expect(folded.revision).toBeGreaterThan(SUMMARY_LOOKBACK);
   expect(summarized).toEqual(folded);
-  expect(summarizing.reads.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(SUMMARY_LOOKBACK);
+  expect(summarizing.read()).toBeLessThanOrEqual(SUMMARY_LOOKBACK);
   return folded;
 }
 

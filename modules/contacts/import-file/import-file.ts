@@ -30,8 +30,8 @@ import type { EventStore } from '../../../src/event-store/event-store.port';
 import type { CommandContext } from '../../../src/command-handling/handle-command';
 import { importStream, type ImportEvent, type ImportRunStarted } from '../contact.events';
 import { assertKnownSource } from '../contact-sources';
-import { evolveImportRun, totalsOf, type ImportRunState } from '../import-run.state';
-import { summarizedRun } from '../pull-run/run-folds';
+import type { ImportRunState } from '../import-run.state';
+import { summarizedRun, withTotals } from '../pull-run/run-folds';
 import { importItems, throwIfNotStored } from '../import-contacts/import-records';
 import { checkItems, type BatchItem } from '../import-contacts/import-request';
 import { appendRunEvents, loadRun } from '../pull-run/drive-run';
@@ -112,7 +112,7 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
     const results = await importItems(store, source, runId, items, { ...metadata, correlationId: runId });
     throwIfNotStored(results);
     const resumeAt = nextCursor === null ? undefined : slice.at(-1)?.next;
-    const events = withPlaceAndTotals(run, decidePage(run, { cursor: run.cursor, nextCursor, results }), resumeAt);
+    const events = withTotals(run, decidePage(run, { cursor: run.cursor, nextCursor, results }), resumeAt);
     await options.beforeRecordingSlice?.(run);
     await append(events);
     slice = [];
@@ -170,23 +170,6 @@ function placeToReadFrom(at: FilePosition | undefined, doneUpTo: number, hashed:
   if (!at || at.byte <= 0 || at.byte > hashed.bytes || at.line - 1 > doneUpTo) return undefined;
   if (format === 'csv' && (at.headerEnd === undefined || at.headerEnd > hashed.head.length || at.lineBreak === undefined)) return undefined;
   return at;
-}
-
-/**
- * The slice's ImportPageFetched with where the file goes on after it (`resumeAt`) and the run's totals
- * right after it (`run`: RunTotals), which import-run.state.ts reads back.
- */
-function withPlaceAndTotals(run: ImportRunState, events: ImportEvent[], resumeAt: FilePosition | undefined): ImportEvent[] {
-  let state = run;
-  return events.map((event) => {
-    if (event.type !== 'ImportPageFetched') {
-      state = evolveImportRun(state, event);
-      return event;
-    }
-    const placed = resumeAt ? { ...event, data: { ...event.data, resumeAt } } : event;
-    state = evolveImportRun(state, placed);
-    return { ...placed, data: { ...placed.data, run: totalsOf(state) } };
-  });
 }
 
 /**

@@ -20,7 +20,7 @@ import { importItems, throwIfNotStored } from '../import-contacts/import-records
 import { fencedStore } from './fenced-store';
 import { pageItems } from './page-items';
 import { RunDrivenElsewhere, RunNotHeld, type RunLocks } from './run-lock';
-import { keepRun, knownRun } from './run-folds';
+import { keepRun, knownRun, withTotals } from './run-folds';
 import {
   decideFetchGaveUp,
   decideNothingLeftToRead,
@@ -201,7 +201,7 @@ async function importPage(deps: DrivingDeps, run: ImportRunState, page: ContactP
   const items = pageItems(page, firstSeq).slice(recorded);
   const results = await importItems(deps.writes, run.source, run.runId, items, { ...deps.metadata, correlationId: run.runId });
   throwIfNotStored(results);
-  return decidePage(run, { cursor: run.cursor, nextCursor: page.nextCursor, results, nextCursorSeen });
+  return withTotals(run, decidePage(run, { cursor: run.cursor, nextCursor: page.nextCursor, results, nextCursorSeen }));
 }
 
 /** A page, with its next cursor as the run reads it (nextCursorOf); or why none was fetched. */

@@ -8,7 +8,8 @@
  */
 import type { EventStore, RecordedEvent } from '../../../src/event-store/event-store.port';
 import { importStream, type ImportEvent, type ImportPageFetched } from '../contact.events';
-import { evolveImportRun, recordedTotals, stateAtPage, type ImportRunState } from '../import-run.state';
+import type { FilePosition } from '../import-file/file-records';
+import { evolveImportRun, recordedTotals, stateAtPage, totalsOf, type ImportRunState } from '../import-run.state';
 
 /** Enough for every run a process drives or watches at once; the oldest loaded is forgotten first. */
 const MAX_RUNS_PER_STORE = 1000;
@@ -32,9 +33,9 @@ export function keepRun(store: EventStore, run: ImportRunState): void {
 }
 
 /**
- * Events read backwards from a run's end looking for its last page that carries the run's totals: a
- * file run records them with every slice (at most a slice of outcomes, 500 by default, and its
- * completion come after it).
+ * Events read backwards from a run's end looking for its last page that carries the run's totals: every
+ * page of a pull run and slice of a file run records them (withTotals), so at most a page's outcomes
+ * (1,000 records, or 500 of a slice) and the run's end come after the last one.
  */
 export const SUMMARY_LOOKBACK = 2000;
 
@@ -43,8 +44,9 @@ export const SUMMARY_LOOKBACK = 2000;
  * the events after it, for a process that has not loaded the run: two reads of at most
  * SUMMARY_LOOKBACK events instead of one event per record (a cold fold of a 206k-event run took
  * seconds, of a 2,000,000-line file's run most of a minute). Undefined when the run is kept here
- * already (loadRun reads only what was appended since) or no such page is near its end (a pull run,
- * a run recorded before totals were: loadRun folds it whole). Kept like loadRun's folds.
+ * already (loadRun reads only what was appended since) or no such page is near its end (a run
+ * recorded before its pages carried totals — file runs before slices did, pull runs before pages did —
+ * or a push: loadRun folds it whole). Kept like loadRun's folds.
  */
 export async function summarizedRun(store: EventStore, runId: string): Promise<ImportRunState | undefined> {
   if (knownRun(store, runId)) return undefined;
@@ -57,4 +59,23 @@ export async function summarizedRun(store: EventStore, runId: string): Promise<I
     run = evolveImportRun(run, event as unknown as ImportEvent & { metadata: { recordedAt: string } });
   keepRun(store, run);
   return run;
+}
+
+/**
+ * A page's events with the run's totals right after the page on its ImportPageFetched (`run`: RunTotals),
+ * which summarizedRun reads back, and, for a file slice, where the file goes on after it (`resumeAt`).
+ * Pull pages and file slices both carry them, so a process that never loaded a long run (the api's
+ * GET /v1/sync/runs/{runId}, `idem sync status`) reads its end instead of folding its whole stream.
+ */
+export function withTotals(run: ImportRunState, events: ImportEvent[], resumeAt?: FilePosition): ImportEvent[] {
+  let state = run;
+  return events.map((event) => {
+    if (event.type !== 'ImportPageFetched') {
+      state = evolveImportRun(state, event);
+      return event;
+    }
+    const placed = resumeAt ? { ...event, data: { ...event.data, resumeAt } } : event;
+    state = evolveImportRun(state, placed);
+    return { ...placed, data: { ...placed.data, run: totalsOf(state) } };
+  });
 }
