@@ -589,6 +589,8 @@ describeInBrowser('the admin screen, in chromium', () => {
 
       // The screen's read of the case's job in the support list is held: the list has not caught up yet.
       const jobRead = (url: URL) => url.pathname === '/v1/support/search' && url.searchParams.get('q') === `charge-order:${resolvedHere}`;
+      const halfTyped = 'the customer says they were charged tw';
+      await page.locator('#review-list tbody tr', { hasText: unansweredReview }).locator('input').fill(halfTyped);
       const held = await holdAnswers(page, jobRead);
       try {
         await review.locator('input').fill('one payment at the provider; the other refunded');
@@ -603,9 +605,30 @@ describeInBrowser('the admin screen, in chromium', () => {
         await held.done();
       }
       expect(await page.locator('#review-list tbody tr', { hasText: resolvedHere }).count()).toBe(0);
+      // The list read again keeps what support had begun on another case.
+      expect(await page.locator('#review-list tbody tr', { hasText: unansweredReview }).locator('input').inputValue()).toBe(halfTyped);
       await page.locator('#timeline li', { hasText: 'ChargeReviewResolved' }).waitFor();
       await page.locator('#detail-fields dd', { hasText: 'done' }).waitFor();
       expect(await detailFields()).toMatchObject({ Status: 'done', 'Order status': 'paid', 'Last error': '—' });
+    });
+
+    it("keeps a keyboard user's place in the list after a resolution takes the case out of it", async () => {
+      const resolvedHere = await orderInReview(cases, { customerId: `cus-${randomUUID()}` });
+      await waitUntil(
+        async () => (await cases.harness.app.inject({ url: '/v1/support/reviews', headers: auth('support') })).json(),
+        (page: { results: Array<{ orderId?: string }> }) => page.results.some((job) => job.orderId === resolvedHere),
+        15_000,
+      );
+      await page.click('#refresh-reviews');
+      const review = page.locator('#review-list tbody tr', { hasText: resolvedHere });
+      await review.locator('input').fill('one payment at the provider');
+      await review.locator('select').selectOption('paid');
+      await review.getByRole('button', { name: `Resolve order ${resolvedHere}` }).focus();
+      await page.keyboard.press('Enter');
+      await page.locator('#review-message', { hasText: `Order ${resolvedHere} resolved as paid.` }).waitFor();
+      await review.waitFor({ state: 'detached' });
+      // Focus goes on to a control of the list (the case now in that place), not back to the start of the page.
+      await page.waitForFunction("document.activeElement?.tagName === 'BUTTON' && document.activeElement.closest('#reviews') !== null");
     });
 
     it('resolves a case whose first answer was lost when Resolve is clicked again, instead of calling it closed', async () => {
