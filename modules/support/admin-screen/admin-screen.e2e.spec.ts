@@ -903,6 +903,44 @@ describeInBrowser('the admin screen, in chromium', () => {
       expect(await page.locator('#duplicates').innerText()).toMatch(/^1 repeated request answered from the record \(since /);
       await page.context().close();
     });
+
+    it('shows the counts read last when an earlier read answers after it', async () => {
+      const overview = (await cases.harness.app.inject({ url: '/v1/support/overview', headers: auth('support') })).json();
+      const page = await openScreen();
+      await logIn(page, 'dev-support', '#workspace');
+      await page.locator('#duplicates', { hasText: 'answered from the record' }).waitFor();
+      // Two reads (two Refresh clicks): the first is answered, with other counts, only after the second.
+      let secondAnswered!: () => void;
+      const second = new Promise<void>((resolve) => (secondAnswered = resolve));
+      let reads = 0;
+      await page.route(
+        (url) => url.pathname === '/v1/support/overview',
+        async (route) => {
+          const counts = JSON.parse(JSON.stringify(overview));
+          if (++reads === 1) {
+            await second;
+            counts.duplicatesAbsorbed.replayedAnswers.count = 9991;
+          } else {
+            counts.duplicatesAbsorbed.replayedAnswers.count = 7;
+          }
+          await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(counts) });
+          if (reads === 2) secondAnswered();
+        },
+      );
+      let finished = 0;
+      page.on('requestfinished', (request) => new URL(request.url()).pathname === '/v1/support/overview' && (finished += 1));
+      await page.click('#refresh-reviews');
+      await page.click('#refresh-reviews');
+      await page.locator('#duplicates', { hasText: /^7 repeated requests/ }).waitFor();
+      await waitUntil(
+        async () => finished,
+        (count) => count >= 2,
+        5_000,
+      );
+      expect(await page.evaluate(() => fetch('/health/live').then((answer) => answer.status))).toBe(200);
+      expect(await page.locator('#duplicates').innerText()).toMatch(/^7 repeated requests answered from the record/);
+      await page.context().close();
+    });
   });
 
   describe('when the token is revoked mid-session', () => {

@@ -212,9 +212,14 @@ async function enterScreen(role) {
 
 // ---- header: duplicates absorbed and projection lag ---------------------------------------------------
 
+/** Counts the reads of the header: one answered after a later one (a Refresh, an action's) is dropped, not shown as current. */
+let overviewsAsked = 0;
+
 async function loadOverview() {
+  const asked = ++overviewsAsked;
   try {
     const { duplicatesAbsorbed, projections, projectionsError } = await api('/v1/support/overview');
+    if (asked !== overviewsAsked) return;
     const { replayedAnswers, importRecords } = duplicatesAbsorbed;
     $('#duplicates').textContent =
       `${plural(replayedAnswers.count, 'repeated request')} answered from the record (since ${time(replayedAnswers.since)}) · ` +
@@ -231,7 +236,7 @@ async function loadOverview() {
           .join(' · ')
       : `caught up (${projections.map((p) => p.name).join(', ')})`;
   } catch (error) {
-    $('#duplicates').textContent = $('#lag').textContent = `unavailable: ${error.message}`;
+    if (asked === overviewsAsked) $('#duplicates').textContent = $('#lag').textContent = `unavailable: ${error.message}`;
   }
 }
 
