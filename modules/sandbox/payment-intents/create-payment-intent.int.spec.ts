@@ -148,6 +148,41 @@ describe('POST /v1/payment_intents (confirm=true)', () => {
       expect(t.sandbox.charges()).toHaveLength(0);
     });
 
+    describe('with the key as the Basic auth username, as Stripe documents it (curl -u sk_test_…:)', () => {
+      const basic = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+      const create = (authorization: string, idempotencyKey: string) =>
+        fetch(`${t.sandbox.url}/v1/payment_intents`, {
+          method: 'POST',
+          headers: { authorization, 'idempotency-key': idempotencyKey, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            amount: '4200',
+            currency: 'eur',
+            payment_method: 'pm_card_visa',
+            confirm: 'true',
+            off_session: 'true',
+            'metadata[order_id]': '492',
+          }),
+        });
+
+      it('charges, and takes the key for the same account as under Bearer auth (a replay, not a second charge)', async () => {
+        const first = await create(basic('sk_test_basic'), 'basic-492');
+        const again = await create('Bearer sk_test_basic', 'basic-492');
+
+        expect(first.status).toBe(200);
+        expect(again.headers.get('idempotent-replayed')).toBe('true');
+        expect(((await again.json()) as PaymentIntent).id).toBe(((await first.json()) as PaymentIntent).id);
+        expect(t.sandbox.charges()).toHaveLength(1);
+      });
+
+      it('refuses a live key sent that way with 401, masked', async () => {
+        const response = await create(basic('sk_live_basic'), 'basic-live-492');
+
+        expect(response.status).toBe(401);
+        expect(((await response.json()) as { error: { message: string } }).error.message).toBe('Invalid API Key provided: sk_live_***');
+        expect(t.sandbox.charges()).toHaveLength(0);
+      });
+    });
+
     it('refuses a request without an Authorization header with the message Stripe answers', async () => {
       const response = await fetch(`${t.sandbox.url}/v1/payment_intents/pi_x`);
 

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { abandon, answer, exchangeOf } from '../api/exchange';
 import type { FormObject } from '../api/form-encoding';
 import { apiError, idempotencyKeyInUse, idempotencyMismatch, invalidRequest, rateLimited } from '../api/stripe-errors';
+import { secretKeyOf } from '../api/authenticate';
 import type { Fault, FaultKind } from '../faults/fault';
 import { pause } from '../faults/pause';
 import { fingerprintOf } from '../idempotency/fingerprint';
@@ -178,11 +179,16 @@ function idempotencyHeaders(key: string | null, response: StoredResponse, replay
   };
 }
 
-/** The account a request acts for: the Connect account it names, else the owner of its secret key. */
+/**
+ * The account a request acts for: the Connect account it names, else the owner of its secret key,
+ * however the key was sent (Bearer and Basic auth with one key are one account). Named as the Bearer
+ * header it was named by before Basic auth was taken: the journal keeps answered keys under this name,
+ * and a key it no longer recognised after an upgrade would be executed anew.
+ */
 function accountOf(request: FastifyRequest): string {
   const connected = request.headers['stripe-account'];
   if (typeof connected === 'string' && connected !== '') return connected;
-  return request.headers.authorization ?? '';
+  return `Bearer ${secretKeyOf(request.headers.authorization) ?? ''}`;
 }
 
 function orderIdIn(form: FormObject): string | null {

@@ -589,6 +589,8 @@ describeInBrowser('the admin screen, in chromium', () => {
 
       // The screen's read of the case's job in the support list is held: the list has not caught up yet.
       const jobRead = (url: URL) => url.pathname === '/v1/support/search' && url.searchParams.get('q') === `charge-order:${resolvedHere}`;
+      const halfTyped = 'the customer says they were charged tw';
+      await page.locator('#review-list tbody tr', { hasText: unansweredReview }).locator('input').fill(halfTyped);
       const held = await holdAnswers(page, jobRead);
       try {
         await review.locator('input').fill('one payment at the provider; the other refunded');
@@ -603,9 +605,30 @@ describeInBrowser('the admin screen, in chromium', () => {
         await held.done();
       }
       expect(await page.locator('#review-list tbody tr', { hasText: resolvedHere }).count()).toBe(0);
+      // The list read again keeps what support had begun on another case.
+      expect(await page.locator('#review-list tbody tr', { hasText: unansweredReview }).locator('input').inputValue()).toBe(halfTyped);
       await page.locator('#timeline li', { hasText: 'ChargeReviewResolved' }).waitFor();
       await page.locator('#detail-fields dd', { hasText: 'done' }).waitFor();
       expect(await detailFields()).toMatchObject({ Status: 'done', 'Order status': 'paid', 'Last error': '—' });
+    });
+
+    it("keeps a keyboard user's place in the list after a resolution takes the case out of it", async () => {
+      const resolvedHere = await orderInReview(cases, { customerId: `cus-${randomUUID()}` });
+      await waitUntil(
+        async () => (await cases.harness.app.inject({ url: '/v1/support/reviews', headers: auth('support') })).json(),
+        (page: { results: Array<{ orderId?: string }> }) => page.results.some((job) => job.orderId === resolvedHere),
+        15_000,
+      );
+      await page.click('#refresh-reviews');
+      const review = page.locator('#review-list tbody tr', { hasText: resolvedHere });
+      await review.locator('input').fill('one payment at the provider');
+      await review.locator('select').selectOption('paid');
+      await review.getByRole('button', { name: `Resolve order ${resolvedHere}` }).focus();
+      await page.keyboard.press('Enter');
+      await page.locator('#review-message', { hasText: `Order ${resolvedHere} resolved as paid.` }).waitFor();
+      await review.waitFor({ state: 'detached' });
+      // Focus goes on to a control of the list (the case now in that place), not back to the start of the page.
+      await page.waitForFunction("document.activeElement?.tagName === 'BUTTON' && document.activeElement.closest('#reviews') !== null");
     });
 
     it('resolves a case whose first answer was lost when Resolve is clicked again, instead of calling it closed', async () => {
@@ -878,6 +901,44 @@ describeInBrowser('the admin screen, in chromium', () => {
       await logIn(page, 'dev-support', '#workspace');
       await page.locator('#duplicates', { hasText: 'answered from the record' }).waitFor();
       expect(await page.locator('#duplicates').innerText()).toMatch(/^1 repeated request answered from the record \(since /);
+      await page.context().close();
+    });
+
+    it('shows the counts read last when an earlier read answers after it', async () => {
+      const overview = (await cases.harness.app.inject({ url: '/v1/support/overview', headers: auth('support') })).json();
+      const page = await openScreen();
+      await logIn(page, 'dev-support', '#workspace');
+      await page.locator('#duplicates', { hasText: 'answered from the record' }).waitFor();
+      // Two reads (two Refresh clicks): the first is answered, with other counts, only after the second.
+      let secondAnswered!: () => void;
+      const second = new Promise<void>((resolve) => (secondAnswered = resolve));
+      let reads = 0;
+      await page.route(
+        (url) => url.pathname === '/v1/support/overview',
+        async (route) => {
+          const counts = JSON.parse(JSON.stringify(overview));
+          if (++reads === 1) {
+            await second;
+            counts.duplicatesAbsorbed.replayedAnswers.count = 9991;
+          } else {
+            counts.duplicatesAbsorbed.replayedAnswers.count = 7;
+          }
+          await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(counts) });
+          if (reads === 2) secondAnswered();
+        },
+      );
+      let finished = 0;
+      page.on('requestfinished', (request) => new URL(request.url()).pathname === '/v1/support/overview' && (finished += 1));
+      await page.click('#refresh-reviews');
+      await page.click('#refresh-reviews');
+      await page.locator('#duplicates', { hasText: /^7 repeated requests/ }).waitFor();
+      await waitUntil(
+        async () => finished,
+        (count) => count >= 2,
+        5_000,
+      );
+      expect(await page.evaluate(() => fetch('/health/live').then((answer) => answer.status))).toBe(200);
+      expect(await page.locator('#duplicates').innerText()).toMatch(/^7 repeated requests answered from the record/);
       await page.context().close();
     });
   });

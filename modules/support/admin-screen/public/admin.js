@@ -212,9 +212,14 @@ async function enterScreen(role) {
 
 // ---- header: duplicates absorbed and projection lag ---------------------------------------------------
 
+/** Counts the reads of the header: one answered after a later one (a Refresh, an action's) is dropped, not shown as current. */
+let overviewsAsked = 0;
+
 async function loadOverview() {
+  const asked = ++overviewsAsked;
   try {
     const { duplicatesAbsorbed, projections, projectionsError } = await api('/v1/support/overview');
+    if (asked !== overviewsAsked) return;
     const { replayedAnswers, importRecords } = duplicatesAbsorbed;
     $('#duplicates').textContent =
       `${plural(replayedAnswers.count, 'repeated request')} answered from the record (since ${time(replayedAnswers.since)}) · ` +
@@ -231,7 +236,7 @@ async function loadOverview() {
           .join(' · ')
       : `caught up (${projections.map((p) => p.name).join(', ')})`;
   } catch (error) {
-    $('#duplicates').textContent = $('#lag').textContent = `unavailable: ${error.message}`;
+    if (asked === overviewsAsked) $('#duplicates').textContent = $('#lag').textContent = `unavailable: ${error.message}`;
   }
 }
 
@@ -415,7 +420,10 @@ let reviewListsLoaded = 0;
 /** Loads the next page of the review list; null when every case is shown. */
 let moreReviews = null;
 
-/** The list from its start (Refresh, a login), or its page after `cursor` (More), appended. */
+/** The message the list's own failed load wrote (cleared by its next load); an action's outcome is left alone. */
+let reviewLoadError = null;
+
+/** The list from its start (Refresh, a login, after an action), or its page after `cursor` (More), appended. */
 async function loadReviews(cursor) {
   const loading = cursor ? reviewListsLoaded : ++reviewListsLoaded;
   const body = $('#review-list tbody');
@@ -423,17 +431,32 @@ async function loadReviews(cursor) {
   try {
     const page = await api(pageOf('/v1/support/reviews', cursor));
     if (loading !== reviewListsLoaded) return;
-    $('#review-message').textContent = '';
-    if (!cursor) body.replaceChildren();
-    body.append(...page.results.map(reviewRow));
+    if (reviewLoadError !== null && $('#review-message').textContent === reviewLoadError) $('#review-message').textContent = '';
+    reviewLoadError = null;
+    if (cursor) body.append(...page.results.map(reviewRow));
+    else showFirstPage(body, page.results);
     const shown = body.rows.length;
     $('#review-count').textContent = shown ? `${shownOf(shown, page.total, 'case')} in review` : '';
     if (!shown) body.append(row(['Nothing waits for review.', '', '', '']));
     moreReviews = page.next && (() => loadReviews(page.next));
     $('#reviews-more').hidden = !page.next;
   } catch (error) {
-    if (loading === reviewListsLoaded) $('#review-message').textContent = error.message;
+    if (loading !== reviewListsLoaded) return;
+    reviewLoadError = `${error.message}`;
+    $('#review-message').textContent = reviewLoadError;
   }
+}
+
+/**
+ * The list's first page, read again: a case still listed keeps its row (updated in place), so a note
+ * being typed there, the choice made, the request id of a resolution to resend and the focus survive a
+ * reload that another case's action started; rows of cases no longer listed go, new ones come in order.
+ */
+function showFirstPage(body, jobs) {
+  const listed = new Map([...body.rows].filter((tr) => tr.refresh).map((tr) => [tr.dataset.jobId, tr]));
+  const rows = jobs.map((job) => listed.get(job.jobId)?.refresh(job) ?? reviewRow(job));
+  for (const tr of [...body.rows]) if (!rows.includes(tr)) tr.remove();
+  rows.forEach((tr, n) => body.rows[n] !== tr && body.insertBefore(tr, body.rows[n] ?? null));
 }
 
 // No route resumes an import run, and support may not start one: an operator does, from the command line.
@@ -443,7 +466,7 @@ function resumeHint(job) {
 }
 
 function reviewRow(job) {
-  if (!job.orderId) return row([job.jobId, job.lastError, time(job.updatedAt), resumeHint(job)]);
+  if (!job.orderId) return listedCase(row([job.jobId, job.lastError, time(job.updatedAt), resumeHint(job)]), job);
   const actions = element('div');
   const reconcile = element('button', 'Reconcile');
   reconcile.type = 'button';
@@ -478,9 +501,22 @@ function reviewRow(job) {
   const open = element('button', job.orderId, 'open-case');
   open.type = 'button';
   open.title = `Open order ${job.orderId}: its detail and event timeline`;
-  open.addEventListener('click', () => showDetail(job));
-  const tr = row([open, job.lastError, time(job.updatedAt), actions]);
+  const tr = listedCase(row([open, job.lastError, time(job.updatedAt), actions]), job);
+  open.addEventListener('click', () => showDetail(tr.job));
   tr.dataset.orderId = job.orderId;
+  return tr;
+}
+
+/** A case's row, as showFirstPage updates it: its job as last read, and the cells that change with it. */
+function listedCase(tr, job) {
+  tr.dataset.jobId = job.jobId;
+  tr.job = job;
+  tr.refresh = (fresh) => {
+    tr.job = fresh;
+    tr.cells[1].textContent = fresh.lastError ?? '—';
+    tr.cells[2].textContent = time(fresh.updatedAt);
+    return tr;
+  };
   return tr;
 }
 
@@ -509,20 +545,54 @@ const randomRequestId = () =>
  */
 async function act(path, body, job, actions, decisions) {
   $('#review-message').textContent = 'Working…';
+  const place = placeInList(actions);
   try {
     const controls = [...actions.querySelectorAll('button, input, select')];
     const requestId = body && decisions?.idFor(body);
     const answer = await whileInFlight(controls, () => api(path, { method: 'POST', body, requestId }));
     const outcome = body ? `resolved as ${answer.status}` : reconciled(answer);
     $('#review-message').textContent = `Order ${job.orderId} ${outcome}.`;
-    if (body || answer.newStatus !== 'needs_review') actions.replaceChildren(element('span', outcome));
+    if (body || answer.newStatus !== 'needs_review') {
+      actions.replaceChildren(outcomeNote(outcome));
+      // Its controls are gone: a case still listed when the list is read again comes back with a row of its own.
+      actions.closest('tr').refresh = undefined;
+    }
+    place.keep();
     await showWhatTheActionDid(job.orderId, body ? answer.revision : answer.order?.revision);
+    place.keep();
   } catch (error) {
     $('#review-message').textContent = `Order ${job.orderId}: ${error.message}`;
     const accept = body && acceptOtherAmount(error.problem, path, body, job, actions, decisions);
     if (accept) actions.append(' ', accept);
     await loadOverview();
   }
+}
+
+/** What an action did, in its case's row: focusable by script only, to keep a keyboard user's place there. */
+function outcomeNote(outcome) {
+  const note = element('span', outcome);
+  note.tabIndex = -1;
+  return note;
+}
+
+/**
+ * A keyboard user's place in the review list, kept across an action on one of its cases: the action's
+ * outcome replaces the row's controls, and the list read again drops a resolved case, each time taking
+ * away the control that had focus (focus fell back to the page's start). `keep()` puts focus, when it was
+ * in the row and has been lost, on the row now at that place (the next case), or on the last one, or on Refresh.
+ */
+function placeInList(actions) {
+  const tr = actions.closest('tr');
+  const index = tr.sectionRowIndex;
+  const focused = tr.contains(document.activeElement);
+  return {
+    keep() {
+      if (!focused || (document.activeElement !== document.body && document.activeElement !== null)) return;
+      const rows = [...$('#review-list tbody').rows];
+      const target = tr.isConnected ? tr : rows[Math.min(index, rows.length - 1)];
+      (target?.querySelector('button, [tabindex]') ?? $('#refresh-reviews')).focus();
+    },
+  };
 }
 
 /** How long the screen waits for the support list to show an action before saying it has not yet. */
