@@ -5,6 +5,7 @@
 import { ordersReadModel } from '../../../projections/orders/orders.projector';
 import { cliOn } from '../../../test/harness/cli-on-database';
 import { READ_MODELS, REACTORS } from '../../../test/harness/projection-catalogue';
+import { waitUntilSettled } from '../../../test/harness/settled-history';
 import { LiveWriter } from '../../../test/projections/live-writer';
 import { createProjectionDatabase, waitUntilCaughtUp, type ProjectionDatabase } from '../../../test/projections/projection-harness';
 import { readModelProjection } from '../../subscriptions/read-models/read-model.projection';
@@ -22,6 +23,9 @@ describe('idem projections status --json', () => {
       await live.stop();
     }
     await new LiveWriter(db.store, 4).appendCount(5);
+    // Other test files share the cluster: until their transactions in flight end, the five are not readable
+    // yet (read-all.query.ts), and the lag, which counts what the projection could read, would be 0.
+    await waitUntilSettled(db.pool);
   });
   afterAll(() => db.close());
 
