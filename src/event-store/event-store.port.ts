@@ -150,6 +150,14 @@ export interface EventStore {
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Gap-free: an event that commits late is still delivered, in `readAll` order. */
   subscribeToAll(options?: SubscribeOptions): EventSubscription;
+  /**
+   * When the oldest event that is written but not yet readable was written; undefined when there is none.
+   * Only a store whose global order waits for older transactions has such events: on PostgreSQL a
+   * transaction still in flight anywhere in the cluster holds every event committed after it back from
+   * every reader (read-all.query.ts), so one left open stops every projection while their lag, which
+   * counts what they could read, stays 0. Absent on EventStoreDB, where a written event is readable at once.
+   */
+  heldBackSince?(): Promise<Date | undefined>;
   /** Cheap reachability probe for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

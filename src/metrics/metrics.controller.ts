@@ -46,6 +46,23 @@ export class MetricsController {
         for (const { task, state, jobs } of depth ?? []) this.set({ task, state }, jobs);
       },
     });
+    if (store.heldBackSince) {
+      const heldBackSince = store.heldBackSince.bind(store);
+      new Gauge({
+        name: 'idem_event_store_held_back_seconds',
+        help:
+          'Age of the oldest event written but not yet readable by any projection: a transaction still in flight in ' +
+          'the PostgreSQL cluster holds it back (0 when none). Alert when it stays above a minute: projections and ' +
+          'charge jobs wait for it, while their lag, which counts what they could read, stays 0.',
+        registers: [registry],
+        async collect() {
+          // Unreadable, it has no series this scrape (idem_metrics_source_stale says so); none held back is 0.
+          const read = await readMetricSource('event_store_horizon', async () => ({ since: await heldBackSince() }));
+          this.reset();
+          if (read) this.set(read.since ? Math.max(0, (Date.now() - read.since.getTime()) / 1000) : 0);
+        },
+      });
+    }
   }
 
   @Get()

@@ -28,7 +28,15 @@ import { queryKeepingConnection } from '../../database/query-keeping-connection'
 import { APPEND_GROUP_SQL, APPEND_ONE_AT_REVISION_SQL, APPEND_ONE_TO_NEW_STREAM_SQL, IDEM_APPEND_SQL } from './append-statements';
 import { EVENT_STORE_MIGRATIONS } from './schema';
 import { groupKey, groupedAppends, type OneAppend } from './grouped-appends';
-import { EVENT_COLUMNS, EVENT_ROW_MODE, readAllQuery, toRecordedEvent, type EventRow } from './read-all.query';
+import {
+  EVENT_COLUMNS,
+  EVENT_ROW_MODE,
+  EVENT_ROW_TYPES,
+  HELD_BACK_QUERY,
+  readAllQuery,
+  toRecordedEvent,
+  type EventRow,
+} from './read-all.query';
 import { PostgresSubscription } from './postgres.subscription';
 import { wholeStreamReads } from './whole-stream-reads';
 
@@ -258,6 +266,11 @@ export class PostgresEventStore implements EventStore {
 
   subscribeToAll(options: SubscribeOptions = {}): EventSubscription {
     return new PostgresSubscription(this.pool, this.appended, this.pollIntervalMs, options, this.appendWakeDelayMs);
+  }
+
+  async heldBackSince(): Promise<Date | undefined> {
+    const { rows } = await this.pool.query<{ created_ms: number }>({ text: HELD_BACK_QUERY, types: EVENT_ROW_TYPES });
+    return rows.length ? new Date(rows[0].created_ms) : undefined;
   }
 
   async ping(): Promise<void> {

@@ -39,7 +39,7 @@ const asText = (value: string) => value;
  * another library in the process (Emmett sets int8 to BigInt) cannot change what a read returns.
  * Everything not listed stays text.
  */
-const EVENT_ROW_TYPES = {
+export const EVENT_ROW_TYPES = {
   getTypeParser(oid: number, format?: string): (value: string) => unknown {
     if (format === 'binary') throw new Error('event reads use the text format');
     switch (oid) {
@@ -58,6 +58,14 @@ const EVENT_ROW_TYPES = {
 export const EVENT_ROW_MODE = { rowMode: 'array', types: EVENT_ROW_TYPES } as const;
 
 const SETTLED = 'transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
+
+/**
+ * The first event past the settled horizon that this snapshot sees: committed, yet read by no one until
+ * every older transaction in flight ends. Its `created` is its transaction's start (now()), so the age
+ * slightly overstates a long writer's own wait. One probe of the (transaction_id, sequence) index.
+ */
+export const HELD_BACK_QUERY = `SELECT trunc(extract(epoch FROM created) * 1000)::float8 AS created_ms FROM idem_events
+  WHERE NOT (${SETTLED}) ORDER BY transaction_id, sequence LIMIT 1`;
 
 export function readAllQuery(options: ReadAllOptions): QueryConfig {
   const backwards = options.direction === 'backwards';
