@@ -138,10 +138,27 @@ export function parseCreateParams(form: FormObject): Parsed<CreateIntentRequest>
   };
 }
 
+/**
+ * "You can specify up to 50 keys, with key names up to 40 characters long and values up to 500 characters
+ * long" (docs.stripe.com/api/metadata). The 50-key refusal's message is Stripe's as users quote it
+ * (FlowFuse/flowfuse#1948, 2023: "Metadata can have up to 50 keys, but you've set 51. Email us at
+ * support+metadata@stripe.com for more information."); the key and value messages are ours.
+ */
+const MAX_METADATA_KEYS = 50;
+
 function parseMetadata(value: FormValue | undefined): Parsed<Record<string, string>> {
   if (value === undefined || value === '') return { ok: true, value: {} };
   if (typeof value !== 'object' || Array.isArray(value)) {
     return fail(invalidRequest('Invalid hash', 'metadata', 'parameter_invalid_hash'));
+  }
+  const keys = Object.keys(value).length;
+  if (keys > MAX_METADATA_KEYS) {
+    return fail(
+      invalidRequest(
+        `Metadata can have up to ${MAX_METADATA_KEYS} keys, but you've set ${keys}. Email us at support+metadata@stripe.com for more information.`,
+        'metadata',
+      ),
+    );
   }
   const metadata: Record<string, string> = {};
   for (const [key, entry] of Object.entries(value)) {

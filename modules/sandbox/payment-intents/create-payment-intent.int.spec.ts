@@ -132,6 +132,22 @@ describe('POST /v1/payment_intents (confirm=true)', () => {
       expect((await t.stripe.paymentIntents.create(withoutDescription)).description).toBeNull();
     });
 
+    it('refuses more than 50 metadata keys, as Stripe does, and takes 50', async () => {
+      const keys = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, 'v']));
+      const error = await failureOf(t.stripe.paymentIntents.create(chargeParams('496', { metadata: { order_id: '496', ...keys(50) } })));
+
+      expect(error).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+      expect(error).toMatchObject({
+        statusCode: 400,
+        param: 'metadata',
+        message: expect.stringMatching(/^Metadata can have up to 50 keys, but you've set 51\./),
+      });
+      expect(t.sandbox.charges()).toHaveLength(0);
+      expect((await t.stripe.paymentIntents.create(chargeParams('497', { metadata: { order_id: '497', ...keys(49) } }))).status).toBe(
+        'succeeded',
+      );
+    });
+
     it('rejects unknown parameters like Stripe does', async () => {
       const error = await failureOf(t.stripe.paymentIntents.create({ ...chargeParams('490'), colour: 'blue' } as never));
 
