@@ -6,10 +6,11 @@
  * `deadWorkerSweepMs`, for jobs still locked by slots of workers that died (release-dead-workers-jobs.ts).
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { consoleLogFactory, Logger, makeWorkerUtils, run, type Runner, type TaskList } from 'graphile-worker';
+import { consoleLogFactory, Logger, makeWorkerUtils, run, type Runner, type TaskList, type Worker } from 'graphile-worker';
 import { Pool } from 'pg';
 import { openJobWorkerLiveness, type JobWorkerLiveness } from './job-worker-liveness';
 import { releaseDeadWorkersJobs } from './release-dead-workers-jobs';
+import { noticeRunningJobs } from './running-jobs-notice';
 import { surviveLostConnections } from '../database/lost-connections';
 import { clientWithDeadlines, DEFAULT_ANSWER_DEADLINES } from '../database/answer-deadlines';
 
@@ -135,6 +136,8 @@ async function reannounce(options: ResolvedOptions, signal: AbortSignal): Promis
 
 async function runAnnounced(options: ResolvedOptions): Promise<AnnouncedRun> {
   const liveness = await openJobWorkerLiveness(options.pool.options);
+  // This run's slots, so that a stop can say which jobs it waits for (running-jobs-notice.ts).
+  const slots = new Set<Worker>();
   try {
     const runner = await run({
       pgPool: options.pool,
@@ -151,7 +154,14 @@ async function runAnnounced(options: ResolvedOptions): Promise<AnnouncedRun> {
         plugins: [
           {
             name: 'IdemJobWorkerLiveness',
-            worker: { hooks: { startWorker: (_context, { worker }) => liveness.announce(worker) } },
+            worker: {
+              hooks: {
+                startWorker: (_context, { worker }) => {
+                  slots.add(worker);
+                  return liveness.announce(worker);
+                },
+              },
+            },
           },
         ],
       },
@@ -165,7 +175,7 @@ async function runAnnounced(options: ResolvedOptions): Promise<AnnouncedRun> {
     let stopped: Promise<void> | undefined;
     // runner.stop() only throws when graphile already stopped the runner itself (a crash `done` reports).
     const stop = () =>
-      (stopped ??= runner.stop().then(
+      (stopped ??= noticeRunningJobs(runner.stop(), slots, options.logger).then(
         () => liveness.close(),
         () => liveness.close(),
       ));

@@ -20,6 +20,7 @@ import { isDrivenInBackground, isLeftAlone, RunDrivers } from './run-drivers';
 import type { RunLocks } from './run-lock';
 import { unfinishedRuns } from './start-run';
 import type { RunsKnownAt } from '../import-run.view';
+import { counted } from '../../../src/text/counted';
 
 const logger = new Logger('ContactSync');
 
@@ -59,7 +60,7 @@ export async function resumeUnfinishedRuns(
   const running = await unfinishedRuns(deps.store, 'pull', await sweep.knownAtStart?.());
   const { orphans: runIds, drivenElsewhere } = await runsToTakeOver(deps.locks, () => Promise.resolve(running));
   runIds.forEach((runId) => drivers.drive(runId, deps.metadata));
-  if (runIds.length) logger.log(`resuming ${runIds.length} import run(s) no live process drives: ${runIds.join(', ')}`);
+  if (runIds.length) logger.log(`resuming ${counted(runIds.length, 'import run')} no live process drives: ${runIds.join(', ')}`);
   drivenElsewhere.forEach((runId) => drivers.driveWhenFreed(runId, deps.metadata));
 
   let stopping = false;
@@ -68,7 +69,7 @@ export async function resumeUnfinishedRuns(
     sweeping ??= runsToTakeOver(deps.locks, sweep.candidates ?? (() => unfinishedRuns(deps.store)))
       .then(({ orphans, drivenElsewhere }) => {
         if (stopping) return;
-        if (orphans.length) logger.warn(`taking over ${orphans.length} import run(s) whose driver is gone: ${orphans.join(', ')}`);
+        if (orphans.length) logger.warn(`taking over ${counted(orphans.length, 'import run')} whose driver is gone: ${orphans.join(', ')}`);
         orphans.forEach((runId) => drivers.drive(runId, deps.metadata));
         drivenElsewhere.forEach((runId) => drivers.driveWhenFreed(runId, deps.metadata));
       })
