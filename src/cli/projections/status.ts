@@ -9,6 +9,13 @@ import { measureLag, type ProjectionLag } from '../../subscriptions/projection-l
 import { readModelProjection } from '../../subscriptions/read-models/read-model.projection';
 import { println, type CliContext } from '../cli-context';
 
+/**
+ * Events held back this long by a transaction in flight (PostgreSQL: EventStore.heldBackSince) get a line
+ * under the table: every projection waits for that transaction while their lag, which counts what they could
+ * read, may say 0. Shorter holds are the ordinary moment between a write and the commits before it.
+ */
+export const HELD_BACK_NOTICE_SECONDS = 5;
+
 interface StatusLine {
   name: string;
   kind: string;
@@ -64,6 +71,14 @@ export async function projectionsStatus(context: CliContext, options: { json?: b
         .map((cell, i) => cell.padEnd(widths[i]))
         .join('  ')
         .trimEnd(),
+    );
+  const heldBackSince = await store.heldBackSince?.();
+  const heldForSeconds = heldBackSince ? (Date.now() - heldBackSince.getTime()) / 1000 : 0;
+  if (heldForSeconds >= HELD_BACK_NOTICE_SECONDS)
+    println(
+      context.stdout,
+      `\nheld back: events written ${heldForSeconds.toFixed(1)} s ago wait for a transaction still in flight in the PostgreSQL ` +
+        'cluster; no projection reads past them until it ends (README, Operations: "A transaction left open")',
     );
 }
 
