@@ -1,6 +1,7 @@
 import type { FormObject, FormValue } from '../api/form-encoding';
 import { emptyValue, invalidRequest, missingResource, type StripeErrorResponse } from '../api/stripe-errors';
 import { amountStepProblem, maximumAmountOf } from './amount-steps';
+import { createParamTooLong } from './create-param-limits';
 import { belowMinimumCharge } from './minimum-charge';
 
 /** A validated `POST /v1/payment_intents` request. */
@@ -67,6 +68,8 @@ const CONFIRM_ONLY_PARAMS = ['off_session', 'return_url', 'error_on_requires_act
 export function parseCreateParams(form: FormObject): Parsed<CreateIntentRequest> {
   const unknown = Object.keys(form).find((name) => !KNOWN_PARAMS.has(name));
   if (unknown) return fail(invalidRequest(`Received unknown parameter: ${unknown}`, unknown, 'parameter_unknown'));
+  const tooLong = createParamTooLong(form);
+  if (tooLong) return fail(tooLong);
 
   if (form.amount === undefined) return fail(missingParam('amount'));
   if (typeof form.amount !== 'string' || !/^-?\d+$/.test(form.amount)) {

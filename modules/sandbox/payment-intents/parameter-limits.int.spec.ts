@@ -1,0 +1,56 @@
+import Stripe from 'stripe';
+import { chargeParams, failureOf, startSandbox, type SandboxUnderTest } from '../sandbox.fixture';
+
+describe("POST /v1/payment_intents: the parameters' maxLength in spec3.json", () => {
+  let t: SandboxUnderTest;
+  beforeEach(async () => {
+    t = await startSandbox();
+  });
+  afterEach(() => t.sandbox.close());
+
+  describe('description (maxLength 1000)', () => {
+    it('refuses 1,001 characters with 400 invalid_request_error on description, worded as Stripe words it, and creates nothing', async () => {
+      const description = `${'a'.repeat(10)}${'b'.repeat(981)}${'c'.repeat(10)}`;
+
+      const error = await failureOf(t.stripe.paymentIntents.create(chargeParams('d1', { description }), { idempotencyKey: 'd-1' }));
+
+      expect(error).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+      expect(error).toMatchObject({
+        statusCode: 400,
+        param: 'description',
+        message: 'Invalid string: aaaaaaaaaa...cccccccccc; must be at most 1000 characters',
+      });
+      expect(error.raw).toMatchObject({ type: 'invalid_request_error' });
+      expect(error.code).toBeUndefined();
+      expect(t.sandbox.charges()).toHaveLength(0);
+    });
+
+    it('takes exactly 1,000 characters, and does not keep the refusal under the key', async () => {
+      await failureOf(t.stripe.paymentIntents.create(chargeParams('d2', { description: 'x'.repeat(1001) }), { idempotencyKey: 'd-2' }));
+
+      const intent = await t.stripe.paymentIntents.create(chargeParams('d2', { description: 'x'.repeat(1000) }), { idempotencyKey: 'd-2' });
+
+      expect(intent).toMatchObject({ status: 'succeeded', description: 'x'.repeat(1000) });
+    });
+
+    it('counts characters, not UTF-16 units: 1,000 emoji are 1,000 characters', async () => {
+      const description = '💶'.repeat(1000);
+
+      const intent = await t.stripe.paymentIntents.create(chargeParams('d3', { description }));
+
+      expect(intent.description).toBe(description);
+    });
+  });
+
+  it.each<[string, Record<string, unknown>, string]>([
+    ['customer', { customer: `cus_${'x'.repeat(4997)}` }, 'customer'],
+    ['payment_method', { payment_method: `pm_${'x'.repeat(4998)}` }, 'payment_method'],
+    ['an item of payment_method_types', { payment_method_types: ['card', 'x'.repeat(5001)] }, 'payment_method_types[1]'],
+    ['an item of expand', { expand: ['x'.repeat(5001)] }, 'expand[0]'],
+  ])('refuses %s over 5,000 characters, naming it', async (_label, params, param) => {
+    const error = await failureOf(t.stripe.paymentIntents.create(chargeParams('d4', params as Partial<Stripe.PaymentIntentCreateParams>)));
+
+    expect(error).toMatchObject({ statusCode: 400, param, message: expect.stringMatching(/; must be at most 5000 characters$/) });
+    expect(t.sandbox.charges()).toHaveLength(0);
+  });
+});
