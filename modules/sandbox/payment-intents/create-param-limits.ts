@@ -1,5 +1,5 @@
 import type { FormObject } from '../api/form-encoding';
-import { firstOverMaxLength } from '../api/string-limits';
+import { firstOverMaxLength, outsideEnum } from '../api/string-limits';
 import type { StripeErrorResponse } from '../api/stripe-errors';
 
 /**
@@ -22,4 +22,27 @@ const CREATE_MAX_LENGTHS = {
 /** The first create parameter longer than the spec allows, refused as Stripe refuses it (overMaxLength). */
 export function createParamTooLong(form: FormObject): StripeErrorResponse | undefined {
   return firstOverMaxLength(form, CREATE_MAX_LENGTHS);
+}
+
+/**
+ * The `enum`s of the create parameters the sandbox takes, as spec3.json (SPEC) lists them and stripe-node
+ * 23.1.0 (API 2026-10-28.endive) types them in `PaymentIntentCreateParams`: `capture_method` automatic,
+ * automatic_async (added after the spec read), manual; `confirmation_method` automatic, manual;
+ * `setup_future_usage` off_session, on_session. (`off_session`'s strings one_off and recurring:
+ * create-params.ts.) Only `automatic` of the first two is modelled: create-params.ts refuses the others
+ * with its own message, as something the sandbox does not do, not as something Stripe refuses.
+ */
+const CREATE_ENUMS = {
+  capture_method: ['automatic', 'automatic_async', 'manual'],
+  confirmation_method: ['automatic', 'manual'],
+  setup_future_usage: ['off_session', 'on_session'],
+} as const;
+
+/** The first create parameter outside its `enum`, refused as Stripe refuses it (outsideEnum). */
+export function createParamOutsideEnum(form: FormObject): StripeErrorResponse | undefined {
+  for (const [param, allowed] of Object.entries(CREATE_ENUMS)) {
+    const problem = outsideEnum(param, form[param], allowed);
+    if (problem) return problem;
+  }
+  return undefined;
 }

@@ -1,7 +1,7 @@
 import type { FormObject, FormValue } from '../api/form-encoding';
 import { emptyValue, invalidRequest, missingResource, type StripeErrorResponse } from '../api/stripe-errors';
 import { amountStepProblem, maximumAmountOf } from './amount-steps';
-import { createParamTooLong } from './create-param-limits';
+import { createParamOutsideEnum, createParamTooLong } from './create-param-limits';
 import { belowMinimumCharge } from './minimum-charge';
 
 /** A validated `POST /v1/payment_intents` request. */
@@ -53,6 +53,7 @@ const KNOWN_PARAMS = new Set([
   'payment_method_types',
   'confirm',
   'capture_method',
+  'confirmation_method',
   'off_session',
   'return_url',
   'automatic_payment_methods',
@@ -68,7 +69,7 @@ const CONFIRM_ONLY_PARAMS = ['off_session', 'return_url', 'error_on_requires_act
 export function parseCreateParams(form: FormObject): Parsed<CreateIntentRequest> {
   const unknown = Object.keys(form).find((name) => !KNOWN_PARAMS.has(name));
   if (unknown) return fail(invalidRequest(`Received unknown parameter: ${unknown}`, unknown, 'parameter_unknown'));
-  const tooLong = createParamTooLong(form);
+  const tooLong = createParamTooLong(form) ?? createParamOutsideEnum(form);
   if (tooLong) return fail(tooLong);
 
   if (form.amount === undefined) return fail(missingParam('amount'));
@@ -91,8 +92,9 @@ export function parseCreateParams(form: FormObject): Parsed<CreateIntentRequest>
 
   const confirm = parseBoolean(form.confirm, 'confirm');
   if (typeof confirm !== 'boolean') return confirm;
-  if (form.capture_method !== undefined && form.capture_method !== 'automatic') {
-    return fail(invalidRequest('This sandbox only supports capture_method=automatic.', 'capture_method', 'parameter_invalid_string'));
+  for (const param of ['capture_method', 'confirmation_method'] as const) {
+    if (form[param] !== undefined && form[param] !== 'automatic')
+      return fail(invalidRequest(`This sandbox only supports ${param}=automatic.`, param, 'parameter_invalid_string'));
   }
 
   const paymentMethodParam = optionalString(form, 'payment_method');
@@ -110,7 +112,9 @@ export function parseCreateParams(form: FormObject): Parsed<CreateIntentRequest>
   if (!metadata.ok) return metadata;
   const paymentMethodTypes = form.payment_method_types === undefined ? undefined : parseStringList(form.payment_method_types);
   if (paymentMethodTypes === null) return fail(invalidRequest('Invalid array', 'payment_method_types', 'parameter_invalid_array'));
-  const offSession = parseBoolean(form.off_session, 'off_session');
+  // spec3.json `PostPaymentIntents.off_session`: `anyOf: [boolean, enum [one_off, recurring]]`; either string
+  // is an off-session payment (stripe-node 23.1.0 `PaymentIntentCreateParams.OffSession`).
+  const offSession = form.off_session === 'one_off' || form.off_session === 'recurring' || parseBoolean(form.off_session, 'off_session');
   if (typeof offSession !== 'boolean') return offSession;
   const returnUrlParam = optionalString(form, 'return_url');
   if (!returnUrlParam.ok) return returnUrlParam;

@@ -53,4 +53,29 @@ describe("POST /v1/payment_intents: the parameters' maxLength in spec3.json", ()
     expect(error).toMatchObject({ statusCode: 400, param, message: expect.stringMatching(/; must be at most 5000 characters$/) });
     expect(t.sandbox.charges()).toHaveLength(0);
   });
+
+  describe('enums', () => {
+    it.each([
+      ['capture_method', 'sometimes', 'Invalid capture_method: must be one of automatic, automatic_async, or manual'],
+      ['confirmation_method', 'sometimes', 'Invalid confirmation_method: must be one of automatic or manual'],
+      ['setup_future_usage', 'always', 'Invalid setup_future_usage: must be one of off_session or on_session'],
+    ])('refuses %s=%s with the values Stripe takes', async (param, value, message) => {
+      const error = await failureOf(t.stripe.paymentIntents.create(chargeParams('e1', { [param]: value })));
+
+      expect(error).toMatchObject({ statusCode: 400, type: 'StripeInvalidRequestError', param, message });
+      expect(t.sandbox.charges()).toHaveLength(0);
+    });
+
+    it('takes confirmation_method=automatic, a real create parameter, instead of calling it unknown', async () => {
+      const intent = await t.stripe.paymentIntents.create(chargeParams('e2', { confirmation_method: 'automatic' }));
+
+      expect(intent).toMatchObject({ status: 'succeeded', confirmation_method: 'automatic' });
+    });
+
+    it.each(['one_off', 'recurring'] as const)('takes off_session=%s as an off-session charge (no return_url needed)', async (kind) => {
+      const intent = await t.stripe.paymentIntents.create(chargeParams(`e3-${kind}`, { off_session: kind }));
+
+      expect(intent.status).toBe('succeeded');
+    });
+  });
 });
