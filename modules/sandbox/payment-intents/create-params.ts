@@ -3,6 +3,7 @@ import { emptyValue, invalidRequest, missingResource, type StripeErrorResponse }
 import { amountStepProblem, maximumAmountOf } from './amount-steps';
 import { createParamOutsideEnum, createParamTooLong } from './create-param-limits';
 import { belowMinimumCharge } from './minimum-charge';
+import { statementDescriptorProblem } from './statement-descriptor';
 
 /** A validated `POST /v1/payment_intents` request. */
 export interface CreateIntentRequest {
@@ -30,6 +31,7 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; error: StripeError
  */
 const TOLERATED_PARAMS = [
   'receipt_email',
+  // Checked (statement-descriptor.ts), then shown nowhere: the sandbox prints no statements.
   'statement_descriptor',
   'statement_descriptor_suffix',
   'expand',
@@ -69,7 +71,7 @@ const CONFIRM_ONLY_PARAMS = ['off_session', 'return_url', 'error_on_requires_act
 export function parseCreateParams(form: FormObject): Parsed<CreateIntentRequest> {
   const unknown = Object.keys(form).find((name) => !KNOWN_PARAMS.has(name));
   if (unknown) return fail(invalidRequest(`Received unknown parameter: ${unknown}`, unknown, 'parameter_unknown'));
-  const tooLong = createParamTooLong(form) ?? createParamOutsideEnum(form);
+  const tooLong = createParamTooLong(form) ?? createParamOutsideEnum(form) ?? statementDescriptorProblem(form);
   if (tooLong) return fail(tooLong);
 
   if (form.amount === undefined) return fail(missingParam('amount'));

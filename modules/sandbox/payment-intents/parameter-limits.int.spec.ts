@@ -78,4 +78,59 @@ describe("POST /v1/payment_intents: the parameters' maxLength in spec3.json", ()
       expect(intent.status).toBe('succeeded');
     });
   });
+
+  describe('statement descriptors (maxLength 22; docs.stripe.com/get-started/account/statement-descriptors)', () => {
+    it('refuses a statement_descriptor of 23 characters in the words Stripe answers a PaymentIntent create with', async () => {
+      const error = await failureOf(
+        t.stripe.paymentIntents.create(chargeParams('s1', { statement_descriptor: 'COCALC LICENSE 1096DAYS' })),
+      );
+
+      expect(error).toMatchObject({
+        statusCode: 400,
+        param: 'statement_descriptor',
+        message: 'The statement descriptor must be at most 22 characters. COCALC LICENSE 1096DAYS is 23 characters long.',
+      });
+      expect(t.sandbox.charges()).toHaveLength(0);
+    });
+
+    it.each([
+      ['statement_descriptor_suffix', 'x'.repeat(23), /^Invalid string: x{10}\.\.\.x{10}; must be at most 22 characters$/],
+      ['statement_descriptor', 'SHOP', /at least 5 characters/],
+      ['statement_descriptor', 'SHOP* 481', /cannot contain/],
+      ['statement_descriptor_suffix', 'ORDER <481>', /cannot contain/],
+      ['statement_descriptor_suffix', '#481', /at least one letter/],
+      ['statement_descriptor', '', /You passed an empty string for 'statement_descriptor'/],
+    ])('refuses %s=%j', async (param, value, message) => {
+      const error = await failureOf(t.stripe.paymentIntents.create(chargeParams('s2', { [param]: value })));
+
+      expect(error).toMatchObject({ statusCode: 400, param, message: expect.stringMatching(message) });
+      expect(t.sandbox.charges()).toHaveLength(0);
+    });
+
+    it('takes a statement_descriptor of 22 characters for a SEPA debit, and a suffix for a card', async () => {
+      const sepa = { payment_method: 'pm_successDelayed_de', payment_method_types: ['sepa_debit'] };
+      const debit = await t.stripe.paymentIntents.create(
+        chargeParams('s3', { ...sepa, statement_descriptor: 'RUNCLUB OCT MARATHON 1' } as Partial<Stripe.PaymentIntentCreateParams>),
+      );
+      const card = await t.stripe.paymentIntents.create(chargeParams('s4', { statement_descriptor_suffix: 'O 481' }));
+
+      expect([debit.status, card.status]).toEqual(['processing', 'succeeded']);
+    });
+
+    it.each([
+      ['without payment_method_types (automatic payment methods, cards among them)', {}],
+      ['with card among payment_method_types', { payment_method_types: ['card', 'sepa_debit'] }],
+    ])('refuses statement_descriptor on an intent a card can pay, %s, as Stripe has since 2024-01-02', async (_label, types) => {
+      const params = { ...types, statement_descriptor: 'RUNCLUB' } as Partial<Stripe.PaymentIntentCreateParams>;
+
+      const error = await failureOf(t.stripe.paymentIntents.create(chargeParams('s5', params)));
+
+      expect(error).toMatchObject({
+        statusCode: 400,
+        param: 'statement_descriptor',
+        message: expect.stringMatching(/^The statement_descriptor parameter is not supported for the payment_method_type `card`\./),
+      });
+      expect(t.sandbox.charges()).toHaveLength(0);
+    });
+  });
 });
