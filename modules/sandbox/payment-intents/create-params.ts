@@ -1,4 +1,5 @@
 import type { FormObject, FormValue } from '../api/form-encoding';
+import { metadataProblem } from '../api/metadata';
 import { emptyValue, invalidRequest, missingResource, type StripeErrorResponse } from '../api/stripe-errors';
 import { amountStepProblem, maximumAmountOf } from './amount-steps';
 import { createParamOutsideEnum, createParamTooLong } from './create-param-limits';
@@ -147,36 +148,19 @@ export function parseCreateParams(form: FormObject): Parsed<CreateIntentRequest>
   };
 }
 
-/**
- * "You can specify up to 50 keys, with key names up to 40 characters long and values up to 500 characters
- * long" (docs.stripe.com/api/metadata). The 50-key refusal's message is Stripe's as users quote it
- * (FlowFuse/flowfuse#1948, 2023: "Metadata can have up to 50 keys, but you've set 51. Email us at
- * support+metadata@stripe.com for more information."); the key and value messages are ours.
- */
-const MAX_METADATA_KEYS = 50;
-
+/** `metadata[…]`: a hash of strings, within Stripe's limits (api/metadata.ts). */
 function parseMetadata(value: FormValue | undefined): Parsed<Record<string, string>> {
   if (value === undefined || value === '') return { ok: true, value: {} };
   if (typeof value !== 'object' || Array.isArray(value)) {
     return fail(invalidRequest('Invalid hash', 'metadata', 'parameter_invalid_hash'));
   }
-  const keys = Object.keys(value).length;
-  if (keys > MAX_METADATA_KEYS) {
-    return fail(
-      invalidRequest(
-        `Metadata can have up to ${MAX_METADATA_KEYS} keys, but you've set ${keys}. Email us at support+metadata@stripe.com for more information.`,
-        'metadata',
-      ),
-    );
-  }
   const metadata: Record<string, string> = {};
   for (const [key, entry] of Object.entries(value)) {
     if (typeof entry !== 'string') return fail(invalidString(`metadata[${key}]`));
-    if (key.length > 40) return fail(invalidRequest('Metadata keys can be at most 40 characters.', `metadata[${key}]`));
-    if (entry.length > 500) return fail(invalidRequest('Metadata values can be at most 500 characters.', `metadata[${key}]`));
     metadata[key] = entry;
   }
-  return { ok: true, value: metadata };
+  const problem = metadataProblem(metadata);
+  return problem ? fail(problem) : { ok: true, value: metadata };
 }
 
 function parseStringList(value: FormValue): string[] | null {
