@@ -7,6 +7,8 @@
  * availability delay" (docs.stripe.com/search, "Data freshness"). So this reads the current intents,
  * never the lagging search index.
  */
+import type { FormObject } from '../api/form-encoding';
+import { firstOverMaxLength } from '../api/string-limits';
 import { invalidRequest, missingResource, type StripeErrorResponse } from '../api/stripe-errors';
 import type { PaymentIntent } from './payment-intent';
 import { parsePaging } from './search-paging';
@@ -14,6 +16,8 @@ import { parsePaging } from './search-paging';
 export const LIST_PATH = '/v1/payment_intents';
 
 type Query = Record<string, unknown>;
+/** spec3.json (SPEC in api/string-limits.ts) `GetPaymentIntents`: these three are `maxLength: 5000`. */
+const LIST_MAX_LENGTHS = { customer: 5000, starting_after: 5000, ending_before: 5000 };
 const KNOWN = /^(customer|created(\[(gt|gte|lt|lte)\])?|limit|starting_after|ending_before)$/;
 const RANGE = {
   gt: (a: number, b: number) => a > b,
@@ -31,6 +35,8 @@ export function listPaymentIntents(
   // Any other parameter is refused, as Stripe refuses it ("Received unknown parameter: …").
   const unknown = Object.keys(query).find((name) => !KNOWN.test(name));
   if (unknown) return { ok: false, error: invalidRequest(`Received unknown parameter: ${unknown}`, unknown, 'parameter_unknown') };
+  const tooLong = firstOverMaxLength(query as FormObject, LIST_MAX_LENGTHS);
+  if (tooLong) return { ok: false, error: tooLong };
   const paging = parsePaging(query.limit, undefined);
   if (!paging.ok) return paging;
   const tests: Array<(intent: PaymentIntent) => boolean> = [];
