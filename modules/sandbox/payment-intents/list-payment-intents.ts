@@ -37,6 +37,10 @@ export function listPaymentIntents(
   if (unknown) return { ok: false, error: invalidRequest(`Received unknown parameter: ${unknown}`, unknown, 'parameter_unknown') };
   const tooLong = firstOverMaxLength(query as FormObject, LIST_MAX_LENGTHS);
   if (tooLong) return { ok: false, error: tooLong };
+  // Stripe's own answer to both cursors at once (captured in github.com/arlyon/async-stripe/issues/753, 2025;
+  // no `code`, no `param` shown there).
+  if (query.starting_after !== undefined && query.ending_before !== undefined)
+    return { ok: false, error: invalidRequest('Received both starting_after and ending_before parameters. Please pass in only one.') };
   const paging = parsePaging(query.limit, undefined);
   if (!paging.ok) return paging;
   const tests: Array<(intent: PaymentIntent) => boolean> = [];
@@ -57,6 +61,8 @@ export function listPaymentIntents(
     const id = query[cursor];
     if (id === undefined) continue;
     const at = matching.findIndex((intent) => intent.id === id);
+    // An unknown cursor is a missing resource named by the cursor parameter, as Stripe answers it ("No such
+    // account: acct_…", `param: starting_after`, github.com/stripe/stripe-node/issues/258, a curl by Stripe's brandur).
     if (at < 0) return { ok: false, error: missingResource('payment_intent', String(id), cursor, 400) };
     // ending_before pages towards the newer end: the `limit` intents just before the cursor, and
     // has_more says whether newer ones remain.

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { failureOf, SHOPPER, startSandbox, type SandboxUnderTest } from '../sandbox.fixture';
+import { chargeParams, failureOf, SHOPPER, startSandbox, type SandboxUnderTest } from '../sandbox.fixture';
 
 describe("the read endpoints: spec3.json's maxLength and enums on their query parameters", () => {
   let t: SandboxUnderTest;
@@ -19,6 +19,21 @@ describe("the read endpoints: spec3.json's maxLength and enums on their query pa
     const error = await failureOf(t.stripe.paymentIntents.list(params));
 
     expect(error).toMatchObject({ statusCode: 400, type: 'StripeInvalidRequestError', param, message: tooLong(5000) });
+  });
+
+  it('GET /v1/payment_intents refuses starting_after and ending_before together, as Stripe does', async () => {
+    const [newer, older] = [
+      await t.stripe.paymentIntents.create(chargeParams('b1')),
+      await t.stripe.paymentIntents.create(chargeParams('b2')),
+    ];
+
+    const error = await failureOf(t.stripe.paymentIntents.list({ starting_after: newer.id, ending_before: older.id }));
+
+    expect(error).toMatchObject({
+      statusCode: 400,
+      type: 'StripeInvalidRequestError',
+      message: 'Received both starting_after and ending_before parameters. Please pass in only one.',
+    });
   });
 
   it('GET /v1/payment_intents/search refuses a query over 5,000 characters', async () => {
