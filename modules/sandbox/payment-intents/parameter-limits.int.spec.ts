@@ -133,4 +133,18 @@ describe("POST /v1/payment_intents: the parameters' maxLength in spec3.json", ()
       expect(t.sandbox.charges()).toHaveLength(0);
     });
   });
+
+  describe('doc_url', () => {
+    it.each<[string, Record<string, unknown>, string]>([
+      ['an unknown parameter', { colour: 'red' }, 'parameter-unknown'],
+      ['a missing amount', { amount: undefined }, 'parameter-missing'],
+      ['an amount that is not an integer', { amount: '12.5' }, 'parameter-invalid-integer'],
+    ])("links %s to Stripe's entry for its code, as Stripe does", async (_label, params, page) => {
+      const error = await failureOf(
+        t.stripe.paymentIntents.create(chargeParams('u1', params as Partial<Stripe.PaymentIntentCreateParams>)),
+      );
+
+      expect(error.raw).toMatchObject({ code: page.replace(/-/g, '_'), doc_url: `https://stripe.com/docs/error-codes/${page}` });
+    });
+  });
 });
