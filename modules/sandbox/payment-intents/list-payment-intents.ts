@@ -18,7 +18,8 @@ export const LIST_PATH = '/v1/payment_intents';
 type Query = Record<string, unknown>;
 /** spec3.json (SPEC in api/string-limits.ts) `GetPaymentIntents`: these three are `maxLength: 5000`. */
 const LIST_MAX_LENGTHS = { customer: 5000, starting_after: 5000, ending_before: 5000 };
-const KNOWN = /^(customer|created(\[(gt|gte|lt|lte)\])?|limit|starting_after|ending_before)$/;
+// `expand[]` (spec3.json `GetPaymentIntents`: `expand`, an array of strings) is taken with no effect, as on create.
+const KNOWN = /^(customer|created(\[(gt|gte|lt|lte)\])?|limit|starting_after|ending_before|expand\[\d*\])$/;
 const RANGE = {
   gt: (a: number, b: number) => a > b,
   gte: (a: number, b: number) => a >= b,

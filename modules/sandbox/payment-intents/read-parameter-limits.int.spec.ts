@@ -36,6 +36,12 @@ describe("the read endpoints: spec3.json's maxLength and enums on their query pa
     });
   });
 
+  it('GET /v1/payment_intents takes expand[], a parameter of the endpoint, instead of calling it unknown', async () => {
+    const listed = await t.stripe.paymentIntents.list({ customer: SHOPPER, expand: ['data.customer'] });
+
+    expect(listed.object).toBe('list');
+  });
+
   it('GET /v1/payment_intents/search refuses a query over 5,000 characters', async () => {
     const error = await failureOf(t.stripe.paymentIntents.search({ query: `metadata['order_id']:'${'1'.repeat(4980)}'` }));
 
