@@ -51,4 +51,11 @@ describe("POST /v1/customers and /v1/customers/:id: spec3.json's maxLength and S
       expect(error).toMatchObject({ statusCode: 400, param, message: expect.stringMatching(message) });
     expect((await t.stripe.customers.retrieve(customer)) as Stripe.Customer).toMatchObject({ metadata: {} });
   });
+
+  it('takes expand[], a parameter of both endpoints, instead of calling it unknown', async () => {
+    const created = await t.stripe.customers.create({ name: 'Ada', expand: ['invoice_settings.default_payment_method'] });
+    const updated = await t.stripe.customers.update(created.id, { name: 'Ada L', expand: ['invoice_settings.default_payment_method'] });
+
+    expect(updated).toMatchObject({ id: created.id, name: 'Ada L' });
+  });
 });

@@ -1,6 +1,6 @@
 import type { FormObject, FormValue } from '../api/form-encoding';
 import { metadataProblem } from '../api/metadata';
-import { overMaxLength } from '../api/string-limits';
+import { firstOverMaxLength, overMaxLength } from '../api/string-limits';
 import { invalidRequest, type StripeErrorResponse } from '../api/stripe-errors';
 import type { StoredCustomer } from './customers.store';
 
@@ -46,6 +46,13 @@ export function parseCustomerParams(form: FormObject): { ok: true; value: Custom
       const tooLong = overMaxLength(param, settings.default_payment_method, MAX_DEFAULT_PAYMENT_METHOD_LENGTH);
       if (tooLong) return fail(tooLong);
       if ('default_payment_method' in settings) fields.defaultPaymentMethod = settings.default_payment_method || null;
+    } else if (name === 'expand') {
+      // spec3.json `PostCustomers`/`PostCustomersCustomer`: `expand`, an array of strings (maxLength 5000 each);
+      // taken with no effect, as on a PaymentIntent create.
+      const tooLong = Array.isArray(value)
+        ? firstOverMaxLength({ expand: value }, { expand: 5000 })
+        : invalidRequest('Invalid array', name);
+      if (tooLong) return fail(tooLong);
     } else {
       return fail(invalidRequest(`Received unknown parameter: ${name}`, name, 'parameter_unknown'));
     }
