@@ -1,6 +1,6 @@
 import type { FormObject } from '../api/form-encoding';
 import { firstOverMaxLength, outsideEnum } from '../api/string-limits';
-import type { StripeErrorResponse } from '../api/stripe-errors';
+import { emptyValue, type StripeErrorResponse } from '../api/stripe-errors';
 
 /**
  * `maxLength` of the string parameters of `POST /v1/payment_intents` the sandbox takes, as spec3.json
@@ -45,4 +45,19 @@ export function createParamOutsideEnum(form: FormObject): StripeErrorResponse | 
     if (problem) return problem;
   }
   return undefined;
+}
+
+/**
+ * Create parameters the sandbox takes that cannot be unset: plain strings or enums in spec3.json (SPEC), not the
+ * emptyable `anyOf [..., enum [""]]`, and typed without `Emptyable<>` in stripe-node 23.1.0's
+ * `PaymentIntentCreateParams`. Stripe reads `param=` as "unset it" and refuses these with
+ * `parameter_invalid_empty` (emptyValue), before their enum is looked at. (`customer`, `description`,
+ * `payment_method`, `return_url`: create-params.ts; the statement descriptors: statement-descriptor.ts.)
+ */
+const NOT_EMPTYABLE = ['receipt_email', 'transfer_group', 'mandate', 'capture_method', 'confirmation_method', 'setup_future_usage'];
+
+/** The first of those sent empty. */
+export function createParamEmpty(form: FormObject): StripeErrorResponse | undefined {
+  const empty = NOT_EMPTYABLE.find((param) => form[param] === '');
+  return empty === undefined ? undefined : emptyValue(empty);
 }

@@ -2,7 +2,7 @@ import type { FormObject, FormValue } from '../api/form-encoding';
 import { metadataProblem } from '../api/metadata';
 import { emptyValue, invalidRequest, missingResource, type StripeErrorResponse } from '../api/stripe-errors';
 import { amountStepProblem, maximumAmountOf } from './amount-steps';
-import { createParamOutsideEnum, createParamTooLong } from './create-param-limits';
+import { createParamEmpty, createParamOutsideEnum, createParamTooLong } from './create-param-limits';
 import { belowMinimumCharge } from './minimum-charge';
 import { statementDescriptorProblem } from './statement-descriptor';
 
@@ -72,7 +72,7 @@ const CONFIRM_ONLY_PARAMS = ['off_session', 'return_url', 'error_on_requires_act
 export function parseCreateParams(form: FormObject): Parsed<CreateIntentRequest> {
   const unknown = Object.keys(form).find((name) => !KNOWN_PARAMS.has(name));
   if (unknown) return fail(invalidRequest(`Received unknown parameter: ${unknown}`, unknown, 'parameter_unknown'));
-  const tooLong = createParamTooLong(form) ?? createParamOutsideEnum(form) ?? statementDescriptorProblem(form);
+  const tooLong = createParamTooLong(form) ?? createParamEmpty(form) ?? createParamOutsideEnum(form) ?? statementDescriptorProblem(form);
   if (tooLong) return fail(tooLong);
 
   if (form.amount === undefined) return fail(missingParam('amount'));

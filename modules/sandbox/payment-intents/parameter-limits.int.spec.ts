@@ -134,6 +134,17 @@ describe("POST /v1/payment_intents: the parameters' maxLength in spec3.json", ()
     });
   });
 
+  it.each(['receipt_email', 'transfer_group', 'setup_future_usage', 'capture_method'])(
+    "refuses %s= (empty: an attempt to unset what create cannot unset) with Stripe's parameter_invalid_empty",
+    async (param) => {
+      const error = await failureOf(t.stripe.paymentIntents.create(chargeParams('u0', { [param]: '' })));
+
+      expect(error).toMatchObject({ statusCode: 400, code: 'parameter_invalid_empty', param });
+      expect(error.message).toMatch(new RegExp(`^You passed an empty string for '${param}'`));
+      expect(t.sandbox.charges()).toHaveLength(0);
+    },
+  );
+
   describe('doc_url', () => {
     it.each<[string, Record<string, unknown>, string]>([
       ['an unknown parameter', { colour: 'red' }, 'parameter-unknown'],
