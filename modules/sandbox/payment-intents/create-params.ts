@@ -72,8 +72,9 @@ const CONFIRM_ONLY_PARAMS = ['off_session', 'return_url', 'error_on_requires_act
 export function parseCreateParams(form: FormObject): Parsed<CreateIntentRequest> {
   const unknown = Object.keys(form).find((name) => !KNOWN_PARAMS.has(name));
   if (unknown) return fail(invalidRequest(`Received unknown parameter: ${unknown}`, unknown, 'parameter_unknown'));
-  const tooLong = createParamTooLong(form) ?? createParamEmpty(form) ?? createParamOutsideEnum(form) ?? statementDescriptorProblem(form);
-  if (tooLong) return fail(tooLong);
+  // The spec's own limits first (create-param-limits.ts, statement-descriptor.ts), then the rules below.
+  const outOfSpec = createParamTooLong(form) ?? createParamEmpty(form) ?? createParamOutsideEnum(form) ?? statementDescriptorProblem(form);
+  if (outOfSpec) return fail(outOfSpec);
 
   if (form.amount === undefined) return fail(missingParam('amount'));
   if (typeof form.amount !== 'string' || !/^-?\d+$/.test(form.amount)) {
