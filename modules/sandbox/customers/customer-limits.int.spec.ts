@@ -58,4 +58,26 @@ describe("POST /v1/customers and /v1/customers/:id: spec3.json's maxLength and S
 
     expect(updated).toMatchObject({ id: created.id, name: 'Ada L' });
   });
+
+  it('updates metadata key by key: keys not sent stay, an empty value unsets one, metadata= unsets all', async () => {
+    const customer = (await t.stripe.customers.create({ metadata: { crm_id: '4419', tier: 'gold', note: '' } })).id;
+
+    const merged = await t.stripe.customers.update(customer, { metadata: { tier: 'silver', region: 'eu' } });
+    const unsetOne = await t.stripe.customers.update(customer, { metadata: { region: '' } });
+    const unsetAll = await t.stripe.customers.update(customer, { metadata: '' });
+
+    expect(merged.metadata).toEqual({ crm_id: '4419', tier: 'silver', region: 'eu' });
+    expect(unsetOne.metadata).toEqual({ crm_id: '4419', tier: 'silver' });
+    expect(unsetAll.metadata).toEqual({});
+  });
+
+  it('holds the 50-key limit for the keys a customer ends up with', async () => {
+    const keys = (from: number) => Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`k${from + i}`, 'v']));
+    const customer = (await t.stripe.customers.create({ metadata: keys(0) })).id;
+    await t.stripe.customers.update(customer, { metadata: keys(25) });
+
+    const error = await failureOf(t.stripe.customers.update(customer, { metadata: { k50: 'v' } }));
+
+    expect(error).toMatchObject({ statusCode: 400, param: 'metadata', message: expect.stringMatching(/you've set 51/) });
+  });
 });

@@ -23,7 +23,10 @@ const MAX_DEFAULT_PAYMENT_METHOD_LENGTH = 5000;
  * string (MAX_LENGTHS) or metadata over Stripe's limits (api/metadata.ts) is refused. Any other
  * parameter gets 400 `parameter_unknown`.
  */
-export function parseCustomerParams(form: FormObject): { ok: true; value: CustomerFields } | { ok: false; error: StripeErrorResponse } {
+export function parseCustomerParams(
+  form: FormObject,
+  currentMetadata: Record<string, string> = {},
+): { ok: true; value: CustomerFields } | { ok: false; error: StripeErrorResponse } {
   const fields: CustomerFields = {};
   for (const [name, value] of Object.entries(form)) {
     if (name in STRING_FIELDS) {
@@ -34,9 +37,10 @@ export function parseCustomerParams(form: FormObject): { ok: true; value: Custom
     } else if (name === 'metadata') {
       const metadata = stringHash(value);
       if (!metadata) return fail(invalidRequest('Invalid hash', 'metadata', 'parameter_invalid_hash'));
-      const problem = metadataProblem(metadata);
+      const merged = mergedMetadata(currentMetadata, metadata, value === '');
+      const problem = metadataProblem(merged);
       if (problem) return fail(problem);
-      fields.metadata = metadata;
+      fields.metadata = merged;
     } else if (name === 'invoice_settings') {
       const settings = stringHash(value);
       const unknown = settings && Object.keys(settings).find((key) => key !== 'default_payment_method');
@@ -58,6 +62,20 @@ export function parseCustomerParams(form: FormObject): { ok: true; value: Custom
     }
   }
   return { ok: true, value: fields };
+}
+
+/**
+ * Metadata is updated key by key, as stripe-node 23.1.0 documents `CustomerCreateParams.metadata` and
+ * `CustomerUpdateParams.metadata`: "Individual keys can be unset by posting an empty value to them. All keys can be
+ * unset by posting an empty value to `metadata`." Keys not sent are kept; the limits hold for the result.
+ */
+function mergedMetadata(current: Record<string, string>, sent: Record<string, string>, clearAll: boolean): Record<string, string> {
+  const merged: Record<string, string> = clearAll ? {} : { ...current };
+  for (const [key, value] of Object.entries(sent)) {
+    if (value === '') delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
 }
 
 function stringHash(value: FormValue | undefined): Record<string, string> | undefined {

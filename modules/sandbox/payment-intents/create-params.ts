@@ -158,7 +158,9 @@ function parseMetadata(value: FormValue | undefined): Parsed<Record<string, stri
   const metadata: Record<string, string> = {};
   for (const [key, entry] of Object.entries(value)) {
     if (typeof entry !== 'string') return fail(invalidString(`metadata[${key}]`));
-    metadata[key] = entry;
+    // "Individual keys can be unset by posting an empty value to them" (stripe-node 23.1.0
+    // `PaymentIntentCreateParams.metadata`): an empty value sets nothing.
+    if (entry !== '') metadata[key] = entry;
   }
   const problem = metadataProblem(metadata);
   return problem ? fail(problem) : { ok: true, value: metadata };

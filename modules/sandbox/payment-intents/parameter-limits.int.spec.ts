@@ -145,6 +145,12 @@ describe("POST /v1/payment_intents: the parameters' maxLength in spec3.json", ()
     },
   );
 
+  it('sets no metadata key posted with an empty value (an unset), as Stripe documents', async () => {
+    const intent = await t.stripe.paymentIntents.create(chargeParams('m0', { metadata: { order_id: 'm0', note: '' } }));
+
+    expect(intent.metadata).toEqual({ order_id: 'm0' });
+  });
+
   describe('doc_url', () => {
     it.each<[string, Record<string, unknown>, string]>([
       ['an unknown parameter', { colour: 'red' }, 'parameter-unknown'],
