@@ -18,8 +18,29 @@ export interface StripeErrorResponse {
   body: StripeErrorBody;
 }
 
+/**
+ * The codes the sandbox answers with that are in Stripe's list of error codes (docs.stripe.com/error-codes; the
+ * same list is stripe-node 23.1.0's `PaymentIntent.LastPaymentError.Code`). Stripe links each such answer to the
+ * code's entry: `"code": "parameter_unknown", "doc_url": "https://stripe.com/docs/error-codes/parameter-unknown"`
+ * (stripe/stripe-java `src/test/resources/api_fixtures/error_invalid_request.json` @ c99bcf21, a captured answer).
+ * The sandbox's other codes (`parameter_invalid_string`, `_boolean`, `_array`, `_hash`) are not in that list, so
+ * they get no link.
+ */
+const DOCUMENTED_CODES = new Set([
+  'parameter_unknown',
+  'parameter_missing',
+  'parameter_invalid_integer',
+  'parameter_invalid_empty',
+  'amount_too_small',
+  'amount_too_large',
+  'invalid_charge_amount',
+  'resource_missing',
+]);
+
 export function invalidRequest(message: string, param?: string, code?: string): StripeErrorResponse {
-  return { status: 400, body: { error: { type: 'invalid_request_error', message, ...(code && { code }), ...(param && { param }) } } };
+  const docUrl = code && DOCUMENTED_CODES.has(code) ? `https://stripe.com/docs/error-codes/${code.replace(/_/g, '-')}` : undefined;
+  const error = { type: 'invalid_request_error' as const, message, ...(code && { code }), ...(param && { param }) };
+  return { status: 400, body: { error: { ...error, ...(docUrl && { doc_url: docUrl }) } } };
 }
 
 /**
@@ -33,9 +54,7 @@ export function emptyValue(param: string): StripeErrorResponse {
   const message =
     `You passed an empty string for '${param}'. We assume empty values are an attempt to unset a parameter; however ` +
     `'${param}' cannot be unset. You should remove '${param}' from your request or supply a non-empty value.`;
-  const error = invalidRequest(message, param, 'parameter_invalid_empty');
-  error.body.error.doc_url = 'https://stripe.com/docs/error-codes/parameter-invalid-empty';
-  return error;
+  return invalidRequest(message, param, 'parameter_invalid_empty');
 }
 
 /**

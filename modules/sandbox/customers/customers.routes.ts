@@ -35,7 +35,7 @@ export function registerCustomers(app: FastifyInstance, state: SandboxState): vo
   app.post<{ Params: { id: string } }>('/v1/customers/:id', async (request, reply) => {
     const customer = state.customers.get(request.params.id);
     if (!customer) return answer(state, request, reply, 404, missingResource('customer', request.params.id, 'id').body);
-    const parsed = parseCustomerParams((request.body ?? {}) as FormObject);
+    const parsed = parseCustomerParams((request.body ?? {}) as FormObject, customer.metadata);
     if (!parsed.ok) return answer(state, request, reply, parsed.error.status, parsed.error.body);
     const problem = defaultProblem(state, customer.id, parsed.value);
     if (problem) return answer(state, request, reply, problem.status, problem.body);

@@ -1,14 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { answer } from '../api/exchange';
-import type { FormObject } from '../api/form-encoding';
+import type { FormObject, FormValue } from '../api/form-encoding';
+import { outsideEnum, overMaxLength } from '../api/string-limits';
 import { invalidRequest, missingResource } from '../api/stripe-errors';
 import { paymentMethodObject } from '../payment-intents/payment-method-object';
 import type { SandboxState } from '../sandbox-state';
 import type { StoredPaymentMethod } from './customers.store';
+import { PAYMENT_METHOD_TYPES } from './payment-method-types';
 import { unknownPaymentMethodProblem } from './unknown-payment-method';
 
 const LIST_PATH = '/v1/payment_methods';
 const MAX_LIST_LIMIT = 100;
+/** spec3.json (SPEC in api/string-limits.ts) `GetPaymentMethods`: `customer` `maxLength: 5000`. */
+const MAX_ID_LENGTH = 5000;
 
 /**
  * `POST /v1/payment_methods/:id/attach` (`customer` required) and `GET /v1/payment_methods?customer=`
@@ -45,6 +49,9 @@ export function registerPaymentMethods(app: FastifyInstance, state: SandboxState
       const error = invalidRequest('Missing required param: customer.', 'customer', 'parameter_missing');
       return answer(state, request, reply, error.status, error.body);
     }
+    const refused =
+      overMaxLength('customer', customer, MAX_ID_LENGTH) ?? outsideEnum('type', type as FormValue | undefined, PAYMENT_METHOD_TYPES);
+    if (refused) return answer(state, request, reply, refused.status, refused.body);
     if (!state.customers.get(customer))
       return answer(state, request, reply, 400, missingResource('customer', customer, 'customer', 400).body);
     const size = limit === undefined ? 10 : Number(limit);

@@ -1,7 +1,10 @@
 import type { FormObject, FormValue } from '../api/form-encoding';
+import { metadataProblem } from '../api/metadata';
 import { emptyValue, invalidRequest, missingResource, type StripeErrorResponse } from '../api/stripe-errors';
 import { amountStepProblem, maximumAmountOf } from './amount-steps';
+import { createParamEmpty, createParamOutsideEnum, createParamTooLong } from './create-param-limits';
 import { belowMinimumCharge } from './minimum-charge';
+import { statementDescriptorProblem } from './statement-descriptor';
 
 /** A validated `POST /v1/payment_intents` request. */
 export interface CreateIntentRequest {
@@ -29,6 +32,7 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; error: StripeError
  */
 const TOLERATED_PARAMS = [
   'receipt_email',
+  // Checked (statement-descriptor.ts), then shown nowhere: the sandbox prints no statements.
   'statement_descriptor',
   'statement_descriptor_suffix',
   'expand',
@@ -52,6 +56,7 @@ const KNOWN_PARAMS = new Set([
   'payment_method_types',
   'confirm',
   'capture_method',
+  'confirmation_method',
   'off_session',
   'return_url',
   'automatic_payment_methods',
@@ -67,6 +72,9 @@ const CONFIRM_ONLY_PARAMS = ['off_session', 'return_url', 'error_on_requires_act
 export function parseCreateParams(form: FormObject): Parsed<CreateIntentRequest> {
   const unknown = Object.keys(form).find((name) => !KNOWN_PARAMS.has(name));
   if (unknown) return fail(invalidRequest(`Received unknown parameter: ${unknown}`, unknown, 'parameter_unknown'));
+  // The spec's own limits first (create-param-limits.ts, statement-descriptor.ts), then the rules below.
+  const outOfSpec = createParamTooLong(form) ?? createParamEmpty(form) ?? createParamOutsideEnum(form) ?? statementDescriptorProblem(form);
+  if (outOfSpec) return fail(outOfSpec);
 
   if (form.amount === undefined) return fail(missingParam('amount'));
   if (typeof form.amount !== 'string' || !/^-?\d+$/.test(form.amount)) {
@@ -88,8 +96,9 @@ export function parseCreateParams(form: FormObject): Parsed<CreateIntentRequest>
 
   const confirm = parseBoolean(form.confirm, 'confirm');
   if (typeof confirm !== 'boolean') return confirm;
-  if (form.capture_method !== undefined && form.capture_method !== 'automatic') {
-    return fail(invalidRequest('This sandbox only supports capture_method=automatic.', 'capture_method', 'parameter_invalid_string'));
+  for (const param of ['capture_method', 'confirmation_method'] as const) {
+    if (form[param] !== undefined && form[param] !== 'automatic')
+      return fail(invalidRequest(`This sandbox only supports ${param}=automatic.`, param, 'parameter_invalid_string'));
   }
 
   const paymentMethodParam = optionalString(form, 'payment_method');
@@ -107,7 +116,9 @@ export function parseCreateParams(form: FormObject): Parsed<CreateIntentRequest>
   if (!metadata.ok) return metadata;
   const paymentMethodTypes = form.payment_method_types === undefined ? undefined : parseStringList(form.payment_method_types);
   if (paymentMethodTypes === null) return fail(invalidRequest('Invalid array', 'payment_method_types', 'parameter_invalid_array'));
-  const offSession = parseBoolean(form.off_session, 'off_session');
+  // spec3.json `PostPaymentIntents.off_session`: `anyOf: [boolean, enum [one_off, recurring]]`; either string
+  // is an off-session payment (stripe-node 23.1.0 `PaymentIntentCreateParams.OffSession`).
+  const offSession = form.off_session === 'one_off' || form.off_session === 'recurring' || parseBoolean(form.off_session, 'off_session');
   if (typeof offSession !== 'boolean') return offSession;
   const returnUrlParam = optionalString(form, 'return_url');
   if (!returnUrlParam.ok) return returnUrlParam;
@@ -138,36 +149,21 @@ export function parseCreateParams(form: FormObject): Parsed<CreateIntentRequest>
   };
 }
 
-/**
- * "You can specify up to 50 keys, with key names up to 40 characters long and values up to 500 characters
- * long" (docs.stripe.com/api/metadata). The 50-key refusal's message is Stripe's as users quote it
- * (FlowFuse/flowfuse#1948, 2023: "Metadata can have up to 50 keys, but you've set 51. Email us at
- * support+metadata@stripe.com for more information."); the key and value messages are ours.
- */
-const MAX_METADATA_KEYS = 50;
-
+/** `metadata[…]`: a hash of strings, within Stripe's limits (api/metadata.ts). */
 function parseMetadata(value: FormValue | undefined): Parsed<Record<string, string>> {
   if (value === undefined || value === '') return { ok: true, value: {} };
   if (typeof value !== 'object' || Array.isArray(value)) {
     return fail(invalidRequest('Invalid hash', 'metadata', 'parameter_invalid_hash'));
   }
-  const keys = Object.keys(value).length;
-  if (keys > MAX_METADATA_KEYS) {
-    return fail(
-      invalidRequest(
-        `Metadata can have up to ${MAX_METADATA_KEYS} keys, but you've set ${keys}. Email us at support+metadata@stripe.com for more information.`,
-        'metadata',
-      ),
-    );
-  }
   const metadata: Record<string, string> = {};
   for (const [key, entry] of Object.entries(value)) {
     if (typeof entry !== 'string') return fail(invalidString(`metadata[${key}]`));
-    if (key.length > 40) return fail(invalidRequest('Metadata keys can be at most 40 characters.', `metadata[${key}]`));
-    if (entry.length > 500) return fail(invalidRequest('Metadata values can be at most 500 characters.', `metadata[${key}]`));
-    metadata[key] = entry;
+    // "Individual keys can be unset by posting an empty value to them" (stripe-node 23.1.0
+    // `PaymentIntentCreateParams.metadata`): an empty value sets nothing.
+    if (entry !== '') metadata[key] = entry;
   }
-  return { ok: true, value: metadata };
+  const problem = metadataProblem(metadata);
+  return problem ? fail(problem) : { ok: true, value: metadata };
 }
 
 function parseStringList(value: FormValue): string[] | null {

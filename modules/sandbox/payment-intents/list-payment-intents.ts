@@ -7,6 +7,8 @@
  * availability delay" (docs.stripe.com/search, "Data freshness"). So this reads the current intents,
  * never the lagging search index.
  */
+import type { FormObject } from '../api/form-encoding';
+import { firstOverMaxLength } from '../api/string-limits';
 import { invalidRequest, missingResource, type StripeErrorResponse } from '../api/stripe-errors';
 import type { PaymentIntent } from './payment-intent';
 import { parsePaging } from './search-paging';
@@ -14,7 +16,10 @@ import { parsePaging } from './search-paging';
 export const LIST_PATH = '/v1/payment_intents';
 
 type Query = Record<string, unknown>;
-const KNOWN = /^(customer|created(\[(gt|gte|lt|lte)\])?|limit|starting_after|ending_before)$/;
+/** spec3.json (SPEC in api/string-limits.ts) `GetPaymentIntents`: these three are `maxLength: 5000`. */
+const LIST_MAX_LENGTHS = { customer: 5000, starting_after: 5000, ending_before: 5000 };
+// `expand[]` (spec3.json `GetPaymentIntents`: `expand`, an array of strings) is taken with no effect, as on create.
+const KNOWN = /^(customer|created(\[(gt|gte|lt|lte)\])?|limit|starting_after|ending_before|expand\[\d*\])$/;
 const RANGE = {
   gt: (a: number, b: number) => a > b,
   gte: (a: number, b: number) => a >= b,
@@ -31,6 +36,12 @@ export function listPaymentIntents(
   // Any other parameter is refused, as Stripe refuses it ("Received unknown parameter: …").
   const unknown = Object.keys(query).find((name) => !KNOWN.test(name));
   if (unknown) return { ok: false, error: invalidRequest(`Received unknown parameter: ${unknown}`, unknown, 'parameter_unknown') };
+  const tooLong = firstOverMaxLength(query as FormObject, LIST_MAX_LENGTHS);
+  if (tooLong) return { ok: false, error: tooLong };
+  // Stripe's own answer to both cursors at once (captured in github.com/arlyon/async-stripe/issues/753, 2025;
+  // no `code`, no `param` shown there).
+  if (query.starting_after !== undefined && query.ending_before !== undefined)
+    return { ok: false, error: invalidRequest('Received both starting_after and ending_before parameters. Please pass in only one.') };
   const paging = parsePaging(query.limit, undefined);
   if (!paging.ok) return paging;
   const tests: Array<(intent: PaymentIntent) => boolean> = [];
@@ -51,6 +62,8 @@ export function listPaymentIntents(
     const id = query[cursor];
     if (id === undefined) continue;
     const at = matching.findIndex((intent) => intent.id === id);
+    // An unknown cursor is a missing resource named by the cursor parameter, as Stripe answers it ("No such
+    // account: acct_…", `param: starting_after`, github.com/stripe/stripe-node/issues/258, a curl by Stripe's brandur).
     if (at < 0) return { ok: false, error: missingResource('payment_intent', String(id), cursor, 400) };
     // ending_before pages towards the newer end: the `limit` intents just before the cursor, and
     // has_more says whether newer ones remain.

@@ -50,7 +50,5 @@ const MINIMUM_CHARGE: Readonly<Record<string, { amount: number; shown: string }>
 export function belowMinimumCharge(amount: number, currency: string): StripeErrorResponse | undefined {
   const minimum = MINIMUM_CHARGE[currency];
   if (minimum === undefined || amount >= minimum.amount) return undefined;
-  const error = invalidRequest(`Amount must be at least ${minimum.shown} ${currency}`, 'amount', 'amount_too_small');
-  error.body.error.doc_url = 'https://stripe.com/docs/error-codes/amount-too-small';
-  return error;
+  return invalidRequest(`Amount must be at least ${minimum.shown} ${currency}`, 'amount', 'amount_too_small');
 }

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { answer, exchangeOf } from '../api/exchange';
+import type { FormObject } from '../api/form-encoding';
+import { firstOverMaxLength } from '../api/string-limits';
 import { invalidRequest, missingResource } from '../api/stripe-errors';
 import type { SandboxState } from '../sandbox-state';
 import { LIST_PATH, listPaymentIntents } from './list-payment-intents';
@@ -20,6 +22,9 @@ export function registerReadPaymentIntents(app: FastifyInstance, state: SandboxS
       const error = invalidRequest('Missing required param: query.', 'query', 'parameter_missing');
       return answer(state, request, reply, error.status, error.body);
     }
+    // spec3.json (SPEC in api/string-limits.ts) `GetPaymentIntentsSearch`: `query` and `page` are `maxLength: 5000`.
+    const tooLong = firstOverMaxLength(request.query as FormObject, { query: 5000, page: 5000 });
+    if (tooLong) return answer(state, request, reply, tooLong.status, tooLong.body);
     const parsed = typeof query === 'string' ? parseSearchQuery(query) : undefined;
     if (!parsed) {
       const message = `This sandbox only supports search queries of the form metadata['order_id']:'<value>', got: ${String(query)}`;
