@@ -3,28 +3,35 @@
  * `idem`, the admin command line (`bin` entry; `npm run cli -- <command>` from a checkout).
  *
  * Command groups are `CliCommand`s: the kernel's own (`projections`, src/cli/) and each feature's
- * (`recover`, `retention`, `sync`…, beside their use cases), which come with the feature's descriptor
- * from idemFeatures() (src/app.module.ts). Configuration comes from loadConfig() like the api and worker (DATABASE_URL,
- * EVENT_STORE, …). Without DATABASE_URL it opens the embedded cluster's data directory, which works
- * only while no Idem process is using it; with a running instance, set DATABASE_URL to it (the start
- * banner shows the port).
+ * (`recover`, `retention`, `sync`…, beside their use cases), from the features' CliFeatures below (the
+ * same features, in the same order, as idemFeatures() in src/app.module.ts). Configuration comes from
+ * loadConfig() like the api and worker (DATABASE_URL, EVENT_STORE, …). Without DATABASE_URL it opens the
+ * embedded cluster's data directory, which works only while no Idem process is using it; with a running
+ * instance, set DATABASE_URL to it (the start banner shows the port).
+ *
+ * It loads only what the command line uses: the command groups (commander and their definitions) at
+ * once, Nest's logger once a command runs, the features' cores (read models: TypeORM) and the database
+ * once it opens the runtime, and what each command does when it does it (`import()` in its action).
+ * It used to load the whole service first — every feature's Nest module, routes, tasks, the Stripe SDK,
+ * the EventStoreDB client: about 1,900 modules and 1.5 s of CPU before `idem --help` printed a line.
  */
 import 'reflect-metadata';
 import { Command, CommanderError, Help, type Option } from 'commander';
-import { idemFeatures } from './app.module';
 import type { Runtime } from './bootstrap/runtime';
 import { EXIT_ERROR, type CliCommand, type CliContext, type CliRuntime } from './cli/cli-context';
 import { watchInterrupts } from './cli/interrupts';
-import { sendLogsToStderr } from './cli/logs-to-stderr';
-import { openCliRuntime } from './cli/open-runtime';
 import { packageVersion } from './cli/package-version';
 import { projectionsCommand } from './cli/projections.command';
 import { loadConfig, type IdemConfig } from './config/config';
-import { applyLogLevel } from './bootstrap/log-levels';
-import { reactorsOf, readModelsOf } from './features/feature';
+import { reactorsOf, readModelsOf, type CliFeature, type FeatureCore } from './features/feature';
+import { paymentsCli } from '../modules/payments/payments.cli';
+import { contactsCli } from '../modules/contacts/contacts.cli';
+import { supportCli } from '../modules/support/support.cli';
+import { auditCli } from '../modules/audit/audit.cli';
 
-const FEATURES = idemFeatures();
-const COMMANDS: CliCommand[] = [projectionsCommand, ...FEATURES.flatMap((feature) => feature.commands ?? [])];
+/** Idem's features as `idem` takes them: the order of idemFeatures() (src/app.module.ts), which cli.unit.spec.ts checks. */
+export const CLI_FEATURES: CliFeature[] = [paymentsCli, contactsCli, supportCli, auditCli];
+const COMMANDS: CliCommand[] = [projectionsCommand, ...CLI_FEATURES.flatMap((feature) => feature.commands)];
 
 export function buildCli(context: CliContext): Command {
   const groups = COMMANDS.map((command) => command(context));
@@ -42,6 +49,8 @@ export function buildCli(context: CliContext): Command {
     command.commands.forEach(configure);
   };
   configure(program);
+  // Before a command's action only: help, --version and usage errors need none of it.
+  if (context.beforeCommand) program.hook('preAction', context.beforeCommand);
   return program;
 }
 
@@ -63,27 +72,52 @@ export async function runCli(args: string[], context: CliContext): Promise<numbe
   }
 }
 
+/** Loads the features' cores (their read models: TypeORM), for a command that opens the runtime. */
+async function loadCores(): Promise<FeatureCore[]> {
+  return Promise.all(CLI_FEATURES.map((feature) => feature.core()));
+}
+
 async function main(): Promise<void> {
-  sendLogsToStderr();
+  // Nest's logger (@nestjs/common, rxjs) for the lines of a command that runs: set up before its action.
+  let logLevels: typeof import('./bootstrap/log-levels') | undefined;
+  const beforeCommand = async () => {
+    const [logs, levels] = await Promise.all([import('./cli/logs-to-stderr'), import('./bootstrap/log-levels')]);
+    logs.sendLogsToStderr();
+    logLevels = levels;
+    if (config) levels.applyLogLevel(config.logLevel);
+  };
   let config: IdemConfig | undefined;
   // Read once a command needs it (`idem --help` works anywhere); the log level applies from then on.
   const configured = (): IdemConfig => {
     if (config) return config;
     config = loadConfig();
-    applyLogLevel(config.logLevel);
+    logLevels?.applyLogLevel(config.logLevel);
     return config;
   };
+  let cores: FeatureCore[] | undefined;
+  const loaded = (): FeatureCore[] => {
+    // Every command asks for its runtime before its read models; one that did not would say so here.
+    if (!cores) throw new Error('the read models and reactors are known once the command opened the database (context.runtime())');
+    return cores;
+  };
   let opened: Promise<Runtime> | undefined;
-  const open = () => openCliRuntime(configured(), FEATURES);
+  const open = async () => {
+    cores = await loadCores();
+    const { openCliRuntime } = await import('./cli/open-runtime');
+    return openCliRuntime(configured(), cores);
+  };
   // One handler for Ctrl+C: the command stops at its next safe point, then the database closes.
   const interrupts = watchInterrupts((code) => process.exit(code));
   const context: CliContext = {
     interrupted: interrupts.signal,
-    readModels: readModelsOf(FEATURES),
-    // A getter: which reactors run depends on the configuration, read only once a command needs it.
-    get reactors() {
-      return reactorsOf(FEATURES, configured());
+    // Getters: the features' cores load with the runtime, and which reactors run depends on the configuration.
+    get readModels() {
+      return readModelsOf(loaded());
     },
+    get reactors() {
+      return reactorsOf(loaded(), configured());
+    },
+    beforeCommand,
     config: configured,
     stdout: process.stdout,
     stderr: process.stderr,

@@ -1,25 +1,20 @@
 /**
  * Everything payments adds to Idem (see src/features/feature.ts): the charge, order and webhook
  * routes; the orders and payment_ledger read models; the reactor that queues a charge job per
- * ChargeRequested, in a projection lane of their own; the charge and recovery tasks and the recovery schedule; `idem recover` and
- * `idem retention`; the payments tables.
+ * ChargeRequested, in a projection lane of their own; the charge and recovery tasks and the recovery schedule; the
+ * payments tables (payments.core.ts). `idem recover` and `idem retention` come through payments.cli.ts.
  */
-import { ordersReadModel } from '../../projections/orders/orders.projector';
-import { paymentLedgerReadModel } from '../../projections/payment-ledger/payment-ledger.projector';
 import type { IdemConfig } from '../../src/config/config';
 import type { Feature } from '../../src/features/feature';
-import { chargeOrderReactor } from './charge-order/charge-order.reactor';
 import { CHARGE_ORDER_TASK } from './charge-order/charge-order.payload';
 import { chargeOrderTask } from './charge-order/charge-order.task';
 import { configuredGateway } from './payment-gateway/configured-gateway';
 import type { PaymentGateway } from './payment-gateway/payment-gateway.port';
-import { migratePayments } from './payments.migrations';
+import { paymentsCore } from './payments.core';
 import { PaymentsModule } from './payments.module';
 import { WebhookDeliveries } from './receive-webhook/webhook-deliveries';
-import { recoverCommand } from './recover-stuck-charges/recover.command';
 import { RECOVER_STUCK_CHARGES_TASK, RECOVERY_SCHEDULE, recoverStuckChargesTask } from './recover-stuck-charges/recover-stuck-charges.task';
 import { stuckOrdersIn } from './recover-stuck-charges/stuck-orders';
-import { retentionCommand } from './retention/retention.command';
 
 /**
  * The projection lane of payments' read models and reactor, away from contacts and the audit chain
@@ -34,10 +29,8 @@ export interface PaymentsPorts {
 
 export function paymentsFeature({ gateway = (config) => configuredGateway(config.payments) }: PaymentsPorts = {}): Feature {
   return {
-    name: 'payments',
+    ...paymentsCore,
     module: PaymentsModule.withGateway(gateway),
-    readModels: [ordersReadModel, paymentLedgerReadModel],
-    reactors: [chargeOrderReactor],
     // A charge's job is queued by chargeOrderReactor: it must not wait for a bulk import's read models.
     projectionLane: PAYMENTS_LANE,
     tasks: ({ config, store, pool, workerId, readModels }) => {
@@ -48,12 +41,10 @@ export function paymentsFeature({ gateway = (config) => configuredGateway(config
       };
     },
     schedules: [RECOVERY_SCHEDULE],
-    commands: [recoverCommand, retentionCommand],
     // `idem recover` asks the provider itself: started elsewhere, it cannot know this process's
     // sandbox (on a free port near IDEM_SANDBOX_PORT) and would check the charges against another
     // instance's sandbox, or none. A real provider's address is the CLI's own configuration.
     cliEnvironment: (config): Record<string, string> =>
       config.sandbox.enabled && config.payments.stripeApiBase ? { STRIPE_API_BASE: config.payments.stripeApiBase } : {},
-    migrate: migratePayments,
   };
 }

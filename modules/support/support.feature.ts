@@ -9,22 +9,17 @@
  * and /admin, the page that shows support its screen and auditors theirs (over the audit routes). Its
  * read models and reactor ride payments' projection lane.
  */
-import { orderPaymentIdsReadModel } from '../../projections/order-payment-ids/order-payment-ids.projector';
-import { orderRequestKeysReadModel } from '../../projections/order-request-keys/order-request-keys.projector';
-import { supportJobsReadModel } from '../../projections/support-jobs/support-jobs.projector';
 import type { Feature } from '../../src/features/feature';
 import { PAYMENTS_LANE } from '../payments';
-import { reviewAlertReactor } from './send-review-alert/review-alert.reactor';
 import { SEND_REVIEW_ALERT_TASK } from './send-review-alert/review-alert.payload';
 import { sendReviewAlertTask } from './send-review-alert/send-review-alert.task';
+import { supportCore } from './support.core';
 import { SupportModule } from './support.module';
 
 export function supportFeature(): Feature {
   return {
-    name: 'support',
+    ...supportCore,
     module: SupportModule,
-    readModels: [supportJobsReadModel, orderPaymentIdsReadModel, orderRequestKeysReadModel],
-    reactors: (config) => [reviewAlertReactor(config.alerts)],
     // Its read models follow the payments' events (a charge job is findable as soon as it is queued) and
     // only the start and end of import runs, never their records: nothing here waits for a bulk import.
     projectionLane: PAYMENTS_LANE,

@@ -5,7 +5,7 @@
  */
 import type { DataSource } from 'typeorm';
 import { createReadModelDataSource, runReadModelMigrations } from '../database/data-source';
-import { migrateFeatures, readModelsOf, type Feature } from '../features/feature';
+import { migrateFeatures, readModelsOf, type Feature, type FeatureCore } from '../features/feature';
 import { installReadModels } from '../subscriptions/read-models/versions';
 import type { Runtime } from './runtime';
 
@@ -21,7 +21,7 @@ export interface ReadModels {
  */
 export async function prepareDatabase(
   runtime: Pick<Runtime, 'databaseUrl' | 'pool' | 'answerDeadlines'>,
-  features: readonly Feature[],
+  features: readonly FeatureCore[],
 ): Promise<void> {
   // The configured deadlines, as for every other connection of the process.
   await runReadModelMigrations(runtime.databaseUrl, runtime.answerDeadlines);

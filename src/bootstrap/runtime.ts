@@ -10,7 +10,6 @@ import type { IdemConfig } from '../config/config';
 import { ensureDatabase } from '../database/create-database';
 import { startEmbeddedPostgres, type EmbeddedCluster } from '../database/embedded-postgres';
 import type { EventStore } from '../event-store/event-store.port';
-import { EsdbEventStore } from '../event-store/esdb/esdb.event-store';
 import { PostgresEventStore } from '../event-store/postgres/postgres.event-store';
 import { surviveLostConnections } from '../database/lost-connections';
 import { clientWithDeadlines, type AnswerDeadlines } from '../database/answer-deadlines';
@@ -142,7 +141,9 @@ function connectionFor(databaseUrl: string, socketDir: string | undefined): Pool
 
 async function createEventStore(config: IdemConfig, pool: Pool): Promise<EventStore> {
   if (config.eventStore.kind === 'esdb') {
-    // Events live in EventStoreDB; read models, checkpoints and job rows stay in PostgreSQL.
+    // Events live in EventStoreDB; read models, checkpoints and job rows stay in PostgreSQL. Its client
+    // (gRPC, protobuf: a sixth of what the CLI loaded) is loaded only by a process that uses it.
+    const { EsdbEventStore } = await import('../event-store/esdb/esdb.event-store');
     const connectionString = config.eventStore.esdbConnectionString!;
     const store = EsdbEventStore.connect(connectionString, {
       maxAppendBytes: config.eventStore.maxAppendBytes,

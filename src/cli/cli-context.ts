@@ -31,6 +31,8 @@ export interface CliContext {
    * and return; the entry point closes the database after that. Unset in tests that do not need it.
    */
   interrupted?: AbortSignal;
+  /** Run before a command's action (never for help, --version or a usage error): src/cli.ts sets up logging there. */
+  beforeCommand?(): Promise<void>;
   /** Set by a command to report failure (e.g. drift found by verify) without throwing. */
   exitCode: number;
 }

@@ -13,9 +13,9 @@ import { prepareDatabase } from '../bootstrap/read-models';
 import { startRuntime, type Runtime } from '../bootstrap/runtime';
 import type { IdemConfig } from '../config/config';
 import { DataDirectoryInUse } from '../database/reclaim-data-directory';
-import type { Feature } from '../features/feature';
+import type { FeatureCore } from '../features/feature';
 
-export async function openCliRuntime(config: IdemConfig, features: readonly Feature[]): Promise<Runtime> {
+export async function openCliRuntime(config: IdemConfig, features: readonly FeatureCore[]): Promise<Runtime> {
   // The cluster's own directory, as startEmbeddedPostgres lays it out; the service creates it on its first start.
   if (!config.databaseUrl && !existsSync(join(config.dataDir, 'pg'))) {
     throw new Error(

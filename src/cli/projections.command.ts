@@ -1,13 +1,9 @@
 /**
  * `idem projections status | rebuild | verify | drop-old`: operating the read models (DESIGN.md §8).
+ * Each action imports its work when it runs: `idem --help` and the other commands load none of it.
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { dropOldVersions } from '../subscriptions/read-models/versions';
-import { println, type CliCommand } from './cli-context';
-import { projectionsRebuild } from './projections/rebuild';
-import { selectReadModels } from './projections/select-read-models';
-import { projectionsStatus } from './projections/status';
-import { projectionsVerify } from './projections/verify';
+import type { CliCommand } from './cli-context';
 
 const positiveInt = (raw: string) => {
   const value = Number(raw);
@@ -23,14 +19,14 @@ export const projectionsCommand: CliCommand = (context) => {
     .description('per projection version: state, checkpoint, events processed, lag in events and seconds')
     .option('--json', 'machine-readable output')
     .option('--max-count <n>', 'stop counting pending events at n (default 1000000)', positiveInt)
-    .action((options) => projectionsStatus(context, options));
+    .action(async (options) => (await import('./projections/status')).projectionsStatus(context, options));
 
   projections
     .command('rebuild')
     .description('build the next version of read models from the start of history beside the live ones, then switch readers to it')
     .argument('<names...>', 'read models to rebuild (one pass over the log for all), or "all"')
     .option('--batch-size <n>', 'events per transaction (default 5000)', positiveInt)
-    .action((names: string[], options) => projectionsRebuild(context, names, options));
+    .action(async (names: string[], options) => (await import('./projections/rebuild')).projectionsRebuild(context, names, options));
 
   projections
     .command('verify')
@@ -38,24 +34,13 @@ export const projectionsCommand: CliCommand = (context) => {
     .argument('[names...]', 'read models to verify (default: all)')
     .option('--version <n>', 'verify this version instead of the live one', positiveInt)
     .option('--json', 'machine-readable output')
-    .action((names: string[], options) => projectionsVerify(context, names, options));
+    .action(async (names: string[], options) => (await import('./projections/verify')).projectionsVerify(context, names, options));
 
   projections
     .command('drop-old')
     .description('drop the tables of versions a rebuild has retired')
     .argument('<names...>', 'read models, or "all"')
-    .action(async (names: string[]) => {
-      const { pool } = await context.runtime();
-      for (const model of selectReadModels(context.readModels, names)) {
-        const dropped = await dropOldVersions(pool, model);
-        println(
-          context.stdout,
-          dropped.length
-            ? `${model.name}: dropped ${dropped.map((v) => `${model.name}_v${v}`).join(', ')}`
-            : `${model.name}: no retired version`,
-        );
-      }
-    });
+    .action(async (names: string[]) => (await import('./projections/drop-old')).projectionsDropOld(context, names));
 
   return projections;
 };

@@ -12,7 +12,10 @@
  * 4. worker: `readModels` and `reactors` run in the projection runner, in the feature's
  *    `projectionLane` (or their own, `projectionLanes`); `tasks` join the job queue; each of `schedules` adds its job every interval;
  *    then `services` start.
- * 5. CLI: `commands` become `idem` command groups, after the kernel's own (`projections`).
+ * 5. CLI: not the feature but its CliFeature (`modules/<feature>/<feature>.cli.ts`, named in src/cli.ts):
+ *    its command groups become `idem` command groups, after the kernel's own (`projections`), and its
+ *    FeatureCore (read models, reactors, migrations) is loaded only once a command opens the database.
+ *    `idem` never loads a feature's Nest module, tasks or services: a command started in seconds.
  * 6. Stop (worker): schedules end, services stop, then running jobs finish, then projections stop.
  */
 import type { DynamicModule, Type } from '@nestjs/common';
@@ -60,8 +63,6 @@ export interface Feature {
   schedules?: JobSchedule[];
   /** Long-running work a worker starts after its jobs (e.g. resuming unfinished import runs). */
   services?: Array<(worker: WorkerContext) => Promise<RunningService>>;
-  /** `idem` command groups. */
-  commands?: CliCommand[];
   /** Lines of the `npm start` banner that say where the feature's own pages are, given the api's URL. */
   bannerLines?(apiUrl: string): string[];
   /**
@@ -97,9 +98,26 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-export const readModelsOf = (features: readonly Feature[]): AnyReadModel[] => features.flatMap((feature) => feature.readModels ?? []);
+/**
+ * What every process takes of a feature — the api, the worker and the CLI alike: its name, tables and
+ * projections. A feature keeps it in `<feature>.core.ts`, importing none of its routes or tasks, and
+ * spreads it into its Feature.
+ */
+export type FeatureCore = Pick<Feature, 'name' | 'readModels' | 'reactors' | 'migrate'>;
 
-export const reactorsOf = (features: readonly Feature[], config: IdemConfig): Projection[] =>
+/**
+ * A feature as `idem` sees it (`<feature>.cli.ts`): its command groups, loaded with the CLI (their files
+ * import what a command runs only when it runs), and its core, loaded once a command opens the database.
+ */
+export interface CliFeature {
+  commands: CliCommand[];
+  core(): Promise<FeatureCore>;
+}
+
+export const readModelsOf = (features: readonly Pick<Feature, 'readModels'>[]): AnyReadModel[] =>
+  features.flatMap((feature) => feature.readModels ?? []);
+
+export const reactorsOf = (features: readonly Pick<Feature, 'reactors'>[], config: IdemConfig): Projection[] =>
   features.flatMap(({ reactors = [] }) => (typeof reactors === 'function' ? reactors(config) : reactors));
 
 /**
@@ -135,6 +153,6 @@ export function taskListOf(features: readonly Feature[], worker: WorkerContext):
 }
 
 /** Each feature's own migrations, in the order of the list (the kernel's own run before them). */
-export async function migrateFeatures(pool: Pool, features: readonly Feature[]): Promise<void> {
+export async function migrateFeatures(pool: Pool, features: readonly Pick<Feature, 'migrate'>[]): Promise<void> {
   for (const feature of features) await feature.migrate?.(pool);
 }

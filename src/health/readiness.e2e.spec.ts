@@ -1,15 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { startBackground, type Background } from '../bootstrap/background';
+import { HELD_BACK_NOTICE_SECONDS } from '../event-store/held-back';
+import { waitUntilHeldBackFor, whileTransactionHeldOpen } from '../../test/harness/held-transaction';
+import { waitUntilSettled } from '../../test/harness/settled-history';
 import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
 import { waitUntil } from '../../test/harness/wait-until';
 
-type Readiness = { status: 'up' | 'down'; checks: Record<string, { status: 'up' | 'down'; error?: string }> };
+type Readiness = {
+  status: 'up' | 'down';
+  checks: Record<string, { status: 'up' | 'down'; error?: string }>;
+  heldBack?: { since: string; seconds: number; message: string };
+};
 
 const readiness = async (harness: TestApp) => {
   const response = await harness.app.inject({ method: 'GET', url: '/health/ready' });
   return { statusCode: response.statusCode, body: response.json<Readiness>() };
 };
+
+/** A new order's charge, which appends its ChargeRequested. */
+const requestCharge = (harness: TestApp) =>
+  harness.app.inject({
+    method: 'POST',
+    url: `/v1/orders/ord-${randomUUID()}/charge`,
+    headers: auth('storefront'),
+    payload: { amount: 1250, currency: 'EUR', customerId: 'cus_42' },
+  });
 
 const allUp = { database: { status: 'up' }, eventStore: { status: 'up' }, jobQueue: { status: 'up' }, projectionLag: { status: 'up' } };
 
@@ -98,13 +114,7 @@ describe('GET /health/ready with IDEM_READY_MAX_PROJECTION_LAG', () => {
 
   it('is 503 while a live projection is behind the log by more than the limit, and 200 once it caught up', async () => {
     expect((await readiness(harness)).statusCode).toBe(200);
-    const charge = await harness.app.inject({
-      method: 'POST',
-      url: `/v1/orders/ord-${randomUUID()}/charge`,
-      headers: auth('storefront'),
-      payload: { amount: 1250, currency: 'EUR', customerId: 'cus_42' },
-    });
-    expect(charge.statusCode).toBe(202);
+    expect((await requestCharge(harness)).statusCode).toBe(202);
     // No worker runs in this process yet: nothing processes the ChargeRequested.
     const behind = await waitUntil(
       () => readiness(harness),
@@ -123,5 +133,35 @@ describe('GET /health/ready with IDEM_READY_MAX_PROJECTION_LAG', () => {
       (r) => r.statusCode === 200,
       30_000,
     );
+  });
+});
+
+describe('GET /health/ready while a transaction left open holds written events back', () => {
+  let harness: TestApp;
+  beforeAll(async () => {
+    harness = await startTestApp('readiness_held_back');
+  });
+  afterAll(() => harness.close());
+
+  it('stays 200 and names the hold in its body once it lasts, and says nothing of it once the transaction ended', async () => {
+    // Every event committed after the open transaction waits for it, the charge's ChargeRequested too.
+    await whileTransactionHeldOpen(harness.runtime.pool, async () => {
+      expect((await requestCharge(harness)).statusCode).toBe(202);
+      await waitUntilHeldBackFor(harness.runtime.eventStore, HELD_BACK_NOTICE_SECONDS * 1000);
+      const { statusCode, body } = await readiness(harness);
+      expect(statusCode).toBe(200);
+      expect(body.status).toBe('up');
+      expect(body.checks).toEqual(allUp);
+      expect(body.heldBack).toEqual({
+        since: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        seconds: expect.any(Number),
+        message: expect.stringMatching(/^events written \d+\.\d s ago wait for a transaction still in flight in the PostgreSQL cluster/),
+      });
+      expect(body.heldBack!.seconds).toBeGreaterThanOrEqual(HELD_BACK_NOTICE_SECONDS);
+    });
+    await waitUntilSettled(harness.runtime.pool);
+    const after = await readiness(harness);
+    expect(after.statusCode).toBe(200);
+    expect(after.body.heldBack).toBeUndefined();
   });
 });

@@ -4,6 +4,19 @@
  * A slot is dead exactly when nobody holds its liveness lock (job-worker-liveness.ts): its process
  * is gone. A live slot's job is never released, however long it runs: running it twice at once is
  * what Idem exists to prevent.
+ *
+ * The liveness key keeps its 32-bit `hashtext(slot id)`, unlike the pull-run lock (64 bits of sha256,
+ * modules/contacts/pull-run/run-lock.ts), because a collision here costs little and a new key would
+ * risk much. Only two slot ids with one hashtext share a key (no other lock of Idem's uses the
+ * namespace, and the query asks for objsubid 2, two int4 keys), e.g. `worker-9f3fedf17034316a32b96e87686c44d9`
+ * and `worker-92ff4612172650fc2af12a8701ba251d`; the locks are shared, so a dead slot whose id collides
+ * with a live one's reads as alive: its jobs wait for that slot's process to end, at worst for
+ * graphile-worker's own 4-hour takeover (resetLockedAt), while the recovery schedule
+ * (recover-stuck-charges: pending, processing, unknown) settles a charge stuck meanwhile. A live slot
+ * never reads as dead. The odds are (live slots) / 2^32 per dead slot; a run lock's collision refused a
+ * run outright instead. And during a rolling upgrade a sweeper of the version before would find a
+ * new-key slot's lock missing and release its running job to another worker: the one failure this
+ * sweep must never cause.
  */
 import type { Logger, WorkerUtils } from 'graphile-worker';
 import type { Pool } from 'pg';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SupportJobQueries } from '../../projections/support-jobs/support-jobs.queries';
 import { auth, startTestApp, type TestApp } from '../../test/harness/test-app';
 import { waitUntilSettled } from '../../test/harness/settled-history';
-import { waitUntil } from '../../test/harness/wait-until';
+import { waitUntilHeldBackFor, whileTransactionHeldOpen } from '../../test/harness/held-transaction';
 import { METRIC_SOURCE_TIMEOUT_MS } from './metric-sources';
 
 /** The api alone, as in production: no worker in this process, so nothing here runs projections or jobs. */
@@ -71,10 +71,7 @@ describe('GET /metrics', () => {
 
   it('reports how long a transaction in flight has held written events back from every projection', async () => {
     // A session left in a transaction after a write (a psql in BEGIN, say): the lag above stays 0 meanwhile.
-    const held = await harness.runtime.pool.connect();
-    try {
-      await held.query('BEGIN');
-      await held.query('SELECT pg_current_xact_id()');
+    await whileTransactionHeldOpen(harness.runtime.pool, async () => {
       const charge = await harness.app.inject({
         method: 'POST',
         url: `/v1/orders/ord-${randomUUID()}/charge`,
@@ -83,16 +80,9 @@ describe('GET /metrics', () => {
       });
       expect(charge.statusCode).toBe(202);
       // Its age is counted in whole milliseconds: wait until one has passed.
-      await waitUntil(
-        () => harness.runtime.eventStore.heldBackSince!(),
-        (since) => !!since && since.getTime() < Date.now(),
-        5_000,
-      );
+      await waitUntilHeldBackFor(harness.runtime.eventStore, 1);
       expect(sample(await scrape(), 'idem_event_store_held_back_seconds')).toBeGreaterThan(0);
-    } finally {
-      await held.query('ROLLBACK');
-      held.release();
-    }
+    });
   });
 
   it('reports the job queue depth by task and state, read from the shared database', async () => {

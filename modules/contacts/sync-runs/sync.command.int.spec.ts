@@ -28,7 +28,7 @@ import { importStream } from '../contact.events';
 import { appendRunEvents, loadRun } from '../pull-run/drive-run';
 import { runLocksOn } from '../pull-run/run-lock';
 import { startRun } from '../pull-run/start-run';
-import { EXIT_DRIVEN_ELSEWHERE } from './sync.command';
+import { EXIT_DRIVEN_ELSEWHERE } from './sync.actions';
 
 let pool: Pool;
 let store: PostgresEventStore;

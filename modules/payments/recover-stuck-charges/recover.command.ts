@@ -8,12 +8,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { println, providerUrl, type CliCommand } from '../../../src/cli/cli-context';
 import { counted } from '../../../src/text/counted';
 import { parseDuration } from '../../../src/config/duration';
-import { createReadModelDataSource } from '../../../src/database/data-source';
-import { loadOrder } from '../load-order';
-import { configuredGateway } from '../payment-gateway/configured-gateway';
-import { reconcileOrderNow, type ReconcileResult } from './reconcile-order';
-import { recoverStuckCharges } from './recover-stuck-charges.job';
-import { stuckOrdersIn } from './stuck-orders';
+import type { ReconcileResult } from './reconcile-order';
 
 const duration = (raw: string) => {
   try {
@@ -46,6 +41,22 @@ export const recoverCommand: CliCommand = (context) =>
         .conflicts('order'),
     )
     .action(async (options: { order?: string; olderThan?: number; window?: number }) => {
+      // Loaded when the command runs (the Stripe SDK, TypeORM), not by every `idem` command (src/cli.ts).
+      const [
+        { createReadModelDataSource },
+        { loadOrder },
+        { configuredGateway },
+        { reconcileOrderNow },
+        { recoverStuckCharges },
+        { stuckOrdersIn },
+      ] = await Promise.all([
+        import('../../../src/database/data-source'),
+        import('../load-order'),
+        import('../payment-gateway/configured-gateway'),
+        import('./reconcile-order'),
+        import('./recover-stuck-charges.job'),
+        import('./stuck-orders'),
+      ]);
       const config = context.config();
       const runtime = await context.runtime();
       const gateway = configuredGateway(config.payments, providerUrl(config));

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import Stripe from 'stripe';
 import type { RecordedEvent } from '../../../src/event-store/event-store.port';
-import { reviewAlertOf, signatureHeaders, SIGNATURE_HEADER } from './review-alert';
+import { reviewAlertOf } from './review-alert';
+import { signatureHeaders, SIGNATURE_HEADER } from './review-alert.signature';
 
 const recorded = (stream: string, type: string, data: Record<string, unknown>): RecordedEvent => ({
   id: '5b0c1a52-7d3e-4c4b-9a57-0c6f2f1d8e11',

@@ -7,7 +7,8 @@
 import type { Task } from 'graphile-worker';
 import type { IdemConfig } from '../../../src/config/config';
 import { describeFetchFailure } from '../../../src/errors/fetch-failure';
-import { signatureHeaders, type ReviewAlert } from './review-alert';
+import type { ReviewAlert } from './review-alert';
+import { signatureHeaders } from './review-alert.signature';
 
 export const ALERT_TIMEOUT_MS = 5_000;
 

@@ -5,13 +5,13 @@
 import { ordersReadModel } from '../../../projections/orders/orders.projector';
 import { cliOn } from '../../../test/harness/cli-on-database';
 import { READ_MODELS, REACTORS } from '../../../test/harness/projection-catalogue';
+import { waitUntilHeldBackFor, whileTransactionHeldOpen } from '../../../test/harness/held-transaction';
 import { waitUntilSettled } from '../../../test/harness/settled-history';
-import { waitUntil } from '../../../test/harness/wait-until';
 import { LiveWriter } from '../../../test/projections/live-writer';
 import { createProjectionDatabase, waitUntilCaughtUp, type ProjectionDatabase } from '../../../test/projections/projection-harness';
+import { HELD_BACK_NOTICE_SECONDS } from '../../event-store/held-back';
 import { readModelProjection } from '../../subscriptions/read-models/read-model.projection';
 import { startProjections } from '../../subscriptions/start-projections';
-import { HELD_BACK_NOTICE_SECONDS } from './status';
 
 describe('idem projections status --json', () => {
   let db: ProjectionDatabase;
@@ -65,23 +65,13 @@ describe('idem projections status', () => {
   afterAll(() => db.close());
 
   it('says when a transaction in flight holds written events back from every projection', async () => {
-    const held = await db.pool.connect();
-    try {
-      await held.query('BEGIN');
-      await held.query('SELECT pg_current_xact_id()');
+    await whileTransactionHeldOpen(db.pool, async () => {
       await new LiveWriter(db.store, 2).appendCount(1);
-      await waitUntil(
-        () => db.store.heldBackSince!(),
-        (since) => !!since && Date.now() - since.getTime() >= HELD_BACK_NOTICE_SECONDS * 1000,
-        HELD_BACK_NOTICE_SECONDS * 1000 + 10_000,
-      );
+      await waitUntilHeldBackFor(db.store, HELD_BACK_NOTICE_SECONDS * 1000);
       const { code, out } = await cliOn(db, ['projections', 'status'], { readModels: READ_MODELS, reactors: REACTORS });
       expect(code).toBe(0);
       expect(out).toMatch(/\nheld back: events written \d+\.\d s ago wait for a transaction still in flight/);
-    } finally {
-      await held.query('ROLLBACK');
-      held.release();
-    }
+    });
     await waitUntilSettled(db.pool);
     const { out } = await cliOn(db, ['projections', 'status'], { readModels: READ_MODELS, reactors: REACTORS });
     expect(out).not.toContain('held back');

@@ -4,17 +4,11 @@
  */
 import { describeCheckpoint } from '../../event-store/checkpoint';
 import type { Checkpoint } from '../../event-store/event-store.port';
+import { noticeableHold } from '../../event-store/held-back';
 import { readVersions } from '../../subscriptions/checkpoint-store';
 import { measureLag, type ProjectionLag } from '../../subscriptions/projection-lag';
 import { readModelProjection } from '../../subscriptions/read-models/read-model.projection';
 import { println, type CliContext } from '../cli-context';
-
-/**
- * Events held back this long by a transaction in flight (PostgreSQL: EventStore.heldBackSince) get a line
- * under the table: every projection waits for that transaction while their lag, which counts what they could
- * read, may say 0. Shorter holds are the ordinary moment between a write and the commits before it.
- */
-export const HELD_BACK_NOTICE_SECONDS = 5;
 
 interface StatusLine {
   name: string;
@@ -72,12 +66,12 @@ export async function projectionsStatus(context: CliContext, options: { json?: b
         .join('  ')
         .trimEnd(),
     );
-  const heldBackSince = await store.heldBackSince?.();
-  const heldForSeconds = heldBackSince ? (Date.now() - heldBackSince.getTime()) / 1000 : 0;
-  if (heldForSeconds >= HELD_BACK_NOTICE_SECONDS)
+  // A line under the table once a hold lasts (held-back.ts): the lag above may say 0 meanwhile.
+  const held = await noticeableHold(store);
+  if (held)
     println(
       context.stdout,
-      `\nheld back: events written ${heldForSeconds.toFixed(1)} s ago wait for a transaction still in flight in the PostgreSQL ` +
+      `\nheld back: events written ${held.seconds.toFixed(1)} s ago wait for a transaction still in flight in the PostgreSQL ` +
         'cluster; no projection reads past them until it ends (README, Operations: "A transaction left open")',
     );
 }
