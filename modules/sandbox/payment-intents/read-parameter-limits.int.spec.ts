@@ -42,6 +42,21 @@ describe("the read endpoints: spec3.json's maxLength and enums on their query pa
     expect(listed.object).toBe('list');
   });
 
+  it('GET /v1/payment_intents/search refuses a parameter it does not take, and takes expand[]', async () => {
+    const query = "metadata['order_id']:'s1'";
+
+    const error = await failureOf(t.stripe.paymentIntents.search({ query, customer: SHOPPER } as Stripe.PaymentIntentSearchParams));
+    const found = await t.stripe.paymentIntents.search({ query, expand: ['data.customer'] });
+
+    expect(error).toMatchObject({
+      statusCode: 400,
+      code: 'parameter_unknown',
+      param: 'customer',
+      message: 'Received unknown parameter: customer',
+    });
+    expect(found.object).toBe('search_result');
+  });
+
   it('GET /v1/payment_intents/search refuses a query over 5,000 characters', async () => {
     const error = await failureOf(t.stripe.paymentIntents.search({ query: `metadata['order_id']:'${'1'.repeat(4980)}'` }));
 

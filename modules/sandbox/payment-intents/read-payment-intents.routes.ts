@@ -10,6 +10,7 @@ import { parseSearchQuery } from './search-query';
 import { pageOf, parsePaging } from './search-paging';
 
 const SEARCH_PATH = '/v1/payment_intents/search';
+const SEARCH_PARAMS = /^(query|limit|page|expand\[\d*\])$/;
 
 /**
  * Retrieve and list (strongly consistent: the intents as they are now) and search (lagging: see IntentsStore, as
@@ -17,6 +18,13 @@ const SEARCH_PATH = '/v1/payment_intents/search';
  */
 export function registerReadPaymentIntents(app: FastifyInstance, state: SandboxState): void {
   app.get<{ Querystring: { query?: unknown; limit?: unknown; page?: unknown } }>(SEARCH_PATH, async (request, reply) => {
+    // spec3.json `GetPaymentIntentsSearch` takes `expand`, `limit`, `page` and `query`; anything else is refused, as
+    // on list and create ("Received unknown parameter: …").
+    const unknown = Object.keys(request.query).find((name) => !SEARCH_PARAMS.test(name));
+    if (unknown) {
+      const error = invalidRequest(`Received unknown parameter: ${unknown}`, unknown, 'parameter_unknown');
+      return answer(state, request, reply, error.status, error.body);
+    }
     const query = request.query.query;
     if (query === undefined || query === '') {
       const error = invalidRequest('Missing required param: query.', 'query', 'parameter_missing');
