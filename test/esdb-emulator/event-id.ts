@@ -6,7 +6,7 @@
  * nameof(dto))`. Whatever form came in, the server keeps a `Guid` and reads it back as its `ToString()`: the
  * lower-case D form (`Streams.Read.cs` `ConvertToRecordedEvent`).
  */
-import type { SharedPb } from './proto';
+import { sharedPb, type SharedPb } from './proto';
 import { parseGuid } from './dotnet-guid';
 
 export interface EventId {
@@ -38,12 +38,22 @@ export function eventIdFromDto(dto: SharedPb.UUID | undefined): EventId {
 }
 
 /** `Uuid(long msb, long lsb).ToGuid()`: the two halves big-endian, in order, make the D form. */
-function guidOfHalves(msb: bigint, lsb: bigint): string {
+export function guidOfHalves(msb: bigint, lsb: bigint): string {
   const bytes = Buffer.alloc(16);
   bytes.writeBigInt64BE(msb, 0);
   bytes.writeBigInt64BE(lsb, 8);
   const h = bytes.toString('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** `Uuid.FromGuid(guid).ToDto()`: the structured form, the D form's 32 digits as two signed int64s, most significant first. */
+export function structuredUuid(guid: string): SharedPb.UUID {
+  const digits = guid.replace(/-/g, '');
+  const half = (hex: string) => BigInt.asIntN(64, BigInt(`0x${hex}`)).toString();
+  const structured = new sharedPb.UUID.Structured()
+    .setMostSignificantBits(half(digits.slice(0, 16)))
+    .setLeastSignificantBits(half(digits.slice(16)));
+  return new sharedPb.UUID().setStructured(structured);
 }
 
 /** `JsonFormatter`: int64 as quoted decimals, fields with default values left out, `{ a, b }` spacing. */

@@ -8,6 +8,7 @@ import type { SharedPb, StreamsPb } from './proto';
 import { anyPb, sharedPb, statusPb, streamsPb } from './proto';
 import type { StoredEvent } from './event-log';
 import { toWire, type TfPos } from './tf-pos';
+import { guidOfHalves } from './event-id';
 
 export function streamIdentifier(name: string): SharedPb.StreamIdentifier {
   return new sharedPb.StreamIdentifier().setStreamName(Buffer.from(name, 'utf8'));
@@ -17,16 +18,15 @@ export function streamNameOf(identifier: SharedPb.StreamIdentifier | undefined):
   return Buffer.from(identifier?.getStreamName_asU8() ?? new Uint8Array()).toString('utf8');
 }
 
-/** Accepts both UUID encodings; the client always sends the string form. */
+/** A BatchAppend correlation id, either encoding; the client always sends the string form. */
 export function uuidOf(uuid: SharedPb.UUID | undefined): string | undefined {
   if (!uuid) return undefined;
   if (uuid.hasStructured()) {
     const structured = uuid.getStructured()!;
-    const bytes = Buffer.alloc(16);
-    bytes.writeBigUInt64BE(BigInt.asUintN(64, BigInt(structured.getMostSignificantBits())), 0);
-    bytes.writeBigUInt64BE(BigInt.asUintN(64, BigInt(structured.getLeastSignificantBits())), 8);
-    const hex = bytes.toString('hex');
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    return guidOfHalves(
+      BigInt.asIntN(64, BigInt(structured.getMostSignificantBits())),
+      BigInt.asIntN(64, BigInt(structured.getLeastSignificantBits())),
+    );
   }
   return uuid.getString().toLowerCase();
 }
