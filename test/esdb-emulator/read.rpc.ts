@@ -22,6 +22,8 @@ import { readResponse } from './resolve-links';
 import { streamIdentifier, streamNameOf } from './wire';
 
 type Call = ServerWritableStream<StreamsPb.ReadReq, StreamsPb.ReadResp>;
+/** ulong.MaxValue: `StreamRevision.End` on the wire. */
+const ULONG_MAX = 2n ** 64n - 1n;
 const Options = streamsPb.ReadReq.Options;
 
 export function readRpc(ctx: EmulatorContext) {
@@ -48,6 +50,8 @@ async function answer(ctx: EmulatorContext, call: Call, options: StreamsPb.ReadR
   const backwards = options.getReadDirection() === Options.ReadDirection.BACKWARDS;
   const count = Number(options.getCount());
   if (options.getStreamOptionCase() === Options.StreamOptionCase.STREAM) {
+    const refusal = streamReadRefusal(options.getStream()!, backwards, count);
+    if (refusal) throw refusal;
     const stream = streamNameOf(options.getStream()!.getStreamIdentifier());
     if (ctx.log.lastRevision(stream) === LONG_MAX) throw rpcErrors.streamDeleted(stream);
     const events = ctx.log.readableEvents(stream);
@@ -59,6 +63,26 @@ async function answer(ctx: EmulatorContext, call: Call, options: StreamsPb.ReadR
     return;
   }
   await sendAll(ctx, call, allSlice(ctx.log, options.getAll()!, backwards, count, allFilterOf(options)), options.getResolveLinks());
+}
+
+/**
+ * Stream reads the server refuses before it looks at the stream, so whether it exists or not:
+ * - a revision above long.MaxValue other than ulong.MaxValue (`End`): `new StreamRevision(…)` throws while the
+ *   enumerator is built (`ReadReq.cs` `ToStreamRevision`, `Common/StreamRevision.cs`), escaping the handler: UNKNOWN
+ *   "Exception was thrown by handler.";
+ * - a count of 0 (`IndexReader.ReadStreamEvents{Forward,Backward}Internal`: `Ensure.Positive(maxCount)`) or a forward
+ *   read from `End` (its −1 fails `Ensure.Nonnegative(fromEventNumber)`): the storage reader catches the exception and
+ *   answers `ReadStreamResult.Error` (`StorageReaderWorker.ReadStreamEventsForward`/`Backward`), which the enumerator
+ *   reports as `RpcExceptions.UnknownError`: UNKNOWN "Unexpected ReadStreamResult: Error"
+ *   (`Enumerator.ReadStreamForwards`/`Backwards`, v24.10.5).
+ */
+function streamReadRefusal(options: StreamsPb.ReadReq.Options.StreamOptions, backwards: boolean, count: number) {
+  const Case = Options.StreamOptions.RevisionOptionCase;
+  const revision = options.getRevisionOptionCase() === Case.REVISION ? BigInt(options.getRevision()) : undefined;
+  if (revision !== undefined && revision > LONG_MAX && revision !== ULONG_MAX) return rpcErrors.handlerException();
+  const fromEnd = options.getRevisionOptionCase() === Case.END || revision === ULONG_MAX;
+  if (count === 0 || (fromEnd && !backwards)) return rpcErrors.unknown('Unexpected ReadStreamResult: Error');
+  return undefined;
 }
 
 function* streamSlice(events: readonly StoredEvent[], options: StreamsPb.ReadReq.Options.StreamOptions, backwards: boolean, count: number) {
