@@ -186,8 +186,11 @@ class Subscription implements SubscriptionState {
       if (compareTfPos(position, this.checkpoint) > 0 && this.target.matches(event)) {
         if (!(await this.sendEvent(event, true))) return false;
       }
-      const interval = this.target.filter?.checkpointInterval;
-      if (interval !== undefined && (interval === 0 || counted % interval === 0)) {
+      // `FilteredSubscribeToStream` gets `(int)_checkpointInterval` (`Enumerator.AllSubscriptionFiltered.GoLive`), unchecked:
+      // −1 is `DontReportCheckpointReached`, and any other interval ≤ 0 is reached at every event
+      // (`SubscriptionsService.ProcessEventCommited`, v24.10.5).
+      const interval = this.target.filter && this.target.filter.checkpointInterval | 0;
+      if (interval !== undefined && interval !== -1 && (interval <= 0 || counted % interval === 0)) {
         if (compareTfPos(position, this.checkpoint) >= 0) {
           this.checkpoint = position;
           if (!(await this.checkpoints.send(position))) return false;
