@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { UnknownError, jsonEvent } from '@eventstore/db-client';
 import { APPEND_PATHS, connectedEmulator, event, failureOf, readStream, streamName } from './fidelity-helpers';
+import { eventIdFromDto } from './event-id';
 import { StreamsClient, emptyPb, grpc, sharedPb, streamsPb, type SharedPb, type StreamsPb } from './proto';
 
 const GUID = 'ca761232-ed42-11ce-bacd-00aa0057b223';
@@ -96,5 +97,43 @@ describe('event ids on the raw BatchAppend wire', () => {
       .setLeastSignificantBits(BigInt.asIntN(64, 0xbacd00aa0057b223n).toString());
     expect((await batchAppendOne(stream, new sharedPb.UUID().setStructured(structured))).hasSuccess()).toBe(true);
     expect((await readStream(esdb.client, stream)).map((r) => r.event!.id)).toEqual([GUID]);
+  });
+});
+
+// `ConvertToRecordedEvent` (`Streams.Read.cs`): the string form only when the request's `uuid_option` asks for it.
+describe('event ids on a raw read that asks for the structured form', () => {
+  const esdb = connectedEmulator();
+
+  /** The first event's id as sent on a read (`count` 1) or a subscription of `stream`, with `uuid_option` structured. */
+  async function firstId(stream: string, subscribe: boolean): Promise<SharedPb.UUID> {
+    const client = new StreamsClient(`127.0.0.1:${esdb.emulator.port}`, grpc.credentials.createInsecure());
+    const streamOptions = new streamsPb.ReadReq.Options.StreamOptions()
+      .setStreamIdentifier(new sharedPb.StreamIdentifier().setStreamName(Buffer.from(stream)))
+      .setStart(new sharedPb.Empty());
+    const options = new streamsPb.ReadReq.Options()
+      .setStream(streamOptions)
+      .setResolveLinks(false)
+      .setNoFilter(new sharedPb.Empty())
+      .setUuidOption(new streamsPb.ReadReq.Options.UUIDOption().setStructured(new sharedPb.Empty()));
+    if (subscribe) options.setSubscription(new streamsPb.ReadReq.Options.SubscriptionOptions());
+    else options.setCount('1');
+    const call = client.read(new streamsPb.ReadReq().setOptions(options));
+    try {
+      for await (const response of call as AsyncIterable<StreamsPb.ReadResp>) {
+        if (response.hasEvent()) return response.getEvent()!.getEvent()!.getId()!;
+      }
+      throw new Error('no event');
+    } finally {
+      call.cancel();
+      client.close();
+    }
+  }
+
+  it.each([false, true])('sends the two halves (subscription: %s)', async (subscribe) => {
+    const stream = streamName();
+    await esdb.client.appendToStream(stream, event(FORMS[0][1]));
+    const id = await firstId(stream, subscribe);
+    expect(id.hasStructured()).toBe(true);
+    expect(eventIdFromDto(id).id).toBe(GUID);
   });
 });

@@ -19,7 +19,7 @@ import { send } from './send';
 import { startSubscription } from './subscription';
 import { allFilterOf } from './filters';
 import { readResponse } from './resolve-links';
-import { streamIdentifier, streamNameOf } from './wire';
+import { idFormOf, streamIdentifier, streamNameOf, type IdForm } from './wire';
 
 type Call = ServerWritableStream<StreamsPb.ReadReq, StreamsPb.ReadResp>;
 /** ulong.MaxValue: `StreamRevision.End` on the wire. */
@@ -59,10 +59,16 @@ async function answer(ctx: EmulatorContext, call: Call, options: StreamsPb.ReadR
       const notFound = new streamsPb.ReadResp.StreamNotFound().setStreamIdentifier(streamIdentifier(stream));
       return void (await send(call, new streamsPb.ReadResp().setStreamNotFound(notFound)));
     }
-    await sendAll(ctx, call, streamSlice(events, options.getStream()!, backwards, count), options.getResolveLinks());
+    await sendAll(ctx, call, streamSlice(events, options.getStream()!, backwards, count), options.getResolveLinks(), idFormOf(options));
     return;
   }
-  await sendAll(ctx, call, allSlice(ctx.log, options.getAll()!, backwards, count, allFilterOf(options)), options.getResolveLinks());
+  await sendAll(
+    ctx,
+    call,
+    allSlice(ctx.log, options.getAll()!, backwards, count, allFilterOf(options)),
+    options.getResolveLinks(),
+    idFormOf(options),
+  );
 }
 
 /**
@@ -126,9 +132,15 @@ function* allSlice(
   }
 }
 
-async function sendAll(ctx: EmulatorContext, call: Call, events: Iterable<StoredEvent>, resolveLinks: boolean): Promise<void> {
+async function sendAll(
+  ctx: EmulatorContext,
+  call: Call,
+  events: Iterable<StoredEvent>,
+  resolveLinks: boolean,
+  form: IdForm,
+): Promise<void> {
   for (const event of events) {
     await pause(ctx.readPaceMs);
-    if (!(await send(call, readResponse(ctx.log, event, resolveLinks)))) return;
+    if (!(await send(call, readResponse(ctx.log, event, resolveLinks, false, form)))) return;
   }
 }

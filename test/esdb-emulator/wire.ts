@@ -8,7 +8,7 @@ import type { SharedPb, StreamsPb } from './proto';
 import { anyPb, sharedPb, statusPb, streamsPb } from './proto';
 import type { StoredEvent } from './event-log';
 import { toWire, type TfPos } from './tf-pos';
-import { guidOfHalves } from './event-id';
+import { guidOfHalves, structuredUuid } from './event-id';
 
 export function streamIdentifier(name: string): SharedPb.StreamIdentifier {
   return new sharedPb.StreamIdentifier().setStreamName(Buffer.from(name, 'utf8'));
@@ -35,11 +35,22 @@ export function stringUuid(id: string): SharedPb.UUID {
   return new sharedPb.UUID().setString(id);
 }
 
-const wireCache = new WeakMap<StoredEvent, StreamsPb.ReadResp>();
+/**
+ * How a read or subscription wants event ids: `ConvertToRecordedEvent` (`Streams.Read.cs`, v24.10.5) sends
+ * `e.EventId.ToString()` when the request's `uuid_option` is `string`, and `Uuid.FromGuid(e.EventId).ToDto()`, the
+ * structured form, otherwise. The 6.x client always asks for strings.
+ */
+export type IdForm = 'string' | 'structured';
 
-function recordedEvent(event: StoredEvent): StreamsPb.ReadResp.ReadEvent.RecordedEvent {
+export function idFormOf(options: StreamsPb.ReadReq.Options): IdForm {
+  return options.getUuidOption()?.hasString() ? 'string' : 'structured';
+}
+
+const wireCache: Record<IdForm, WeakMap<StoredEvent, StreamsPb.ReadResp>> = { string: new WeakMap(), structured: new WeakMap() };
+
+function recordedEvent(event: StoredEvent, form: IdForm): StreamsPb.ReadResp.ReadEvent.RecordedEvent {
   const recorded = new streamsPb.ReadResp.ReadEvent.RecordedEvent()
-    .setId(stringUuid(event.id))
+    .setId(form === 'string' ? stringUuid(event.id) : structuredUuid(event.id))
     .setStreamIdentifier(streamIdentifier(event.stream))
     .setStreamRevision(event.revision.toString())
     .setPreparePosition(event.position.toString())
@@ -50,13 +61,13 @@ function recordedEvent(event: StoredEvent): StreamsPb.ReadResp.ReadEvent.Recorde
   return recorded;
 }
 
-/** One `ReadResp{event}` per stored event, built once: reads and every subscriber reuse it. */
-export function eventResponse(event: StoredEvent): StreamsPb.ReadResp {
-  let response = wireCache.get(event);
+/** One `ReadResp{event}` per stored event and id form, built once: reads and every subscriber reuse it. */
+export function eventResponse(event: StoredEvent, form: IdForm = 'string'): StreamsPb.ReadResp {
+  let response = wireCache[form].get(event);
   if (!response) {
-    const readEvent = new streamsPb.ReadResp.ReadEvent().setEvent(recordedEvent(event)).setCommitPosition(event.position.toString());
+    const readEvent = new streamsPb.ReadResp.ReadEvent().setEvent(recordedEvent(event, form)).setCommitPosition(event.position.toString());
     response = new streamsPb.ReadResp().setEvent(readEvent);
-    wireCache.set(event, response);
+    wireCache[form].set(event, response);
   }
   return response;
 }
@@ -65,9 +76,9 @@ export function eventResponse(event: StoredEvent): StreamsPb.ReadResp {
  * A link read with `resolveLinkTos` (`Streams.Read.cs` `ConvertToReadEvent`): `event` is the target
  * (absent when it could not be read), `link` the `$>` record, the position the link's own.
  */
-export function linkResponse(link: StoredEvent, target: StoredEvent | undefined): StreamsPb.ReadResp {
-  const readEvent = new streamsPb.ReadResp.ReadEvent().setLink(recordedEvent(link)).setCommitPosition(link.position.toString());
-  if (target) readEvent.setEvent(recordedEvent(target));
+export function linkResponse(link: StoredEvent, target: StoredEvent | undefined, form: IdForm = 'string'): StreamsPb.ReadResp {
+  const readEvent = new streamsPb.ReadResp.ReadEvent().setLink(recordedEvent(link, form)).setCommitPosition(link.position.toString());
+  if (target) readEvent.setEvent(recordedEvent(target, form));
   return new streamsPb.ReadResp().setEvent(readEvent);
 }
 
