@@ -1,10 +1,12 @@
 /**
  * Read options at their edges, as the server answers them (read.rpc.ts `streamReadRefusal`; sources there):
  * stream reads of 0 events, forwards from `End`, or from a revision no `StreamRevision` holds are refused before the
- * stream is looked at; reads starting past the end answer nothing.
+ * stream is looked at; reads starting past the end answer nothing; option combinations `CreateEnumerator` does not
+ * serve are invalid arguments (read-combinations.ts).
  */
 import { BACKWARDS, END, UnknownError } from '@eventstore/db-client';
 import { connectedEmulator, event, failureOf, readStream, streamName } from './fidelity-helpers';
+import { StreamsClient, grpc, sharedPb, streamsPb, type StreamsPb } from './proto';
 
 describe('stream read options at their edges', () => {
   const esdb = connectedEmulator();
@@ -47,5 +49,68 @@ describe('stream read options at their edges', () => {
     expect(await read(stream, { fromRevision: 10n })).toEqual([]);
     expect(await read(stream, { fromRevision: 10n, direction: BACKWARDS })).toEqual([2n, 1n, 0n]);
     expect((await readStream(esdb.client, stream)).length).toBe(3);
+  });
+});
+
+describe('read option combinations on the raw wire', () => {
+  const esdb = connectedEmulator();
+  const Options = streamsPb.ReadReq.Options;
+
+  /** The status a raw read with these options ends with (events, if any, are drained). */
+  async function statusOf(shape: (options: StreamsPb.ReadReq.Options) => void): Promise<{ code: number; details: string }> {
+    const client = new StreamsClient(`127.0.0.1:${esdb.emulator.port}`, grpc.credentials.createInsecure());
+    const options = new Options()
+      .setStream(
+        new Options.StreamOptions()
+          .setStreamIdentifier(new sharedPb.StreamIdentifier().setStreamName(Buffer.from(streamName())))
+          .setStart(new sharedPb.Empty()),
+      )
+      .setCount('10')
+      .setNoFilter(new sharedPb.Empty())
+      .setUuidOption(new Options.UUIDOption().setString(new sharedPb.Empty()));
+    shape(options);
+    // Bounded, so a server that wrongly starts a subscription fails the row (DEADLINE_EXCEEDED) instead of hanging it.
+    const call = client.read(new streamsPb.ReadReq().setOptions(options), { deadline: Date.now() + 10_000 });
+    try {
+      for await (const response of call as AsyncIterable<StreamsPb.ReadResp>) void response;
+      return { code: grpc.status.OK, details: '' };
+    } catch (error) {
+      const { code, details } = error as { code: number; details: string };
+      return { code, details };
+    } finally {
+      client.close();
+    }
+  }
+
+  const expression = () => new Options.FilterOptions.Expression().setPrefixList(['order-']);
+  it.each([
+    [
+      'a backward stream subscription',
+      (o: StreamsPb.ReadReq.Options) =>
+        o.setSubscription(new Options.SubscriptionOptions()).setReadDirection(Options.ReadDirection.BACKWARDS),
+      'Stream, Subscription, Backwards, NoFilter',
+    ],
+    [
+      'a filter on a stream read',
+      (o: StreamsPb.ReadReq.Options) =>
+        o.setFilter(new Options.FilterOptions().setStreamIdentifier(expression()).setCount(new sharedPb.Empty())),
+      'Stream, Count, Forwards, Filter',
+    ],
+    ['a read without its filter option', (o: StreamsPb.ReadReq.Options) => o.clearNoFilter(), 'Stream, Count, Forwards, None'],
+    ['a read without a count', (o: StreamsPb.ReadReq.Options) => o.clearCount(), 'Stream, None, Forwards, NoFilter'],
+    [
+      'a direction that is neither',
+      (o: StreamsPb.ReadReq.Options) => o.setReadDirection(7 as StreamsPb.ReadReq.Options.ReadDirection),
+      'Stream, Count, 7, NoFilter',
+    ],
+  ])('refuses %s as an invalid combination', async (_what, shape, combination) => {
+    expect(await statusOf(shape)).toEqual({
+      code: grpc.status.INVALID_ARGUMENT,
+      details: `The combination of (${combination}) is invalid.`,
+    });
+  });
+
+  it('serves a read of a stream that does not exist as StreamNotFound, ending OK', async () => {
+    expect(await statusOf(() => undefined)).toEqual({ code: grpc.status.OK, details: '' });
   });
 });

@@ -14,6 +14,7 @@ import { pause, type EmulatorContext } from './context';
 import { LONG_MAX, type EventLog, type StoredEvent } from './event-log';
 import { streamsPb, type StreamsPb } from './proto';
 import { notHandled, requiresLeader } from './node-state';
+import { combinationRefusal } from './read-combinations';
 import { rpcErrors } from './rpc-errors';
 import { send } from './send';
 import { startSubscription } from './subscription';
@@ -35,6 +36,8 @@ export function readRpc(ctx: EmulatorContext) {
     if (options.getStreamOptionCase() === Options.StreamOptionCase.STREAM_OPTION_NOT_SET) {
       return void call.emit('error', rpcErrors.invalidArgument('Either stream or all must be set'));
     }
+    const invalid = combinationRefusal(options);
+    if (invalid) return void call.emit('error', invalid);
     const denied = notHandled(ctx, requiresLeader(call.metadata));
     if (denied) return void call.emit('error', denied);
     if (options.getCountOptionCase() === Options.CountOptionCase.SUBSCRIPTION) return startSubscription(ctx, call, options);
