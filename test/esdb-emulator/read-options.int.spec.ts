@@ -57,7 +57,10 @@ describe('read option combinations on the raw wire', () => {
   const Options = streamsPb.ReadReq.Options;
 
   /** The status a raw read with these options ends with (events, if any, are drained). */
-  async function statusOf(shape: (options: StreamsPb.ReadReq.Options) => void): Promise<{ code: number; details: string }> {
+  async function statusOf(
+    shape: (options: StreamsPb.ReadReq.Options) => void,
+    deadlineMs = 10_000,
+  ): Promise<{ code: number; details: string }> {
     const client = new StreamsClient(`127.0.0.1:${esdb.emulator.port}`, grpc.credentials.createInsecure());
     const options = new Options()
       .setStream(
@@ -70,7 +73,7 @@ describe('read option combinations on the raw wire', () => {
       .setUuidOption(new Options.UUIDOption().setString(new sharedPb.Empty()));
     shape(options);
     // Bounded, so a server that wrongly starts a subscription fails the row (DEADLINE_EXCEEDED) instead of hanging it.
-    const call = client.read(new streamsPb.ReadReq().setOptions(options), { deadline: Date.now() + 10_000 });
+    const call = client.read(new streamsPb.ReadReq().setOptions(options), { deadline: Date.now() + deadlineMs });
     try {
       for await (const response of call as AsyncIterable<StreamsPb.ReadResp>) void response;
       return { code: grpc.status.OK, details: '' };
@@ -108,6 +111,11 @@ describe('read option combinations on the raw wire', () => {
       code: grpc.status.INVALID_ARGUMENT,
       details: `The combination of (${combination}) is invalid.`,
     });
+  });
+
+  it('never ends a $all read of 0 events: the call runs to its deadline', async () => {
+    const all = new Options.AllOptions().setStart(new sharedPb.Empty());
+    expect(await statusOf((o) => o.setAll(all).setCount('0'), 500)).toMatchObject({ code: grpc.status.DEADLINE_EXCEEDED });
   });
 
   it('serves a read of a stream that does not exist as StreamNotFound, ending OK', async () => {

@@ -65,6 +65,12 @@ async function answer(ctx: EmulatorContext, call: Call, options: StreamsPb.ReadR
     await sendAll(ctx, call, streamSlice(events, options.getStream()!, backwards, count), options.getResolveLinks(), idFormOf(options));
     return;
   }
+  // A `$all` read of 0 events never ends: each page asks for `Math.Min(ReadBatchSize, 0)` events, the reader returns
+  // none from where it started, and a page with fewer events than asked for is the end only when that is fewer than
+  // 0 (`ReadAllEvents{Forward,Backward}Completed.IsEndOfStream`, `ClientMessage.cs`; the filtered reader never reaches
+  // its end flag), so `Enumerator.ReadAll*` reads the same page again until the call is cancelled or its deadline
+  // passes (v24.10.5). The call ends then, with nothing sent.
+  if (count === 0) return new Promise<void>((resolve) => call.once('cancelled', () => resolve()));
   await sendAll(
     ctx,
     call,
