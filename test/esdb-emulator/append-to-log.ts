@@ -29,7 +29,15 @@ export interface AppendRequest {
   stream: string;
   /** Server code: −1 no_stream, −2 any, −4 stream_exists, N exact. */
   expected: bigint;
-  events: Array<Partial<ProposedEvent> & Pick<ProposedEvent, 'id' | 'data' | 'metadata'>>;
+  events: Array<Partial<ProposedEvent> & Pick<ProposedEvent, 'id' | 'data' | 'metadata'> & ProposedId>;
+}
+
+/** What the gRPC layer learnt parsing a proposed message's id (event-id.ts); the log keeps only the id. */
+export interface ProposedId {
+  /** What `Uuid.FromDto` threw for the id, if anything. */
+  idError?: string;
+  /** `proposedMessage.Id.ToString()`, which the Append path quotes in a MaximumAppendEventSizeExceeded refusal. */
+  idDiagnostic?: string;
 }
 
 export type AppendOutcome =
@@ -45,7 +53,13 @@ const TIMEOUT: AppendOutcome = { kind: 'timeout' };
 
 /** `ended`: whether the call carrying the write was cut or cancelled (its cancellation token fired). */
 export async function appendToLog(ctx: EmulatorContext, request: AppendRequest, ended: () => boolean): Promise<AppendOutcome> {
-  const events = request.events.map((e) => ({ ...e, id: e.id.toLowerCase(), type: e.type!, contentType: contentTypeOf(e.contentType) }));
+  const events = request.events.map((e) => ({
+    id: e.id.toLowerCase(),
+    type: e.type!,
+    contentType: contentTypeOf(e.contentType),
+    data: e.data,
+    metadata: e.metadata,
+  }));
   ctx.inFlight.ids += events.length;
   const settled = () => (ctx.inFlight.ids -= events.length);
   // The writer's queue (`holdWrites` keeps requests here, before any decision); the timeout already runs.

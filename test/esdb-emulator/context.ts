@@ -66,7 +66,7 @@ export interface EmulatorContext {
   writeCalls: Set<DroppableCall>;
   /** See `setNodeState`. */
   nodeState: NodeState;
-  /** Set on a cluster node: the members its gossip reports. */
+  /** The members its gossip reports: a cluster's, or the node alone (set once it has its port). */
   gossip?: () => GossipMember[];
   /** Event ids of appends between their arrival and the index (or their refusal); see `writesInFlight`. */
   inFlight: { ids: number };

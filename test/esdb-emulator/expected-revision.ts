@@ -3,9 +3,10 @@
  * `Grpc/Streams.Append.cs`, `Streams.BatchAppend.cs` `FromOptions` and `Streams.Delete.cs`, kurrent-io/KurrentDB v24.10.5). Append, BatchAppend, Delete and Tombstone all
  * number its cases alike: 2 revision / stream_position, 3 no_stream, 4 any, 5 stream_exists.
  */
-import { ANY, NO_STREAM, STREAM_EXISTS, type ProposedEvent } from './event-log';
+import type { AppendRequest } from './append-to-log';
+import { eventIdFromDto } from './event-id';
+import { ANY, NO_STREAM, STREAM_EXISTS } from './event-log';
 import type { SharedPb } from './proto';
-import { uuidOf } from './wire';
 
 const REVISION_CASE = 2;
 const NO_STREAM_CASE = 3;
@@ -35,11 +36,17 @@ interface WireProposedMessage {
   getCustomMetadata_asU8(): Uint8Array;
 }
 
-/** `type` and `content-type` stay undefined when missing, so the append can refuse them as the server does. */
-export function proposedFromWire(message: WireProposedMessage): Partial<ProposedEvent> & Pick<ProposedEvent, 'id' | 'data' | 'metadata'> {
+/**
+ * `type` and `content-type` stay undefined when missing, and an id that does not parse keeps its error, so the append
+ * can refuse them as the server does, in its order (proposed-events.ts).
+ */
+export function proposedFromWire(message: WireProposedMessage): AppendRequest['events'][number] {
   const metadata = message.getMetadataMap();
+  const { id, error, diagnostic } = eventIdFromDto(message.getId());
   return {
-    id: uuidOf(message.getId()) ?? '',
+    id,
+    idError: error,
+    idDiagnostic: diagnostic,
     type: metadata.get('type'),
     contentType: metadata.get('content-type'),
     data: message.getData_asU8(),

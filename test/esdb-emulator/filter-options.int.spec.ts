@@ -3,7 +3,8 @@
  * (kurrent-io/KurrentDB v24.10.5): `Grpc/Streams.Read.cs` `CreateEnumerator` (a window that is neither
  * `count` nor `max` is `RpcExceptions.InvalidArgument`), `Enumerator.AllSubscriptionFiltered`'s
  * constructor (`ThrowIfZero(checkpointIntervalMultiplier)`, escaping the handler: UNKNOWN) and its
- * `CatchUp` (a `max` window of 0 makes the interval 0, and `%= 0` throws).
+ * `CatchUp` (a `max` window of 0 makes the interval 0, and `%= 0` throws; so does a window × multiplier that wraps
+ * the uint to 0).
  */
 import { connectedEmulator, event, streamName } from './fidelity-helpers';
 import { StreamsClient, grpc, sharedPb, streamsPb, type StreamsPb } from './proto';
@@ -61,6 +62,22 @@ describe('filtered $all subscription options', () => {
         details: "'None' is not a valid EventStore.Client.Streams.ReadReq+Types+Options+Types+FilterOptions+WindowOneofCase",
       },
     });
+  });
+
+  it('confirms a count window with a multiplier of 2^27, then fails catching up: 32 × 2^27 wraps to an interval of 0', async () => {
+    // More than one page (32 considered events) to catch up on, so the interval is checked before the end of the log.
+    const stream = streamName();
+    await esdb.client.appendToStream(
+      stream,
+      Array.from({ length: 40 }, () => event()),
+    );
+    const filter = new Filter().setCount(new sharedPb.Empty()).setCheckpointintervalmultiplier(2 ** 27);
+    const { sent, status } = await subscribe(esdb.emulator.port, filter);
+    // The first page's matches go out before its interval check (`CatchUp`), then the call fails; nothing more.
+    expect(status).toEqual({ code: grpc.status.UNKNOWN, details: 'Exception was thrown by handler.' });
+    expect(sent[0]).toBe('confirmation');
+    expect(new Set(sent.slice(1))).toEqual(new Set(['event']));
+    expect(sent.length - 1).toBeLessThanOrEqual(32);
   });
 
   it('confirms a max window of 0, then fails catching up: the interval is 0 and the counter divides by it', async () => {

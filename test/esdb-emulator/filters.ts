@@ -56,7 +56,10 @@ export function filterOf(options: StreamsPb.ReadReq.Options): EventFilter | unde
     },
     window,
     multiplier: filter.getCheckpointintervalmultiplier(),
-    checkpointInterval: window * filter.getCheckpointintervalmultiplier(),
+    // `_checkpointInterval = checkpointIntervalMultiplier * _maxSearchWindow`: a uint product in C#'s default unchecked
+    // context (`Enumerator.AllSubscriptionFiltered`), so it wraps at 2^32 — to 0 for a multiplier of 2^27 and the
+    // count window (32), which then fails catching up as a `max` window of 0 does.
+    checkpointInterval: Number((BigInt(window) * BigInt(filter.getCheckpointintervalmultiplier())) & 0xffffffffn),
   };
 }
 

@@ -149,6 +149,8 @@ export async function startEsdbEmulator(
   };
   let server: GrpcJs.Server | undefined = createServer(ctx);
   const port = await bind(server, options.port ?? 0, tls);
+  // A single node's gossip names itself, the leader (gossip.rpc.ts).
+  ctx.gossip ??= () => [{ port, leader: true }];
 
   const emulator: EsdbEmulator = {
     connectionString: tls ? `esdb://127.0.0.1:${port}?tlsCAFile=${encodeURIComponent(tls.caFile)}` : `esdb://127.0.0.1:${port}?tls=false`,

@@ -42,4 +42,24 @@ describe('live checkpoints of a filtered $all subscription', () => {
     );
     expect(kinds.slice(kinds.indexOf('caught_up') + 1)).toEqual([`checkpoint@${last}/${last}`, marker]);
   });
+
+  // 32 × 2^26 = 2^31: as `(int)` it is int.MinValue, ≤ 0 and not `DontReportCheckpointReached` (−1), so every live
+  // event reaches it (`SubscriptionsService.ProcessEventCommited`).
+  it('reaches a checkpoint at every live event when window × multiplier turns negative as an int', async () => {
+    const category = streamName('wrap').replace(/-/g, '');
+    const markers: string[] = [];
+    const kinds = await wireMessages(
+      esdb.emulator.port,
+      `${category}-`,
+      'end',
+      (seen) => markers.length === 2 && seen.includes(`event@${markers[1]}`),
+      async (seen) => {
+        if (seen.at(-1) !== 'caught_up') return;
+        for (let i = 0; i < 2; i++) markers.push(`${(await esdb.client.appendToStream(streamName(category), event())).position!.commit}`);
+      },
+      2 ** 26,
+    );
+    const [first, second] = markers;
+    expect(kinds.slice(kinds.indexOf('caught_up') + 1)).toEqual([`event@${first}`, `checkpoint@${first}/${first}`, `event@${second}`]);
+  });
 });

@@ -5,12 +5,13 @@
  * - `Grpc/Streams.Append.cs`, `Append`: per event, a missing `type` then `content-type` property is
  *   RequiredMetadataPropertyMissing; `Event.SizeOnDisk` (data + metadata + 2 × type length) above
  *   `MaxAppendEventSize` is MaximumAppendEventSizeExceeded; the running total above `MaxAppendSize` is
- *   MaximumAppendSizeExceeded; then `new Event(…)` throws on an empty id or type, or a record too big
- *   (`Data/Event.cs`), which escapes the handler: gRPC UNKNOWN.
+ *   MaximumAppendSizeExceeded; then `Uuid.FromDto` throws on an id `Guid.Parse` refuses (event-id.ts) and `new
+ *   Event(…)` on an empty id or type, or a record too big (`Data/Event.cs`); either escapes the handler: gRPC UNKNOWN.
+ *   The event-size refusal names the event by `proposedMessage.Id.ToString()`, the id message's diagnostic JSON.
  * - `Grpc/Streams.BatchAppend.cs`, `Receive`: per event, `FromProposedMessage` (a missing property
  *   throws `KeyNotFoundException`; `Uuid.FromDto` and `new Event` throw as above) then
- *   `ClientWriteRequest.AddEvents`' per-event size check; after each chunk the total. A thrown
- *   exception becomes an in-band BadRequest with its message.
+ *   `ClientWriteRequest.AddEvents`' per-event size check, which names the event by its parsed `Guid` (D form);
+ *   after each chunk the total. A thrown exception becomes an in-band BadRequest with its message.
  *
  * `content-type` is kept only as `IsJson` (`== "application/json"`); reads answer `application/json` or
  * `application/octet-stream` (`Grpc/Streams.Read.cs`).
@@ -28,7 +29,6 @@ export type ProposalRefusal =
 type Proposed = AppendRequest['events'][number];
 
 const EMPTY_GUID = '00000000-0000-0000-0000-000000000000';
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const sizeOnDisk = (e: Proposed) => e.data.length + e.metadata.length + 2 * (e.type?.length ?? 0);
 
@@ -44,9 +44,9 @@ export const contentTypeOf = (contentType: string | undefined) =>
  */
 export const EFFECTIVE_MAX_LOG_RECORD_SIZE = 16 * 1024 * 1024 - 10_000;
 
-/** `new Event(…)` and `Uuid.FromDto`: what they throw, or undefined. */
+/** `Uuid.FromDto` and `new Event(…)`: what they throw, or undefined. */
 function constructionError(e: Proposed): string | undefined {
-  if (!GUID.test(e.id)) return 'Unrecognized Guid format.';
+  if (e.idError !== undefined) return e.idError;
   if (e.id === EMPTY_GUID) return "Empty eventId provided. (Parameter 'eventId')";
   if (!e.type) return "Empty eventType provided. (Parameter 'eventType')";
   if (sizeOnDisk(e) > EFFECTIVE_MAX_LOG_RECORD_SIZE) return "Record is too big. (Parameter 'data')";
@@ -59,7 +59,11 @@ export function checkForAppend(events: Proposed[], settings: EmulatorSettings): 
     if (e.type === undefined) return { kind: 'missing-required-metadata', property: 'type' };
     if (e.contentType === undefined) return { kind: 'missing-required-metadata', property: 'content-type' };
     const size = sizeOnDisk(e);
-    if (size > settings.maxAppendEventSize) return { kind: 'maximum-append-event-size-exceeded', eventId: e.id, size };
+    if (size > settings.maxAppendEventSize) {
+      // `proposedMessage.Id.ToString()` on a missing id throws before the refusal is built.
+      if (e.idDiagnostic === undefined) return { kind: 'invalid-event', message: 'Object reference not set to an instance of an object.' };
+      return { kind: 'maximum-append-event-size-exceeded', eventId: e.idDiagnostic, size };
+    }
     if ((total += size) > settings.maxAppendSize) return { kind: 'maximum-append-size-exceeded' };
     const error = constructionError(e);
     if (error) return { kind: 'invalid-event', message: error };

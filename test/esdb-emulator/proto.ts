@@ -41,6 +41,9 @@ export const { ServerFeaturesService, ServerFeaturesClient } = load<{
   ServerFeaturesClient: GrpcJs.ServiceClientConstructor;
 }>('@eventstore/db-client/generated/serverfeatures_grpc_pb');
 
-export const { GossipService } = load<{ GossipService: GrpcJs.ServiceDefinition }>('@eventstore/db-client/generated/gossip_grpc_pb');
+export const { GossipService, GossipClient } = load<{
+  GossipService: GrpcJs.ServiceDefinition;
+  GossipClient: GrpcJs.ServiceClientConstructor;
+}>('@eventstore/db-client/generated/gossip_grpc_pb');
 
-export type { FeaturesPb, GrpcJs, SharedPb, StreamsPb };
+export type { FeaturesPb, GossipPb, GrpcJs, SharedPb, StreamsPb };

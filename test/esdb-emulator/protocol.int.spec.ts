@@ -34,6 +34,7 @@ describe('capability discovery', () => {
       'event_store.client.streams.streams/tombstone[]',
       'event_store.client.streams.streams/batchappend[deadline_duration]',
       'event_store.client.server_features.serverfeatures/getsupportedmethods[]',
+      'event_store.client.gossip.gossip/read[]',
     ]);
   });
 });

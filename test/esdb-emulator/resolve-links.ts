@@ -12,7 +12,7 @@
  */
 import type { EventLog, StoredEvent } from './event-log';
 import type { StreamsPb } from './proto';
-import { eventResponse, linkResponse } from './wire';
+import { eventResponse, linkResponse, type IdForm } from './wire';
 
 export const LINK_TO = '$>';
 
@@ -28,14 +28,20 @@ function parseLong(text: string): bigint | undefined {
 }
 
 /** `live`: the event reached a live subscription (`SubscriptionsService`), not a read or a catch-up (`StorageReaderWorker`). */
-export function readResponse(log: EventLog, event: StoredEvent, resolveLinks: boolean, live = false): StreamsPb.ReadResp {
-  if (!resolveLinks || event.type !== LINK_TO) return eventResponse(event);
+export function readResponse(
+  log: EventLog,
+  event: StoredEvent,
+  resolveLinks: boolean,
+  live = false,
+  form: IdForm = 'string',
+): StreamsPb.ReadResp {
+  if (!resolveLinks || event.type !== LINK_TO) return eventResponse(event, form);
   // `linkPayload.Split('@', 2)` then `long.TryParse(parts[0])`.
   const payload = Buffer.from(event.data).toString('utf8');
   const at = payload.indexOf('@');
   const number = parseLong(at < 0 ? payload : payload.slice(0, at));
-  if (number === undefined && !live) return eventResponse(event);
-  if (number === undefined || at < 0 || number < -1n) return linkResponse(event, undefined);
+  if (number === undefined && !live) return eventResponse(event, form);
+  if (number === undefined || at < 0 || number < -1n) return linkResponse(event, undefined, form);
   const stream = payload.slice(at + 1);
-  return linkResponse(event, log.readableEvent(stream, number === -1n ? log.lastRevision(stream) : number));
+  return linkResponse(event, log.readableEvent(stream, number === -1n ? log.lastRevision(stream) : number), form);
 }

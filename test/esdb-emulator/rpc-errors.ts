@@ -50,6 +50,8 @@ export const rpcErrors = {
       'event-id': eventId,
       'proposed-append-event-size': String(size),
     }),
+  /** `RpcExceptions.UnknownError(…)`: UNKNOWN with the server's message, no trailers. */
+  unknown: (details: string) => rpcError(grpc.status.UNKNOWN, details),
   /** An exception escaping a handler: ASP.NET Core gRPC answers UNKNOWN without details. */
   handlerException: () => rpcError(grpc.status.UNKNOWN, 'Exception was thrown by handler.'),
   /** `RpcExceptions.RequiredMetadataPropertyMissing(name)`: the details name the property; the trailer lists both. */

@@ -25,7 +25,7 @@ export function createServer(ctx: EmulatorContext): GrpcJs.Server {
     tombstone: guarded(secure, tombstoneRpc(ctx)),
   });
   server.addService(ServerFeaturesService, { getSupportedMethods: getSupportedMethodsRpc(ctx) });
-  if (ctx.gossip) server.addService(GossipService, { read: gossipReadRpc(ctx.gossip) });
+  server.addService(GossipService, { read: gossipReadRpc(() => ctx.gossip?.() ?? []) });
   return server;
 }
 

@@ -25,7 +25,7 @@ import { send } from './send';
 import { HEAD_OF_TF, compareTfPos, eventPos, hasEndCheckpointQuirk, type TfPos } from './tf-pos';
 import { readResponse } from './resolve-links';
 import { runStreamCatchUp } from './stream-catch-up';
-import { streamNameOf } from './wire';
+import { idFormOf, streamNameOf, type IdForm } from './wire';
 
 type Call = ServerWritableStream<StreamsPb.ReadReq, StreamsPb.ReadResp>;
 const Options = streamsPb.ReadReq.Options;
@@ -50,6 +50,8 @@ interface Target {
   after: bigint;
   /** `resolveLinkTos` (resolve-links.ts). */
   resolveLinks: boolean;
+  /** The request's `uuid_option` (wire.ts). */
+  idForm: IdForm;
 }
 
 export function startSubscription(ctx: EmulatorContext, call: Call, options: StreamsPb.ReadReq.Options): void {
@@ -186,8 +188,11 @@ class Subscription implements SubscriptionState {
       if (compareTfPos(position, this.checkpoint) > 0 && this.target.matches(event)) {
         if (!(await this.sendEvent(event, true))) return false;
       }
-      const interval = this.target.filter?.checkpointInterval;
-      if (interval !== undefined && (interval === 0 || counted % interval === 0)) {
+      // `FilteredSubscribeToStream` gets `(int)_checkpointInterval` (`Enumerator.AllSubscriptionFiltered.GoLive`), unchecked:
+      // −1 is `DontReportCheckpointReached`, and any other interval ≤ 0 is reached at every event
+      // (`SubscriptionsService.ProcessEventCommited`, v24.10.5).
+      const interval = this.target.filter && this.target.filter.checkpointInterval | 0;
+      if (interval !== undefined && interval !== -1 && (interval <= 0 || counted % interval === 0)) {
         if (compareTfPos(position, this.checkpoint) >= 0) {
           this.checkpoint = position;
           if (!(await this.checkpoints.send(position))) return false;
@@ -200,7 +205,11 @@ class Subscription implements SubscriptionState {
   /** `live`: taken from the live channel (`GoLive`), not read in a catch-up. */
   private async sendEvent(event: StoredEvent, live = false): Promise<boolean> {
     const buffered = this.caughtUp ? LIVE_TRANSPORT_BUFFER : 0;
-    if (this.closed || !(await send(this.call, readResponse(this.log, event, this.target.resolveLinks, live), buffered))) return false;
+    if (
+      this.closed ||
+      !(await send(this.call, readResponse(this.log, event, this.target.resolveLinks, live, this.target.idForm), buffered))
+    )
+      return false;
     this.checkpoint = eventPos(event.position);
     this.sent++;
     if (this.target.stream === undefined) return true;
@@ -233,6 +242,7 @@ function targetOf(log: EventLog, options: StreamsPb.ReadReq.Options): Target {
       stream,
       after,
       resolveLinks: options.getResolveLinks(),
+      idForm: idFormOf(options),
       matches: (event) => event.stream === stream && event.revision > after,
       start: revisionCase === Case.END ? lastIndexed() : HEAD_OF_TF,
     };
@@ -252,6 +262,7 @@ function targetOf(log: EventLog, options: StreamsPb.ReadReq.Options): Target {
     start,
     after: -1n,
     resolveLinks: options.getResolveLinks(),
+    idForm: idFormOf(options),
     matches: (event) => !hiddenFromAll(event) && (!filter || filter.matches(event)),
   };
 }

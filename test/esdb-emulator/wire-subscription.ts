@@ -11,7 +11,7 @@ export type WireStart = 'start' | 'end' | Position;
 /**
  * Messages as `confirmation`, `event@<commit>`, `checkpoint@<commit>/<prepare>`, `caught_up`, until
  * `until` says stop. `onMessage` runs after each one and is awaited: the call is not read meanwhile, so
- * a server sending a long catch-up waits for it (back-pressure).
+ * a server sending a long catch-up waits for it (back-pressure). The filter is a stream prefix with the count window.
  */
 export async function wireMessages(
   port: number,
@@ -19,6 +19,7 @@ export async function wireMessages(
   from: WireStart,
   until: (kinds: string[]) => boolean,
   onMessage?: (kinds: string[]) => Promise<void>,
+  multiplier = 1,
 ): Promise<string[]> {
   const client = new StreamsClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   const all = new streamsPb.ReadReq.Options.AllOptions();
@@ -28,7 +29,7 @@ export async function wireMessages(
   const filter = new streamsPb.ReadReq.Options.FilterOptions()
     .setStreamIdentifier(new streamsPb.ReadReq.Options.FilterOptions.Expression().setPrefixList([prefix]))
     .setCount(new sharedPb.Empty())
-    .setCheckpointintervalmultiplier(1);
+    .setCheckpointintervalmultiplier(multiplier);
   const options = new streamsPb.ReadReq.Options()
     .setAll(all)
     .setSubscription(new streamsPb.ReadReq.Options.SubscriptionOptions())

@@ -8,6 +8,7 @@ import type { SharedPb, StreamsPb } from './proto';
 import { anyPb, sharedPb, statusPb, streamsPb } from './proto';
 import type { StoredEvent } from './event-log';
 import { toWire, type TfPos } from './tf-pos';
+import { guidOfHalves, structuredUuid } from './event-id';
 
 export function streamIdentifier(name: string): SharedPb.StreamIdentifier {
   return new sharedPb.StreamIdentifier().setStreamName(Buffer.from(name, 'utf8'));
@@ -17,16 +18,15 @@ export function streamNameOf(identifier: SharedPb.StreamIdentifier | undefined):
   return Buffer.from(identifier?.getStreamName_asU8() ?? new Uint8Array()).toString('utf8');
 }
 
-/** Accepts both UUID encodings; the client always sends the string form. */
+/** A BatchAppend correlation id, either encoding; the client always sends the string form. */
 export function uuidOf(uuid: SharedPb.UUID | undefined): string | undefined {
   if (!uuid) return undefined;
   if (uuid.hasStructured()) {
     const structured = uuid.getStructured()!;
-    const bytes = Buffer.alloc(16);
-    bytes.writeBigUInt64BE(BigInt.asUintN(64, BigInt(structured.getMostSignificantBits())), 0);
-    bytes.writeBigUInt64BE(BigInt.asUintN(64, BigInt(structured.getLeastSignificantBits())), 8);
-    const hex = bytes.toString('hex');
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    return guidOfHalves(
+      BigInt.asIntN(64, BigInt(structured.getMostSignificantBits())),
+      BigInt.asIntN(64, BigInt(structured.getLeastSignificantBits())),
+    );
   }
   return uuid.getString().toLowerCase();
 }
@@ -35,11 +35,22 @@ export function stringUuid(id: string): SharedPb.UUID {
   return new sharedPb.UUID().setString(id);
 }
 
-const wireCache = new WeakMap<StoredEvent, StreamsPb.ReadResp>();
+/**
+ * How a read or subscription wants event ids: `ConvertToRecordedEvent` (`Streams.Read.cs`, v24.10.5) sends
+ * `e.EventId.ToString()` when the request's `uuid_option` is `string`, and `Uuid.FromGuid(e.EventId).ToDto()`, the
+ * structured form, otherwise. The 6.x client always asks for strings.
+ */
+export type IdForm = 'string' | 'structured';
 
-function recordedEvent(event: StoredEvent): StreamsPb.ReadResp.ReadEvent.RecordedEvent {
+export function idFormOf(options: StreamsPb.ReadReq.Options): IdForm {
+  return options.getUuidOption()?.hasString() ? 'string' : 'structured';
+}
+
+const wireCache: Record<IdForm, WeakMap<StoredEvent, StreamsPb.ReadResp>> = { string: new WeakMap(), structured: new WeakMap() };
+
+function recordedEvent(event: StoredEvent, form: IdForm): StreamsPb.ReadResp.ReadEvent.RecordedEvent {
   const recorded = new streamsPb.ReadResp.ReadEvent.RecordedEvent()
-    .setId(stringUuid(event.id))
+    .setId(form === 'string' ? stringUuid(event.id) : structuredUuid(event.id))
     .setStreamIdentifier(streamIdentifier(event.stream))
     .setStreamRevision(event.revision.toString())
     .setPreparePosition(event.position.toString())
@@ -50,13 +61,13 @@ function recordedEvent(event: StoredEvent): StreamsPb.ReadResp.ReadEvent.Recorde
   return recorded;
 }
 
-/** One `ReadResp{event}` per stored event, built once: reads and every subscriber reuse it. */
-export function eventResponse(event: StoredEvent): StreamsPb.ReadResp {
-  let response = wireCache.get(event);
+/** One `ReadResp{event}` per stored event and id form, built once: reads and every subscriber reuse it. */
+export function eventResponse(event: StoredEvent, form: IdForm = 'string'): StreamsPb.ReadResp {
+  let response = wireCache[form].get(event);
   if (!response) {
-    const readEvent = new streamsPb.ReadResp.ReadEvent().setEvent(recordedEvent(event)).setCommitPosition(event.position.toString());
+    const readEvent = new streamsPb.ReadResp.ReadEvent().setEvent(recordedEvent(event, form)).setCommitPosition(event.position.toString());
     response = new streamsPb.ReadResp().setEvent(readEvent);
-    wireCache.set(event, response);
+    wireCache[form].set(event, response);
   }
   return response;
 }
@@ -65,9 +76,9 @@ export function eventResponse(event: StoredEvent): StreamsPb.ReadResp {
  * A link read with `resolveLinkTos` (`Streams.Read.cs` `ConvertToReadEvent`): `event` is the target
  * (absent when it could not be read), `link` the `$>` record, the position the link's own.
  */
-export function linkResponse(link: StoredEvent, target: StoredEvent | undefined): StreamsPb.ReadResp {
-  const readEvent = new streamsPb.ReadResp.ReadEvent().setLink(recordedEvent(link)).setCommitPosition(link.position.toString());
-  if (target) readEvent.setEvent(recordedEvent(target));
+export function linkResponse(link: StoredEvent, target: StoredEvent | undefined, form: IdForm = 'string'): StreamsPb.ReadResp {
+  const readEvent = new streamsPb.ReadResp.ReadEvent().setLink(recordedEvent(link, form)).setCommitPosition(link.position.toString());
+  if (target) readEvent.setEvent(recordedEvent(target, form));
   return new streamsPb.ReadResp().setEvent(readEvent);
 }
 
