@@ -23,7 +23,7 @@ import { assertKnownSource, assertPullableSource } from '../contact-sources';
 import { importFile } from '../import-file/import-file';
 import type { ImportRunState } from '../import-run.state';
 import { driveRun, loadRun } from '../pull-run/drive-run';
-import { knownRun, summarizedRun } from '../pull-run/run-folds';
+import { knownRun } from '../pull-run/run-folds';
 import { isPermanent, retryDelay } from '../pull-run/run-drivers';
 import { RunDrivenElsewhere, runLocksOn, type HeldRun, type RunHolder } from '../pull-run/run-lock';
 import { resumeRun, startPullRun } from '../pull-run/start-run';
@@ -230,8 +230,8 @@ export const syncCommand: CliCommand = (context) => {
     .option('--follow', 'show a progress bar while the run is running, until it ends')
     .action(async (runId: string, options: { follow?: boolean }) => {
       const { store } = await context.runtime();
-      // A file run is loaded from its last slice's totals (run-folds.ts), not folded record by record.
-      let run = (await summarizedRun(store, runId)) ?? (await loadRun(store, runId));
+      // Loaded from its last page's totals (run-folds.ts), not folded record by record.
+      let run = await loadRun(store, runId);
       if (!run.exists) throw new Error(`no import run ${runId}`);
       const bar = new RunProgressBar(context.stderr, watchLabel(run), 'pages');
       while (options.follow && run.status === 'running' && !context.interrupted?.aborted) {
