@@ -28,6 +28,7 @@ import { isPermanent, retryDelay } from '../pull-run/run-drivers';
 import { RunDrivenElsewhere, runLocksOn, type HeldRun, type RunHolder } from '../pull-run/run-lock';
 import { resumeRun, startPullRun } from '../pull-run/start-run';
 import { sourceMovedReason } from '../pull-run/record-page.decision';
+import { fileRunNotResumed } from './file-run-resume';
 import { importLabel, pullLabel, resumeLabel, RunProgressBar, runListLine, runStatusLine, watchLabel } from './run-progress';
 import { toRunView, type RunView } from '../import-run.view';
 import { isIsoDateTime } from '../import-contact/iso-date-time';
@@ -277,10 +278,7 @@ export const syncCommand: CliCommand = (context) => {
     .action(async (runId: string, options: { sourceMoved?: boolean }) => {
       const { store, pool } = await context.runtime();
       const run = await loadRun(store, runId);
-      if (run.exists && run.kind === 'file')
-        throw new Error(
-          `${runId} is a file import: run \`idem sync import <file> --source ${run.source}\` with the same file to resume it`,
-        );
+      if (run.exists && run.kind === 'file' && run.status !== 'completed') throw new Error(fileRunNotResumed(run));
       // A push batch is a request: nothing drives it but a retry of that request. "Resumed", a failed
       // batch was put back to running with nothing to drive it, until the abandoned-push sweep failed it again.
       if (run.exists && run.kind === 'push')
