@@ -302,6 +302,21 @@ describe('a pull run', () => {
     });
   });
 
+  it('recorded before its pages carried totals, and short enough to be held, is read once in a process that never loaded it', async () => {
+    const runId = await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, deps.metadata);
+    await driveRun(deps, runId);
+    await pool.query(`UPDATE idem_events SET data = (data::jsonb - 'run')::json WHERE stream_name = $1`, [importStream(runId)]);
+    const cold = new PostgresEventStore(pool);
+    const read = jest.spyOn(cold, 'readStream');
+
+    const loaded = await loadRun(cold, runId);
+
+    const reads = await Promise.all(read.mock.results.map((r) => r.value as Promise<unknown[]>));
+    const events = await store.readStream(importStream(runId));
+    expect(reads.flat().length).toBe(events.length);
+    expect(loaded).toEqual(events.reduce((state, e) => evolveImportRun(state, e as never), initialImportRunState()));
+  });
+
   it('is driven on by a starting worker when its driver died (resumeUnfinishedRuns)', async () => {
     const runId = await startRun(store, { source: 'crm', startedBy: 'test', kind: 'pull' }, deps.metadata);
     await waitFor('the run to be listed as unfinished', async () => (await unfinishedRuns(store)).includes(runId));

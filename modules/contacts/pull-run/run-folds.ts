@@ -9,7 +9,7 @@
 import type { EventStore, RecordedEvent } from '../../../src/event-store/event-store.port';
 import { importStream, type ImportEvent, type ImportPageFetched } from '../contact.events';
 import type { FilePosition } from '../import-file/file-records';
-import { evolveImportRun, recordedTotals, stateAtPage, totalsOf, type ImportRunState } from '../import-run.state';
+import { evolveImportRun, initialImportRunState, recordedTotals, stateAtPage, totalsOf, type ImportRunState } from '../import-run.state';
 
 /** Enough for every run a process drives or watches at once; the oldest loaded is forgotten first. */
 const MAX_RUNS_PER_STORE = 1000;
@@ -55,9 +55,11 @@ export const foldedWith = (run: ImportRunState, events: RecordedEvent[]): Import
  * folding the run's whole stream, one event per record (a resumed 1,000,000-record run read a million
  * events; a cold fold of a 206k-event run took seconds). Reads backwards from the end in reads of 64,
  * 128, … events, none over `maxHeld` and SUMMARY_LOOKBACK in all, so about twice what follows the page.
- * Undefined when no such page is that near the end: a short run read back to its start, or a run
- * recorded before its pages carried totals (file runs before slices did, pull runs before pages did):
- * loadRun folds it from its start. Events after the page that did not fit are loadRun's to read.
+ * A run read back to its start without such a page (a push batch, a run short of its first page) is
+ * folded from what was read, when it fits in `maxHeld`, rather than read again. Undefined when no such
+ * page is that near the end — a run recorded before its pages carried totals (file runs before slices
+ * did, pull runs before pages did) — or the run did not fit: loadRun folds it from its start. Events
+ * after the page that did not fit are loadRun's to read.
  */
 export async function stateAtLastTotals(store: EventStore, runId: string, maxHeld: number): Promise<ImportRunState | undefined> {
   const stream = importStream(runId);
@@ -80,7 +82,10 @@ export async function stateAtLastTotals(store: EventStore, runId: string, maxHel
     }
     scanned += events.length;
     fromRevision = (events.at(-1)?.revision ?? 0) - 1;
-    if (events.length < maxCount || fromRevision < 0) return undefined;
+    if (events.length < maxCount || fromRevision < 0) {
+      const whole = after && events.at(-1)?.revision === 0 && after.length + events.length <= maxHeld ? [...after, ...events] : undefined;
+      return whole && foldedWith(initialImportRunState(), whole.reverse());
+    }
     after = after && after.length + events.length <= maxHeld ? [...after, ...events] : undefined;
   }
   return undefined;
