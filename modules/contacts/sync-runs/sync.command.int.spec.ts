@@ -425,9 +425,9 @@ describe('idem sync resume', () => {
 
     it('says that a completed one has nothing to resume', async () => {
       const { runId, before } = await fileRun('ImportRunCompleted');
-      const { code, view, lines } = await idem('sync', 'resume', runId);
-      expect([code, view.status]).toEqual([0, 'completed']);
-      expect(lines[0]).toBe(`${runId} was already completed: nothing to resume`);
+      const { code, out, lines } = await cli('sync', 'resume', runId);
+      expect([code, out]).toEqual([EXIT_ERROR, []]);
+      expect(lines).toEqual([`idem: ${runId} is a file import, and it completed: nothing to resume`]);
       expect(await store.readStream(importStream(runId))).toHaveLength(before);
     });
   });

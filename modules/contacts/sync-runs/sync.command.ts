@@ -278,7 +278,7 @@ export const syncCommand: CliCommand = (context) => {
     .action(async (runId: string, options: { sourceMoved?: boolean }) => {
       const { store, pool } = await context.runtime();
       const run = await loadRun(store, runId);
-      if (run.exists && run.kind === 'file' && run.status !== 'completed') throw new Error(fileRunNotResumed(run));
+      if (run.exists && run.kind === 'file') throw new Error(fileRunNotResumed(run));
       // A push batch is a request: nothing drives it but a retry of that request. "Resumed", a failed
       // batch was put back to running with nothing to drive it, until the abandoned-push sweep failed it again.
       if (run.exists && run.kind === 'push')
