@@ -200,7 +200,7 @@ function resumeAtOf(event: { data: object }): FilePosition | undefined {
  * What a file run's ImportPageFetched carries besides its page (`run`, written by import-file.ts): the
  * run's state right after that page, as far as the page itself does not tell it. A process that has
  * not loaded the run reads the stream backwards to its last such page and folds only what follows it
- * (run-folds.ts: summarizedRun), instead of every one of its events — one per record. The forward fold
+ * (run-folds.ts: stateAtLastTotals), instead of every one of its events — one per record. The forward fold
  * ignores it: both must give the same state (import-run-summary.int.spec.ts compares them).
  */
 export interface RunTotals {
@@ -230,13 +230,18 @@ export const totalsOf = (run: ImportRunState): RunTotals => ({
   ...(run.fileResumeAt ? { fileResumeAt: run.fileResumeAt } : {}),
 });
 
-/** The totals an ImportPageFetched carries, if it carries well-formed ones. */
+/**
+ * The totals an ImportPageFetched carries, if it carries well-formed ones that say all the fold would.
+ * Totals recorded before they carried the run's first rejection cannot say it when the run had one (the
+ * stop rule for a run that reads nothing names it): such a page is no place to start the fold from.
+ */
 export function recordedTotals(data: object): RunTotals | undefined {
   const totals = (data as { run?: Partial<RunTotals> }).run;
   if (typeof totals !== 'object' || totals === null || typeof totals.started !== 'object' || totals.started === null) return undefined;
   if (!Number.isSafeInteger(totals.pages) || !Number.isSafeInteger(totals.processed) || !Number.isSafeInteger(totals.conflictPagesInARow))
     return undefined;
   if (typeof totals.counts !== 'object' || totals.counts === null || !RUN_STATUSES.includes(totals.status!)) return undefined;
+  if ((totals.counts.rejected ?? 0) > 0 && totals.firstRejection === undefined) return undefined;
   return totals as RunTotals;
 }
 

@@ -1,5 +1,5 @@
 import type { ImportEvent } from './contact.events';
-import { evolveImportRun, initialImportRunState, type ImportRunState } from './import-run.state';
+import { evolveImportRun, initialImportRunState, recordedTotals, totalsOf, type ImportRunState } from './import-run.state';
 
 const at = { recordedAt: '2026-12-03T10:00:00.000Z' };
 const processed = (outcome: 'imported' | 'updated' | 'rejected', seq: number): ImportEvent => ({
@@ -76,5 +76,17 @@ describe('evolveImportRun', () => {
     expect(placed.fileResumeAt).toEqual({ byte: 40, line: 10, headerEnd: 7, lineBreak: 'lf' });
     expect(evolveImportRun(placed, page()).fileResumeAt).toEqual(placed.fileResumeAt);
     expect(evolveImportRun(initialImportRunState(), page({ byte: 'x', line: 1 })).fileResumeAt).toBeUndefined();
+  });
+});
+
+describe('recordedTotals', () => {
+  it('reads the totals a page carries, and refuses ones recorded before totals named the first rejection when the run had one', () => {
+    const totals = totalsOf(everyFieldSet());
+    expect(recordedTotals({ run: totals })).toEqual(totals);
+    const { firstRejection, ...before } = totals;
+    expect(firstRejection).toBeDefined();
+    expect(recordedTotals({ run: before })).toEqual(before);
+    // Only a run that had a rejection lost something: a fold from these would not name it.
+    expect(recordedTotals({ run: { ...before, counts: { ...before.counts, rejected: 1 } } })).toBeUndefined();
   });
 });

@@ -163,9 +163,10 @@ describe('importFile resumed after a kill at a late slice', () => {
       const [killed, whole] = await Promise.all([openDb('resume_old_killed'), openDb('resume_old_whole')]);
       try {
         const before = await killedImport(killed, path);
-        // As the import recorded its slices before: no place in any ImportPageFetched.
+        // As the import recorded its slices before: no place in any ImportPageFetched (nor the run's
+        // totals, which slices came to carry after their places, with the place among them).
         await killed.pool.query(
-          `UPDATE idem_events SET data = (data::jsonb - 'resumeAt')::json WHERE stream_name = $1 AND event_type = 'ImportPageFetched'`,
+          `UPDATE idem_events SET data = (data::jsonb - 'resumeAt' - 'run')::json WHERE stream_name = $1 AND event_type = 'ImportPageFetched'`,
           [importStream(before.runId)],
         );
         const fresh = new PostgresEventStore(killed.pool);

@@ -31,7 +31,7 @@ import type { CommandContext } from '../../../src/command-handling/handle-comman
 import { importStream, type ImportEvent, type ImportRunStarted } from '../contact.events';
 import { assertKnownSource } from '../contact-sources';
 import type { ImportRunState } from '../import-run.state';
-import { summarizedRun, withTotals } from '../pull-run/run-folds';
+import { withTotals } from '../pull-run/run-folds';
 import { importItems, throwIfNotStored } from '../import-contacts/import-records';
 import { checkItems, type BatchItem } from '../import-contacts/import-request';
 import { appendRunEvents, loadRun } from '../pull-run/drive-run';
@@ -76,7 +76,7 @@ export async function importFile(options: FileImportOptions): Promise<ImportRunS
   await options.afterHashing?.();
   const runId = await fileRunId(store, source, hash, formatOf(path));
   // Resumed in a new process, the run is loaded from its last slice's totals, not folded record by record.
-  let run = (await summarizedRun(store, runId)) ?? (await loadRun(store, runId));
+  let run = await loadRun(store, runId);
   if (!run.exists) {
     await startRun(
       store,

@@ -20,7 +20,7 @@ import { importItems, throwIfNotStored } from '../import-contacts/import-records
 import { fencedStore } from './fenced-store';
 import { pageItems } from './page-items';
 import { RunDrivenElsewhere, RunNotHeld, type RunLocks } from './run-lock';
-import { keepRun, knownRun, withTotals } from './run-folds';
+import { foldedWith, keepRun, knownRun, stateAtLastTotals, withTotals } from './run-folds';
 import {
   decideFetchGaveUp,
   decideNothingLeftToRead,
@@ -76,14 +76,16 @@ const driving = new Map<string, Promise<ImportRunState>>();
 export const RUN_READ_PAGE = 5000;
 
 /**
- * The run folded from its stream, a page of events at a time; reads only what was appended since this
- * process last loaded it (run-folds.ts).
+ * The run folded from its stream, a page of events at a time, never more than `pageSize` held at once.
+ * Reads only what was appended since this process last loaded it; a run it has not loaded starts from
+ * its last page's totals (run-folds.ts: stateAtLastTotals), so a driver resuming a long run, the api's
+ * GET after a restart and `idem sync status` read about a page of it, not one event per record.
  */
 export async function loadRun(store: EventStore, runId: string, pageSize = RUN_READ_PAGE): Promise<ImportRunState> {
-  let run = knownRun(store, runId) ?? initialImportRunState();
+  let run = knownRun(store, runId) ?? (await stateAtLastTotals(store, runId, pageSize)) ?? initialImportRunState();
   for (;;) {
     const events = await store.readStream(importStream(runId), { fromRevision: run.revision + 1, maxCount: pageSize });
-    run = events.reduce((state, e) => evolveImportRun(state, e as unknown as ImportEvent & { metadata: { recordedAt: string } }), run);
+    run = foldedWith(run, events);
     if (events.length < pageSize) break;
   }
   keepRun(store, run);

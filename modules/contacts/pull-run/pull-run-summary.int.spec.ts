@@ -1,21 +1,20 @@
 /**
  * A pull run's pages carry the run's totals (run-folds.ts: withTotals), as a file run's slices do, so a
  * process that never loaded a long pull run — the api answering GET /v1/sync/runs/{runId} after a
- * restart, `idem sync status` — reads at most SUMMARY_LOOKBACK events of it (two bounded reads) instead
+ * restart, `idem sync status` — reads at most SUMMARY_LOOKBACK events of it (loadRun from stateAtLastTotals) instead
  * of folding its whole stream, one event per record, and gets exactly the state that fold gives: stopped
  * mid-run, and completed.
  */
 import { Pool } from 'pg';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres.event-store';
-import { freshProcess as freshProcessOn, wholeFold as wholeFoldOn } from '../../../test/harness/cold-run';
+import { freshProcess as freshProcessOn, listSource, wholeFold as wholeFoldOn } from '../../../test/harness/cold-run';
 import { createTestDatabase } from '../../../test/harness/test-database';
-import type { ContactSource } from '../contact-source/contact-source.port';
 import type { ImportRunState } from '../import-run.state';
 import { toRunView } from '../import-run.view';
 import type { ApiRunDrivers } from '../sync-runs/api-run-drivers';
 import { SyncRunsController } from '../sync-runs/sync-runs.controller';
-import { driveRun } from './drive-run';
-import { SUMMARY_LOOKBACK, summarizedRun } from './run-folds';
+import { driveRun, loadRun } from './drive-run';
+import { SUMMARY_LOOKBACK } from './run-folds';
 import { startRun } from './start-run';
 
 const metadata = { correlationId: 'test', causationId: 'test', actor: { role: 'sync', tokenId: 'test' } };
@@ -26,14 +25,7 @@ const PAGE_SIZE = 100;
 const records = Array.from({ length: RECORDS }, (_, i) =>
   i % 97 === 5 ? { sourceId: '', fields: {} } : { sourceId: `sum-${i}`, version: 1, fields: { n: i } },
 );
-const source: ContactSource = {
-  name: 'crm',
-  fetchPage: ({ cursor }) => {
-    const from = Number(cursor ?? 0);
-    const next = from + PAGE_SIZE;
-    return Promise.resolve({ records: records.slice(from, next), nextCursor: next < RECORDS ? String(next) : null });
-  },
-};
+const source = listSource(records, PAGE_SIZE);
 
 let pool: Pool;
 let store: PostgresEventStore;
@@ -51,7 +43,7 @@ async function expectBoundedAndExact(runId: string): Promise<ImportRunState> {
   const folded = await wholeFold(runId);
   expect(folded.revision).toBeGreaterThan(SUMMARY_LOOKBACK);
   const summarizing = freshProcess();
-  expect(await summarizedRun(summarizing.store, runId)).toEqual(folded);
+  expect(await loadRun(summarizing.store, runId)).toEqual(folded);
   expect(summarizing.read()).toBeLessThanOrEqual(SUMMARY_LOOKBACK);
   // The api's GET in a process that never loaded the run.
   const api = freshProcess();

@@ -2,7 +2,7 @@
  * POST /v1/sync/runs starts a pull run against a configured source and drives it in this process
  * (a worker resumes it if this process dies). GET /v1/sync/runs/{runId} folds the run's stream, so it
  * is always current (callers poll it while a run goes on): cold, from its last page's totals on
- * (run-folds.ts: summarizedRun); then only what was appended since it was last read. GET /v1/sync/runs?status= reads the
+ * (run-folds.ts: stateAtLastTotals); then only what was appended since it was last read. GET /v1/sync/runs?status= reads the
  * sync_runs read model (pull and file runs; `status=failed` is a 400 saying why: listed-statuses.ts), which the workers' projection runner keeps: it lags the streams by the
  * runner's delay — milliseconds while a worker runs, longer while one catches up after a start or a
  * rebuild, indefinitely while none runs. A run started or ended within that lag is missing from the
@@ -31,7 +31,6 @@ import { LISTED_STATUSES, unlistedStatusReason, type ListedStatus } from './list
 import { assertPullableSource, sourceNotAString } from '../contact-sources';
 import { CONTACT_SOURCES_PORT, type ContactSources } from '../contact-source/contact-source.port';
 import { loadRun } from '../pull-run/drive-run';
-import { summarizedRun } from '../pull-run/run-folds';
 import { ApiRunDrivers } from './api-run-drivers';
 import { decodeRunCursor, encodeRunCursor, RUN_ID } from './run-cursor';
 import { keyedPullRunId, startPullRun } from '../pull-run/start-run';
@@ -116,9 +115,9 @@ export class SyncRunsController {
   @ApiResponse({ status: 200, description: 'The run, folded from its stream.', schema: RUN_VIEW_SCHEMA })
   async get(@Param('runId') runId: string): Promise<RunView> {
     if (!RUN_ID.test(runId)) throw notFound(runId);
-    // A run this process has not loaded comes from its last page's totals and what follows them (two
-    // bounded reads), not from a fold of its whole stream, one event per record (run-folds.ts).
-    const run = (await summarizedRun(this.store, runId)) ?? (await loadRun(this.store, runId));
+    // A run this process has not loaded comes from its last page's totals and what follows them (about
+    // a page read), not from a fold of its whole stream, one event per record (run-folds.ts).
+    const run = await loadRun(this.store, runId);
     if (!run.exists) throw notFound(runId);
     return toRunView(run);
   }

@@ -9,11 +9,12 @@ import { configuredContactSources } from '../contact-source/configured-sources';
 import { assertKnownSource, assertPullableSource } from '../contact-sources';
 import type { ImportRunState } from '../import-run.state';
 import { driveRun, loadRun } from '../pull-run/drive-run';
-import { knownRun, summarizedRun } from '../pull-run/run-folds';
+import { knownRun } from '../pull-run/run-folds';
 import { isPermanent, retryDelay } from '../pull-run/run-drivers';
 import { RunDrivenElsewhere, runLocksOn, type HeldRun, type RunHolder } from '../pull-run/run-lock';
 import { resumeRun, startPullRun } from '../pull-run/start-run';
 import { sourceMovedReason } from '../pull-run/record-page.decision';
+import { fileRunNotResumed } from './file-run-resume';
 import { importLabel, pullLabel, resumeLabel, RunProgressBar, runListLine, runStatusLine, watchLabel } from './run-progress';
 import { toRunView, type RunView } from '../import-run.view';
 import type { ListedStatus } from './listed-statuses';
@@ -185,8 +186,8 @@ export async function syncRun(context: CliContext, options: { source: string; si
 
 export async function syncStatus(context: CliContext, runId: string, options: { follow?: boolean }): Promise<void> {
   const { store } = await context.runtime();
-  // A file run is loaded from its last slice's totals (run-folds.ts), not folded record by record.
-  let run = (await summarizedRun(store, runId)) ?? (await loadRun(store, runId));
+  // Loaded from its last page's totals (run-folds.ts), not folded record by record.
+  let run = await loadRun(store, runId);
   if (!run.exists) throw new Error(`no import run ${runId}`);
   const bar = new RunProgressBar(context.stderr, watchLabel(run), 'pages');
   while (options.follow && run.status === 'running' && !context.interrupted?.aborted) {
@@ -217,8 +218,7 @@ export async function syncList(context: CliContext, options: { status?: ListedSt
 export async function syncResume(context: CliContext, runId: string, options: { sourceMoved?: boolean }): Promise<void> {
   const { store, pool } = await context.runtime();
   const run = await loadRun(store, runId);
-  if (run.exists && run.kind === 'file')
-    throw new Error(`${runId} is a file import: run \`idem sync import <file> --source ${run.source}\` with the same file to resume it`);
+  if (run.exists && run.kind === 'file') throw new Error(fileRunNotResumed(run));
   // A push batch is a request: nothing drives it but a retry of that request. "Resumed", a failed
   // batch was put back to running with nothing to drive it, until the abandoned-push sweep failed it again.
   if (run.exists && run.kind === 'push')

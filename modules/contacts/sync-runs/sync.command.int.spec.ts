@@ -388,6 +388,50 @@ describe('idem sync resume', () => {
     expect((await loadRun(store, runId)).status).toBe(status);
   });
 
+  describe('of a file run, which only `idem sync import` goes on with', () => {
+    const fileRun = async (end?: 'ImportRunNeedsReview' | 'ImportRunCompleted') => {
+      const runId = await startRun(store, { source: 'crm', startedBy: 'sync', kind: 'file', file: 'export.ndjson' }, metadata);
+      const reason = 'nothing could be read: its only record was rejected';
+      if (end)
+        await appendRunEvents({ store, metadata }, await loadRun(store, runId), [
+          end === 'ImportRunCompleted' ? { type: end, data: { runId, counts: {} } } : { type: end, data: { runId, reason } },
+        ]);
+      return { runId, before: (await store.readStream(importStream(runId))).length };
+    };
+
+    it('says to import the same file again when it is running (its import was stopped)', async () => {
+      const { runId, before } = await fileRun();
+      const { code, out, lines } = await cli('sync', 'resume', runId);
+      expect([code, out]).toEqual([EXIT_ERROR, []]);
+      expect(lines).toEqual([
+        `idem: ${runId} is a file import: run \`idem sync import <file> --source crm\` with the same file (export.ndjson) to resume it`,
+      ]);
+      expect(await store.readStream(importStream(runId))).toHaveLength(before);
+      // Leaves no run running behind: the cases of `idem sync list` count the running ones.
+      await appendRunEvents({ store, metadata }, await loadRun(store, runId), [
+        { type: 'ImportRunCompleted', data: { runId, counts: {} } },
+      ]);
+    });
+
+    it('says that the same file would stop the same way when it stopped for review, and to fix it', async () => {
+      const { runId, before } = await fileRun('ImportRunNeedsReview');
+      const { code, out, lines } = await cli('sync', 'resume', runId);
+      expect([code, out]).toEqual([EXIT_ERROR, []]);
+      expect(lines).toEqual([
+        `idem: ${runId} is a file import that stopped needs_review (nothing could be read: its only record was rejected): importing the same file (export.ndjson) again answers the same; fix the file and run \`idem sync import <file> --source crm\` with it (other bytes are a new run)`,
+      ]);
+      expect(await store.readStream(importStream(runId))).toHaveLength(before);
+    });
+
+    it('says that a completed one has nothing to resume', async () => {
+      const { runId, before } = await fileRun('ImportRunCompleted');
+      const { code, out, lines } = await cli('sync', 'resume', runId);
+      expect([code, out]).toEqual([EXIT_ERROR, []]);
+      expect(lines).toEqual([`idem: ${runId} is a file import, and it completed: nothing to resume`]);
+      expect(await store.readStream(importStream(runId))).toHaveLength(before);
+    });
+  });
+
   it('says that a completed run has nothing to resume', async () => {
     const { view: done } = await idem('sync', 'run', '--source', 'crm');
     const { code, view, lines } = await idem('sync', 'resume', done.runId);
