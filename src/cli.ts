@@ -29,7 +29,7 @@ import { contactsCli } from '../modules/contacts/contacts.cli';
 import { supportCli } from '../modules/support/support.cli';
 import { auditCli } from '../modules/audit/audit.cli';
 
-/** Idem's features as `idem` takes them: the order of idemFeatures() (src/app.module.ts), which cli.unit.spec.ts checks. */
+/** Idem's features as `idem` takes them: the order of idemFeatures() (src/app.module.ts), which src/cli/cli-features.unit.spec.ts checks. */
 export const CLI_FEATURES: CliFeature[] = [paymentsCli, contactsCli, supportCli, auditCli];
 const COMMANDS: CliCommand[] = [projectionsCommand, ...CLI_FEATURES.flatMap((feature) => feature.commands)];
 
